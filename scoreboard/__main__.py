@@ -1,0 +1,3 @@
+from scoreboard.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""One module per ``scoreboard`` subcommand, each with ``register(subparsers)``."""
