@@ -1,0 +1,1 @@
+"""Feeds: adapters that turn outside input (simulated shoe, MQTT) into table events."""

@@ -1,0 +1,1 @@
+"""Rendering: (table state, theme, size) -> pygame Surface.  Imports core and theme, never feeds."""

@@ -1,0 +1,1 @@
+"""JSON Schemas of every MQTT payload (protocol v1), shipped for controller vendors."""
