@@ -25,9 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scoreboard", description="Baccarat roadmap kiosk and tools."
     )
-    parser.add_argument(
-        "-v", "--verbose", action="store_true", help="log debug messages to stderr"
-    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages to stderr")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for info in sorted(pkgutil.iter_modules(scoreboard.commands.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"scoreboard.commands.{info.name}")

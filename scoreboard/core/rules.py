@@ -123,16 +123,12 @@ class Coup:
     @property
     def dragon7(self) -> bool:
         """Banker wins with a three-card 7 (EZ Baccarat)."""
-        return (
-            self.winner is Winner.BANKER and self.banker_total == 7 and len(self.banker) == 3
-        )
+        return self.winner is Winner.BANKER and self.banker_total == 7 and len(self.banker) == 3
 
     @property
     def panda8(self) -> bool:
         """Player wins with a three-card 8 (EZ Baccarat)."""
-        return (
-            self.winner is Winner.PLAYER and self.player_total == 8 and len(self.player) == 3
-        )
+        return self.winner is Winner.PLAYER and self.player_total == 8 and len(self.player) == 3
 
     def as_dict(self) -> dict[str, object]:
         """The JSON shape of ``scoreboard coup``."""
@@ -222,10 +218,12 @@ def deal_order(player: tuple[Card, ...], banker: tuple[Card, ...]) -> tuple[Card
 def record_coup(player: Iterable[Card], banker: Iterable[Card]) -> Coup:
     """Accept hands reported by a shoe only if they are exactly what the tableau deals.
 
-    >>> record_coup(parse_cards(["9S", "KH"]), parse_cards(["4D", "3C", "AS"]))
+    >>> record_coup(parse_cards(["9S", "KH"]), parse_cards(["4D", "3C"])).winner
+    <Winner.PLAYER: 'P'>
+    >>> record_coup(parse_cards(["2S", "3H"]), parse_cards(["4D", "3C"]))
     Traceback (most recent call last):
     ...
-    scoreboard.core.rules.ImpossibleHandError: Banker drew a third card but a natural (Player 9) ends the coup on two cards
+    scoreboard.core.rules.ImpossibleHandError: Player must draw on 5 but has no third card
     """
     player, banker = tuple(player), tuple(banker)
     for side, hand in (("Player", player), ("Banker", banker)):
@@ -248,9 +246,7 @@ def record_coup(player: Iterable[Card], banker: Iterable[Card]) -> Coup:
         raise ImpossibleHandError(f"Player must stand on {player_two} but has a third card")
     player_third = player[2].points if len(player) == 3 else None
     should_draw = banker_draws(banker_two, player_third)
-    against = (
-        "Player stood" if player_third is None else f"Player's third card is {player_third}"
-    )
+    against = "Player stood" if player_third is None else f"Player's third card is {player_third}"
     if should_draw and len(banker) == 2:
         raise ImpossibleHandError(
             f"Banker must draw on {banker_two} when {against} but has no third card"

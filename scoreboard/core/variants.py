@@ -96,6 +96,8 @@ class Variant:
 
 VARIANTS: dict[str, Variant] = {
     "commission": Variant("commission", "Punto Banco"),
-    "super6": Variant("super6", "No Commission (Super 6)", banker_commission=Fraction(0), super6=True),
+    "super6": Variant(
+        "super6", "No Commission (Super 6)", banker_commission=Fraction(0), super6=True
+    ),
     "ez": Variant("ez", "EZ Baccarat", banker_commission=Fraction(0), ez=True),
 }

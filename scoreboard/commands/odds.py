@@ -1,0 +1,87 @@
+"""``scoreboard odds``: exact probabilities and house edges by enumeration."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from scoreboard.cli import UsageError
+from scoreboard.core.odds import EVENTS, exact_odds
+from scoreboard.core.variants import VARIANTS, Variant
+
+LABELS = {
+    "B": "Banker wins",
+    "P": "Player wins",
+    "T": "Tie",
+    "player_pair": "Player pair",
+    "banker_pair": "Banker pair",
+    "natural": "Natural (either hand)",
+    "banker_six": "Banker wins with 6",
+    "dragon7": "Dragon 7",
+    "panda8": "Panda 8",
+}
+
+
+def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--variant", choices=sorted(VARIANTS), default="commission", help="table variant"
+    )
+    parser.add_argument("--tie-pays", type=int, choices=(8, 9), help="tie pays 8:1 or 9:1")
+    parser.add_argument("--pair-pays", type=int, choices=(10, 11), help="pairs pay 11:1 or 10:1")
+
+
+def variant_from(args: argparse.Namespace) -> Variant:
+    return VARIANTS[args.variant].with_options(tie_pays=args.tie_pays, pair_pays=args.pair_pays)
+
+
+def decks_argument(text: str) -> int:
+    try:
+        decks = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"decks must be a whole number, got {text!r}") from None
+    if not 1 <= decks <= 8:
+        raise argparse.ArgumentTypeError(f"decks must be 1 to 8, got {decks}")
+    return decks
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "odds",
+        help="exact probabilities and house edges by full enumeration",
+        description="Exact probabilities of a fresh shoe by full enumeration (card removal "
+        "included), and the house edge of each bet for the chosen pay table.",
+    )
+    parser.add_argument("--decks", type=decks_argument, default=8, help="1 to 8 (default 8)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_variant_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    variant = variant_from(args)
+    try:
+        odds = {key: float(value) for key, value in exact_odds(args.decks).items()}
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    edges = variant.house_edges(odds)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "decks": args.decks,
+                    **odds,
+                    "variant": variant.name,
+                    "pays": variant.pays(),
+                    "house_edge": edges,
+                }
+            )
+        )
+        return 0
+    print(f"Exact odds, {args.decks} deck{'s' if args.decks > 1 else ''}, {variant.title}")
+    for key in EVENTS:
+        print(f"  {LABELS[key]:<24} {odds[key]:.6f}")
+    print("House edge")
+    pays = variant.pays()
+    for bet, edge in edges.items():
+        print(f"  {bet:<12} pays {pays[bet]:<20} {edge * 100:6.2f} %")
+    return 0

@@ -1,0 +1,183 @@
+"""The simulated shoe: shuffle, burn, cut card, deal by the tableau, shoe after shoe.
+
+Demo mode and the simulated controller deal from here, so a trade-show board
+shows exactly what a real table would.  Everything is driven by one seedable
+generator: the same seed deals the same shoes.
+
+>>> dealer = Dealer(decks=1, seed=7)
+>>> events = list(dealer.shoe())
+>>> type(events[0]).__name__, type(events[1]).__name__, type(events[-1]).__name__
+('ShoeStarted', 'Burned', 'ShoeEnded')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from scoreboard.core.cards import RANKS, SUITS, Card
+from scoreboard.core.rules import Coup, Game, deal_coup
+
+MAX_DECKS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeStarted:
+    """A fresh shuffle: the start of a new shoe."""
+
+    shoe_id: str
+    shoe_number: int
+    decks: int
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Burned:
+    """The burn: the first card face up, then as many face down as its value (0 burns 10)."""
+
+    shoe_id: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CutCardOut:
+    """The cut card came out during game ``game``: one more coup follows, then the shoe ends."""
+
+    shoe_id: str
+    game: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    shoe_id: str
+    game: Game
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeEnded:
+    shoe_id: str
+    games: int
+
+
+ShoeEvent = ShoeStarted | Burned | CutCardOut | Dealt | ShoeEnded
+
+
+# One deck in a fixed order; a shoe holds indices into it ("codes"), so shuffling
+# and fast simulation move plain ints and a Card is looked up only when dealt.
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+POINTS: tuple[int, ...] = tuple(card.points for card in DECK)
+RANK_INDEX: tuple[int, ...] = tuple(RANKS.index(card.rank) for card in DECK)
+
+
+def fresh_codes(decks: int) -> list[int]:
+    """``decks`` full decks as card codes (indices into ``DECK``), ready to be shuffled."""
+    return list(range(len(DECK))) * decks
+
+
+def burn_count(first: Card) -> int:
+    """Cards burned face down after the face-up one: its point value, a 0 counting as 10."""
+    return first.points or 10
+
+
+class Shoe:
+    """One shuffled shoe with its cut card; deals coups until the end-of-shoe rule says stop.
+
+    The cut card sits ``cut_from_back`` cards from the back.  It comes out when
+    the dealer reaches the first card behind it; that coup is finished, one more
+    coup is dealt, and the shoe ends.
+    """
+
+    def __init__(self, codes: list[int], cut_from_back: int) -> None:
+        if not 0 < cut_from_back < len(codes):
+            raise ValueError(f"cut card {cut_from_back} from the back of {len(codes)} cards")
+        self.codes = codes
+        self.position = 0
+        self.cut_index = len(codes) - cut_from_back
+
+    @property
+    def cards(self) -> list[Card]:
+        """The whole shoe, top first."""
+        return [DECK[code] for code in self.codes]
+
+    def burn(self) -> tuple[Card, ...]:
+        """Turn the first card up and burn as many more as its value; returns them all."""
+        count = 1 + burn_count(DECK[self.codes[self.position]])
+        burned = tuple(DECK[code] for code in self.codes[self.position : self.position + count])
+        self.position += count
+        return burned
+
+    def draw(self) -> Card:
+        card = DECK[self.codes[self.position]]
+        self.position += 1
+        return card
+
+    @property
+    def cut_card_out(self) -> bool:
+        """True once a card at or behind the cut card has been dealt."""
+        return self.position > self.cut_index
+
+    def deal_coup(self) -> Coup:
+        """Deal one coup from the top of the shoe."""
+        return deal_coup(iter(self.draw, None))
+
+
+class Dealer:
+    """Deals shoe after shoe from one seeded generator, yielding shoe events.
+
+    ``cut_card`` is the range (inclusive) of cards from the back where the cut
+    card goes; each shoe draws its own position in it.
+    """
+
+    def __init__(
+        self,
+        decks: int = MAX_DECKS,
+        seed: int | None = None,
+        table_id: str = "T1",
+        cut_card: tuple[int, int] = (14, 16),
+    ) -> None:
+        if not 1 <= decks <= MAX_DECKS:
+            raise ValueError(f"decks must be 1 to {MAX_DECKS}, got {decks}")
+        low, high = cut_card
+        if not 12 <= low <= high <= decks * 52 // 2:
+            raise ValueError(
+                f"cut card must be placed 12 to {decks * 52 // 2} cards from the back "
+                f"(enough for the last two coups), got {low}-{high}"
+            )
+        self.decks = decks
+        self.seed = random.SystemRandom().randrange(2**32) if seed is None else seed
+        self.table_id = table_id
+        self.cut_card = cut_card
+        self.random = random.Random(self.seed)
+        self.shoes_dealt = 0
+
+    def next_shoe_id(self) -> str:
+        return f"{self.table_id}-{self.seed:x}-{self.shoes_dealt + 1:03d}"
+
+    def new_shoe(self) -> Shoe:
+        """Shuffle a fresh shoe and place its cut card (no events)."""
+        codes = fresh_codes(self.decks)
+        self.random.shuffle(codes)
+        return Shoe(codes, self.random.randint(*self.cut_card))
+
+    def shoe(self) -> Iterator[ShoeEvent]:
+        """Deal exactly one shoe: shuffle, burn, coups, cut card, one more coup, end."""
+        shoe_id = self.next_shoe_id()
+        self.shoes_dealt += 1
+        shoe = self.new_shoe()
+        yield ShoeStarted(shoe_id, self.shoes_dealt, self.decks, self.seed)
+        yield Burned(shoe_id, shoe.burn())
+        number = 0
+        last_game: int | None = None
+        while last_game is None or number < last_game:
+            number += 1
+            coup = shoe.deal_coup()
+            yield Dealt(shoe_id, Game(number, coup))
+            if last_game is None and shoe.cut_card_out:
+                last_game = number + 1
+                yield CutCardOut(shoe_id, number)
+        yield ShoeEnded(shoe_id, number)
+
+    def __iter__(self) -> Iterator[ShoeEvent]:
+        while True:
+            yield from self.shoe()
