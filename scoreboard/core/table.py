@@ -9,11 +9,12 @@ filling a gap, a void, a correction) rebuilds the roads from the games.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from scoreboard.core.roads import Roads
-from scoreboard.core.rules import Game
+from scoreboard.core.rules import Coup, Game
 from scoreboard.core.variants import VARIANTS, Variant
 
 
@@ -86,7 +87,13 @@ class TableState:
         self.roads = Roads(rows=rows)
         self.last_game: Game | None = None
         self.shuffling = False
+        self.cut_card_out = False
         self.version = 0
+        # Voided game numbers -> the coup that was voided (None if it never arrived),
+        # so a QoS 1 redelivery of a voided coup does not bring it back.
+        self._voided: dict[int, Coup | None] = {}
+        # Recent shoes, so a late redelivery from a finished shoe cannot restart it.
+        self._archived: deque[str] = deque(maxlen=64)
 
     # -- reading -----------------------------------------------------------
     @property
@@ -100,8 +107,19 @@ class TableState:
 
     @property
     def missing(self) -> tuple[int, ...]:
-        """Game numbers below the highest one that have not arrived."""
-        return tuple(n for n in range(1, self.last_number) if n not in self._games)
+        """Game numbers below the highest one that have neither arrived nor been voided."""
+        return tuple(
+            n for n in range(1, self.last_number) if n not in self._games and n not in self._voided
+        )
+
+    @property
+    def voided(self) -> tuple[int, ...]:
+        """Game numbers voided in this shoe."""
+        return tuple(sorted(self._voided))
+
+    def is_archived(self, shoe_id: str) -> bool:
+        """True for a recent shoe that has been replaced by a newer one."""
+        return shoe_id != self.shoe_id and shoe_id in self._archived
 
     def game(self, number: int) -> Game | None:
         return self._games.get(number)
@@ -109,19 +127,30 @@ class TableState:
     # -- events ------------------------------------------------------------
     def new_shoe(self, shoe_id: str) -> None:
         """Start a new shoe: the roads clear, the shoe number advances."""
+        if self.shoe_id is not None and self.shoe_id != shoe_id:
+            self._archived.append(self.shoe_id)
         self.shoe_id = shoe_id
         self.shoe_number += 1
         self._games.clear()
+        self._voided.clear()
         self.roads = Roads(rows=self.rows)
         self.last_game = None
         self.shuffling = False
+        self.cut_card_out = False
         self.version += 1
 
     def add_game(self, game: Game) -> bool:
         """Record a game; returns False for an identical redelivery.
 
         Raises :class:`ConflictError` when the number is taken by a different coup.
+        A game number that was voided accepts only a different coup (a redeal);
+        the voided coup itself arriving again is a redelivery and is ignored.
         """
+        if game.number in self._voided:
+            voided = self._voided[game.number]
+            if voided is None or voided == game.coup:
+                return False
+            del self._voided[game.number]
         known = self._games.get(game.number)
         if known is not None:
             if known.coup == game.coup:
@@ -138,28 +167,116 @@ class TableState:
             self._rebuild()
         if self.last_game is None or game.number >= self.last_game.number:
             self.last_game = game
+        self.shuffling = False
         self.version += 1
         return True
 
     def void(self, number: int) -> bool:
-        """Remove a game entered by mistake; returns False if it was not recorded."""
-        if self._games.pop(number, None) is None:
-            return False
+        """Remove a game entered by mistake; returns False if nothing changed.
+
+        A void for a game that has not arrived yet marks it voided, so it is not
+        reported missing and its late arrival is ignored.
+        """
+        removed = self._games.pop(number, None)
+        if removed is None:
+            if number in self._voided:
+                return False
+            self._voided[number] = None
+            self.version += 1
+            return True
+        self._voided[number] = removed.coup
         self._rebuild()
-        self.last_game = self._games[self.last_number] if self._games else None
+        self._refresh_last_game()
         self.version += 1
         return True
 
-    def correct(self, game: Game) -> None:
-        """Replace (or supply) a game's coup, then rebuild in game order."""
+    def correct(self, game: Game) -> bool:
+        """Replace (or supply) a game's coup, then rebuild in game order.
+
+        Returns False when the game already holds exactly that coup.
+        """
+        known = self._games.get(game.number)
+        if known is not None and known.coup == game.coup:
+            return False
+        self._voided.pop(game.number, None)
         self._games[game.number] = game
         self._rebuild()
-        self.last_game = self._games[self.last_number]
+        self._refresh_last_game()
         self.version += 1
+        return True
 
-    def set_limits(self, limits: Limits) -> None:
+    def set_limits(self, limits: Limits) -> bool:
+        if limits == self.limits:
+            return False
         self.limits = limits
         self.version += 1
+        return True
+
+    def set_shuffling(self, shuffling: bool) -> bool:
+        """The dealer is shuffling (shown on the board until the burn or the first coup)."""
+        if self.shuffling == shuffling:
+            return False
+        self.shuffling = shuffling
+        self.version += 1
+        return True
+
+    def mark_cut_card(self) -> bool:
+        """The cut card is out: the next coup is the shoe's last."""
+        if self.cut_card_out:
+            return False
+        self.cut_card_out = True
+        self.version += 1
+        return True
+
+    def apply_snapshot(
+        self, shoe_id: str, games: Iterable[Game], voided: Iterable[int] = ()
+    ) -> bool:
+        """Merge a controller's snapshot of a shoe; returns True if anything changed.
+
+        The rule of protocol.md: a snapshot replaces this shoe's games when it
+        holds at least every game the display has (recorded or voided).  A
+        snapshot that lacks some of them is older than what the display already
+        saw, so it only fills numbers the display knows nothing about.  A snapshot
+        of a new shoe id starts that shoe; one of a finished (archived) shoe is
+        ignored.
+        """
+        games = {game.number: game for game in games}
+        voided = set(voided)
+        if shoe_id != self.shoe_id:
+            if self.is_archived(shoe_id):
+                return False
+            self.new_shoe(shoe_id)
+        known = set(self._games) | set(self._voided)
+        if known <= set(games) | voided:
+            new_games = games
+            new_voided = {n: self._voided_coup(n) for n in voided}
+        else:
+            new_games = dict(self._games)
+            new_voided = dict(self._voided)
+            for number, game in games.items():
+                if number not in known:
+                    new_games[number] = game
+            for number in voided - known:
+                new_voided[number] = None
+        if new_games == self._games and new_voided.keys() == self._voided.keys():
+            return False
+        self._games = new_games
+        self._voided = new_voided
+        self._rebuild()
+        self._refresh_last_game()
+        if self._games:
+            self.shuffling = False
+        self.version += 1
+        return True
+
+    def _voided_coup(self, number: int) -> Coup | None:
+        if number in self._voided:
+            return self._voided[number]
+        known = self._games.get(number)
+        return known.coup if known is not None else None
+
+    def _refresh_last_game(self) -> None:
+        self.last_game = self._games[self.last_number] if self._games else None
 
     def _rebuild(self) -> None:
         self.roads = Roads.build(self.games, rows=self.rows)
