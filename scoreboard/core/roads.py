@@ -1,0 +1,444 @@
+"""The road engine: bead plate, big road, the three derived roads and the ask road.
+
+Everything follows ``docs/roads.md`` of the shared docs; the names here are its
+names.  The engine is incremental: :meth:`Roads.append` adds one game and updates
+every road, counter, streak and prediction in constant time;
+:meth:`Roads.build` lays a whole shoe out again (after a void or a correction).
+
+>>> roads = Roads.build(result_games("BBBPPBPPPP"))
+>>> roads.column_lengths
+(3, 2, 1, 4)
+>>> "".join(cell.color.value[0] for cell in roads.big_eye_boy)
+'rbbbrr'
+>>> roads.predictions[Winner.BANKER]["big_eye_boy"]
+<Color.BLUE: 'blue'>
+
+Two routines carry the roads: :class:`~scoreboard.core.road_layout.RoadLayout`
+places the big road and the derived roads (six rows, dragon tail), and
+:func:`derived_color` is the comparison of the derived roads for cycle k.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoreboard.core.road_layout import RoadLayout
+from scoreboard.core.rules import Coup, Game, Winner, result_coup
+from scoreboard.core.stats import COUNTER_NAMES, Counts, Streaks, Tally
+
+__all__ = [
+    "DERIVED_ROADS",
+    "BeadCell",
+    "BigRoadCell",
+    "Color",
+    "Counts",
+    "DerivedCell",
+    "GameOrderError",
+    "Roads",
+    "Streaks",
+    "derived_color",
+    "next_logical_cell",
+    "result_games",
+]
+
+
+class Color(enum.Enum):
+    """A derived-road entry: red for a regular big road, blue for a broken pattern."""
+
+    RED = "red"
+    BLUE = "blue"
+
+
+RED, BLUE = Color.RED, Color.BLUE
+
+# Road name -> cycle k (roads.md, "Derived roads").
+DERIVED_ROADS: dict[str, int] = {"big_eye_boy": 1, "small_road": 2, "cockroach_pig": 3}
+
+
+class GameOrderError(ValueError):
+    """A game appended out of order; the table must rebuild the roads instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class BeadCell:
+    """One coup on the bead plate, ties included: coup i at (i // rows, i % rows)."""
+
+    col: int
+    row: int
+    game: int
+    coup: Coup
+
+
+@dataclass(frozen=True, slots=True)
+class BigRoadCell:
+    """A big-road cell at its displayed ``(col, row)``.
+
+    ``winner`` is None only for the cell of leading ties before the first Banker
+    or Player result; ``ties`` counts the ties drawn on the cell.  Pairs and the
+    natural are those of the cell's own coup (``game``); ``logical_col`` and
+    ``logical_row`` place it in its streak, which is what the derived roads read.
+    """
+
+    col: int
+    row: int
+    winner: Winner | None
+    ties: int
+    banker_pair: bool
+    player_pair: bool
+    natural: bool
+    game: int | None
+    logical_col: int
+    logical_row: int
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedCell:
+    """An entry of a derived road at its displayed ``(col, row)``."""
+
+    col: int
+    row: int
+    color: Color
+
+
+def derived_color(lengths: Sequence[int], col: int, row: int, k: int) -> Color | None:
+    """The colour a derived road with cycle ``k`` adds for big-road cell (col, row).
+
+    ``col`` and ``row`` are logical; ``lengths[x]`` is the length of logical
+    column x, and only columns before ``col`` are read.  None when the column the
+    rule needs does not exist yet.
+
+    A new column (row 0) is red when the two columns before it have equal length:
+    >>> derived_color([3, 3], 2, 0, k=1), derived_color([3, 2], 2, 0, k=1)
+    (<Color.RED: 'red'>, <Color.BLUE: 'blue'>)
+
+    A streak going on (row >= 1) is blue only where the column k to the left ends
+    just above it (p == row), red beside a filled cell or below two empty ones:
+    >>> [derived_color([2, 9], 1, row, k=1).value for row in (1, 2, 3)]
+    ['red', 'blue', 'red']
+    >>> derived_color([2], 0, 1, k=1) is None
+    True
+    """
+    if row == 0:
+        if col <= k:
+            return None
+        return RED if lengths[col - 1] == lengths[col - 1 - k] else BLUE
+    if col < k:
+        return None
+    return BLUE if row == lengths[col - k] else RED
+
+
+def next_logical_cell(
+    lengths: Sequence[int], last: Winner | None, winner: Winner
+) -> tuple[int, int]:
+    """The logical (col, row) a Banker or Player result would take in the big road.
+
+    >>> next_logical_cell([3, 2], Winner.PLAYER, Winner.PLAYER)
+    (1, 2)
+    >>> next_logical_cell([3, 2], Winner.PLAYER, Winner.BANKER)
+    (2, 0)
+    """
+    if last is None:
+        return 0, 0
+    if winner is last:
+        return len(lengths) - 1, lengths[-1]
+    return len(lengths), 0
+
+
+class Roads:
+    """All roads of one shoe, grown one game at a time.
+
+    >>> roads = Roads(rows=6)
+    >>> for game in result_games("TTB"):
+    ...     roads.append(game)
+    >>> cell = roads.big_road[0]
+    >>> (cell.col, cell.row, cell.winner.value, cell.ties)
+    (0, 0, 'B', 2)
+    """
+
+    __slots__ = (
+        "_bead_plate",
+        "_big_layout",
+        "_big_road",
+        "_counts",
+        "_derived",
+        "_derived_layouts",
+        "_last_number",
+        "_last_winner",
+        "_lengths",
+        "_longest",
+        "_predictions",
+        "_tally",
+        "rows",
+    )
+
+    def __init__(self, rows: int = 6) -> None:
+        if rows < 1:
+            raise ValueError(f"roads need at least 1 row, got {rows}")
+        self.rows = rows
+        self._bead_plate: list[BeadCell] = []
+        self._big_road: list[BigRoadCell] = []
+        self._big_layout = RoadLayout(rows)
+        self._lengths: list[int] = []
+        self._last_winner: Winner | None = None
+        self._longest = {Winner.BANKER: 0, Winner.PLAYER: 0}
+        self._derived: dict[int, list[DerivedCell]] = {k: [] for k in DERIVED_ROADS.values()}
+        self._derived_layouts = {k: RoadLayout(rows) for k in DERIVED_ROADS.values()}
+        self._tally = Tally()
+        self._last_number: int | None = None
+        self._counts: Counts | None = None
+        self._predictions: dict[Winner, dict[str, Color | None]] | None = None
+
+    @classmethod
+    def build(cls, games: Iterable[Game], rows: int = 6) -> Roads:
+        """Lay out a whole shoe from its games in game order."""
+        roads = cls(rows)
+        append = roads.append
+        for game in games:
+            append(game)
+        return roads
+
+    # -- growing -----------------------------------------------------------
+    def append(self, game: Game) -> None:
+        """Add the next game of the shoe; raises :class:`GameOrderError` if it is not."""
+        number = game.number
+        if self._last_number is not None and number <= self._last_number:
+            raise GameOrderError(
+                f"game {number} arrives after game {self._last_number}; "
+                "rebuild the roads from the games in order"
+            )
+        self._last_number = number
+        coup = game.coup
+        beads = self._bead_plate
+        index = len(beads)
+        beads.append(BeadCell(index // self.rows, index % self.rows, number, coup))
+        self._tally.add(coup)
+        self._counts = None
+        self._predictions = None
+        if coup.winner is Winner.TIE:
+            self._add_tie()
+        else:
+            self._add_result(coup.winner, coup, number)
+
+    def _add_tie(self) -> None:
+        big = self._big_road
+        if not big:
+            big.append(BigRoadCell(0, 0, None, 1, False, False, False, None, 0, 0))
+            return
+        cell = big[-1]
+        big[-1] = BigRoadCell(
+            cell.col,
+            cell.row,
+            cell.winner,
+            cell.ties + 1,
+            cell.banker_pair,
+            cell.player_pair,
+            cell.natural,
+            cell.game,
+            cell.logical_col,
+            cell.logical_row,
+        )
+
+    def _add_result(self, winner: Winner, coup: Coup, number: int) -> None:
+        lengths = self._lengths
+        col, row = next_logical_cell(lengths, self._last_winner, winner)
+        if row == 0:
+            lengths.append(1)
+        else:
+            lengths[col] = row + 1
+        if row + 1 > self._longest[winner]:
+            self._longest[winner] = row + 1
+        self._last_winner = winner
+
+        big = self._big_road
+        ties = 0
+        if big and big[-1].winner is None:  # leading ties: this result fills their cell
+            ties = big.pop().ties
+        x, y = self._big_layout.place(winner)
+        big.append(
+            BigRoadCell(
+                x,
+                y,
+                winner,
+                ties,
+                coup.banker_pair,
+                coup.player_pair,
+                coup.natural,
+                number,
+                col,
+                row,
+            )
+        )
+        for k, road in self._derived.items():
+            color = derived_color(lengths, col, row, k)
+            if color is not None:
+                x, y = self._derived_layouts[k].place(color)
+                road.append(DerivedCell(x, y, color))
+
+    # -- reading -----------------------------------------------------------
+    @property
+    def bead_plate(self) -> tuple[BeadCell, ...]:
+        return tuple(self._bead_plate)
+
+    @property
+    def big_road(self) -> tuple[BigRoadCell, ...]:
+        """Big-road cells in placement order (a tie changes the last cell's count)."""
+        return tuple(self._big_road)
+
+    def derived(self, k: int) -> tuple[DerivedCell, ...]:
+        """The derived road of cycle ``k``: 1 big eye boy, 2 small road, 3 cockroach pig."""
+        try:
+            return tuple(self._derived[k])
+        except KeyError:
+            raise ValueError(f"no derived road with cycle {k}; k is 1, 2 or 3") from None
+
+    @property
+    def big_eye_boy(self) -> tuple[DerivedCell, ...]:
+        return self.derived(1)
+
+    @property
+    def small_road(self) -> tuple[DerivedCell, ...]:
+        return self.derived(2)
+
+    @property
+    def cockroach_pig(self) -> tuple[DerivedCell, ...]:
+        return self.derived(3)
+
+    @property
+    def column_lengths(self) -> tuple[int, ...]:
+        """Lengths of the logical big-road columns (the streaks), left to right."""
+        return tuple(self._lengths)
+
+    def predict(self, winner: Winner) -> dict[str, Color | None]:
+        """The ask road: what each derived road would add if ``winner`` came next.
+
+        It asks :func:`derived_color` about the cell the result would take, so
+        it is the very rule the roads use, and the roads stay untouched.
+
+        >>> Roads.build(result_games("BBP")).predict(Winner.PLAYER)
+        {'big_eye_boy': <Color.RED: 'red'>, 'small_road': None, 'cockroach_pig': None}
+        """
+        if winner is Winner.TIE:
+            raise ValueError("a tie adds nothing to the derived roads; ask for B or P")
+        lengths = self._lengths
+        col, row = next_logical_cell(lengths, self._last_winner, winner)
+        return {name: derived_color(lengths, col, row, k) for name, k in DERIVED_ROADS.items()}
+
+    @property
+    def predictions(self) -> dict[Winner, dict[str, Color | None]]:
+        """``predict`` for the next Banker and the next Player."""
+        if self._predictions is None:
+            self._predictions = {
+                Winner.BANKER: self.predict(Winner.BANKER),
+                Winner.PLAYER: self.predict(Winner.PLAYER),
+            }
+        return {winner: dict(colors) for winner, colors in self._predictions.items()}
+
+    @property
+    def counts(self) -> Counts:
+        if self._counts is None:
+            self._counts = self._tally.counts()
+        return self._counts
+
+    @property
+    def streaks(self) -> Streaks:
+        return Streaks(
+            current_side=self._last_winner,
+            current_length=self._lengths[-1] if self._lengths else 0,
+            longest_banker=self._longest[Winner.BANKER],
+            longest_player=self._longest[Winner.PLAYER],
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The object ``scoreboard roads`` prints."""
+        return roads_json(self)
+
+
+def roads_json(roads: Roads) -> dict[str, Any]:
+    """Plain data for JSON: lists in placement order, col and row 0-based, row 0 on top."""
+    counts = roads.counts
+    streaks = roads.streaks
+    json_counts: dict[str, Any] = {
+        "B": counts.banker,
+        "P": counts.player,
+        "T": counts.tie,
+        "total": counts.games,
+    }
+    json_counts.update(
+        (name, getattr(counts, name))
+        for name in COUNTER_NAMES
+        if name not in ("banker", "player", "tie", "games")
+    )
+    percent = {short: round(counts.percent(name), 2) for short, name in _SHORT.items()}
+    percent.update(
+        (name, round(counts.percent(name), 2))
+        for name in COUNTER_NAMES
+        if name not in ("banker", "player", "tie", "games")
+    )
+    json_counts["percent"] = percent
+    return {
+        "rows": roads.rows,
+        "bead_plate": [
+            {
+                "col": cell.col,
+                "row": cell.row,
+                "result": cell.coup.winner.value,
+                "game": cell.game,
+                "banker_pair": cell.coup.banker_pair,
+                "player_pair": cell.coup.player_pair,
+                "natural": cell.coup.natural,
+            }
+            for cell in roads._bead_plate
+        ],
+        "big_road": [
+            {
+                "col": cell.col,
+                "row": cell.row,
+                "result": cell.winner.value if cell.winner is not None else None,
+                "ties": cell.ties,
+                "game": cell.game,
+                "banker_pair": cell.banker_pair,
+                "player_pair": cell.player_pair,
+                "natural": cell.natural,
+            }
+            for cell in roads._big_road
+        ],
+        **{
+            name: [
+                {"col": cell.col, "row": cell.row, "color": cell.color.value}
+                for cell in roads._derived[k]
+            ]
+            for name, k in DERIVED_ROADS.items()
+        },
+        "predictions": {
+            winner.value: {
+                name: color.value if color is not None else None for name, color in colors.items()
+            }
+            for winner, colors in roads.predictions.items()
+        },
+        "counts": json_counts,
+        "streaks": {
+            "current": {
+                "side": streaks.current_side.value if streaks.current_side else None,
+                "length": streaks.current_length,
+            },
+            "longest": {"B": streaks.longest_banker, "P": streaks.longest_player},
+        },
+    }
+
+
+_SHORT = {"B": "banker", "P": "player", "T": "tie"}
+
+
+def result_games(results: str) -> list[Game]:
+    """Games numbered from 1 for a plain string of B, P and T (no flags), e.g. in tests.
+
+    >>> [game.coup.winner.value for game in result_games("BTP")]
+    ['B', 'T', 'P']
+    """
+    return [
+        Game(number, result_coup(Winner.parse(letter)))
+        for number, letter in enumerate(results, start=1)
+    ]

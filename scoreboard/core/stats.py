@@ -1,0 +1,121 @@
+"""Counters and streaks of a shoe, as the board shows them beside the roads.
+
+Percentages are of all coups, ties included (roads.md, "Counters").  Ties do not
+break a streak: a streak is a logical big-road column.
+
+>>> from scoreboard.core.rules import result_coup
+>>> tally = Tally()
+>>> for winner in (Winner.BANKER, Winner.TIE, Winner.BANKER, Winner.PLAYER):
+...     tally.add(result_coup(winner))
+>>> counts = tally.counts()
+>>> counts.banker, counts.tie, counts.games, counts.percent("banker")
+(2, 1, 4, 50.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from scoreboard.core.rules import Coup, Winner
+
+__all__ = ["COUNTER_NAMES", "Counts", "Streaks", "Tally"]
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """What happened in the shoe so far; ``games`` is the number of coups."""
+
+    banker: int = 0
+    player: int = 0
+    tie: int = 0
+    banker_pairs: int = 0
+    player_pairs: int = 0
+    naturals: int = 0
+    player_naturals: int = 0
+    banker_naturals: int = 0
+    games: int = 0
+    banker_six: int = 0
+    dragon7: int = 0
+    panda8: int = 0
+
+    def percent(self, name: str) -> float:
+        """``name`` (a field, e.g. ``"banker_pairs"``) as a percentage of all coups.
+
+        >>> Counts(banker=1, player=2, games=4).percent("player")
+        50.0
+        >>> Counts().percent("tie")
+        0.0
+        """
+        if name not in COUNTER_NAMES or name == "games":
+            raise KeyError(f"no counter {name!r}; counters are {', '.join(COUNTER_NAMES)}")
+        if not self.games:
+            return 0.0
+        return 100.0 * getattr(self, name) / self.games
+
+
+COUNTER_NAMES: tuple[str, ...] = tuple(field.name for field in fields(Counts))
+
+
+class Tally:
+    """The mutable running totals behind :class:`Counts`; one :meth:`add` per coup."""
+
+    __slots__ = (
+        "banker",
+        "banker_naturals",
+        "banker_pairs",
+        "banker_six",
+        "dragon7",
+        "games",
+        "naturals",
+        "panda8",
+        "player",
+        "player_naturals",
+        "player_pairs",
+        "tie",
+    )
+
+    def __init__(self) -> None:
+        for name in COUNTER_NAMES:
+            setattr(self, name, 0)
+
+    def add(self, coup: Coup) -> None:
+        winner = coup.winner
+        if winner is Winner.BANKER:
+            self.banker += 1
+            if coup.banker_six:
+                self.banker_six += 1
+            if coup.dragon7:
+                self.dragon7 += 1
+        elif winner is Winner.PLAYER:
+            self.player += 1
+            if coup.panda8:
+                self.panda8 += 1
+        else:
+            self.tie += 1
+        self.games += 1
+        if coup.banker_pair:
+            self.banker_pairs += 1
+        if coup.player_pair:
+            self.player_pairs += 1
+        if coup.player_natural or coup.banker_natural:
+            self.naturals += 1
+            if coup.player_natural:
+                self.player_naturals += 1
+            if coup.banker_natural:
+                self.banker_naturals += 1
+
+    def counts(self) -> Counts:
+        return Counts(*(getattr(self, name) for name in COUNTER_NAMES))
+
+
+@dataclass(frozen=True, slots=True)
+class Streaks:
+    """The current streak and the longest of each side (ties never break a streak).
+
+    With no Banker or Player result yet, ``current_side`` is None and the length 0.
+    """
+
+    current_side: Winner | None = None
+    current_length: int = 0
+    longest_banker: int = 0
+    longest_player: int = 0
