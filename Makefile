@@ -1,0 +1,61 @@
+# Two commands run everything on a fresh Debian/Ubuntu machine with Python 3.11+:
+#   make demo   - create .venv, install, run the demo kiosk on a simulated shoe
+#   make test   - create .venv, install with the test extra (and mosquitto when
+#                 missing, as root), run pytest and ruff
+# Both are idempotent: the venv is reused and reinstalled only when pyproject.toml changes.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+DEMO_ARGS ?=
+PYTEST_ARGS ?=
+
+.PHONY: demo test lint bench screenshots system-deps clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+demo: $(VENV)/.installed
+	$(BIN)/scoreboard demo $(DEMO_ARGS)
+
+# Debian packages the tests need: a real mosquitto broker and openssl for TLS tests.
+system-deps:
+	@missing=""; \
+	test -x /usr/sbin/mosquitto || command -v mosquitto >/dev/null 2>&1 || missing="$$missing mosquitto"; \
+	command -v mosquitto_passwd >/dev/null 2>&1 || missing="$$missing mosquitto-clients"; \
+	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+		else \
+			echo "missing Debian packages:$$missing (run: sudo apt-get install$$missing)"; exit 1; \
+		fi; \
+	fi
+
+test: $(VENV)/.installed-test system-deps
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/run_all.py
+
+screenshots: $(VENV)/.installed
+	SDL_VIDEODRIVER=dummy $(BIN)/python tools/screenshots.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .ruff_cache

@@ -1,0 +1,51 @@
+"""The fast simulation counts exactly what the dealer deals, and matches the exact odds."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from scoreboard.core.odds import exact_odds
+from scoreboard.core.rules import Winner
+from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.simulation import EVENTS, simulate
+
+
+@pytest.mark.parametrize(("decks", "seed"), [(8, 1), (6, 2), (1, 3)])
+def test_the_fast_tally_equals_a_coup_by_coup_count_of_the_same_shoes(
+    decks: int, seed: int
+) -> None:
+    shoes = 25
+    counts = dict.fromkeys(EVENTS, 0)
+    coups = 0
+    dealer = Dealer(decks=decks, seed=seed)
+    for _ in range(shoes):
+        for event in dealer.shoe():
+            if not isinstance(event, Dealt):
+                continue
+            coup = event.game.coup
+            coups += 1
+            counts["B"] += coup.winner is Winner.BANKER
+            counts["P"] += coup.winner is Winner.PLAYER
+            counts["T"] += coup.winner is Winner.TIE
+            for key in EVENTS[3:]:
+                counts[key] += getattr(coup, key)
+    tally = simulate(decks=decks, shoes=shoes, seed=seed)
+    assert (tally.shoes, tally.coups) == (shoes, coups)
+    assert tally.counts == counts
+
+
+def test_frequencies_over_hundreds_of_shoes_lie_within_5_sigma_of_exact() -> None:
+    tally = simulate(decks=8, shoes=400, seed=20261129)
+    exact = exact_odds(8)
+    for key in EVENTS:
+        p = float(exact[key])
+        sigma = math.sqrt(p * (1 - p) / tally.coups)
+        assert abs(tally.frequencies()[key] - p) < 5 * sigma, key
+
+
+def test_progress_is_reported_per_shoe() -> None:
+    seen: list[int] = []
+    simulate(shoes=3, seed=1, progress=seen.append)
+    assert seen == [1, 2, 3]
