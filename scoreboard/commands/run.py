@@ -1,0 +1,158 @@
+"""``scoreboard run``: the display in production, fed by the table's MQTT broker.
+
+Settings come from ``--config`` (YAML, see ``kiosk/scoreboard.yaml``) and are
+overridden by flags.  On start the display replays its journal from the state
+directory, so after a power cut it shows the roads it showed before, then
+catches up from the broker's retained snapshot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from scoreboard.cli import UsageError
+from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, secrets
+from scoreboard.config import Config, ConfigError, load_config, parse_size
+from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.core.variants import VARIANTS
+from scoreboard.journal import Journal, JournalError
+from scoreboard.protocol import Topics
+
+log = logging.getLogger(__name__)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="the display: roads fed live from the table's MQTT broker",
+        description=(
+            "Show the table's roads, fed live by the shoe controller over MQTT. Flags "
+            "override the --config file."
+        ),
+    )
+    parser.add_argument("--config", metavar="FILE", type=Path, help="YAML configuration file")
+    add_mqtt_arguments(parser)
+    parser.add_argument("--display-id", metavar="ID", help="this display's id (default: hostname)")
+    parser.add_argument("--state-dir", metavar="DIR", type=Path, help="where the journal lives")
+    parser.add_argument("--theme", metavar="NAME|FILE", help="theme name or YAML file")
+    parser.add_argument("--windowed", action="store_true", default=None, help="not full screen")
+    parser.add_argument("--size", metavar="WxH", help="window size, e.g. 1920x1080")
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="no window: apply the feed, journal it and publish the status only",
+    )
+    parser.set_defaults(func=run)
+
+
+def settings_from_args(args: argparse.Namespace) -> Config:
+    try:
+        config = load_config(args.config) if args.config else Config()
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+    config = apply_mqtt_arguments(config, args)
+    changes: dict[str, object] = {}
+    if args.display_id:
+        changes["display_id"] = args.display_id
+    if args.state_dir is not None:
+        changes["state_dir"] = args.state_dir
+    if args.theme:
+        changes["theme"] = args.theme
+    if args.windowed:
+        changes["windowed"] = True
+    if args.size:
+        try:
+            changes["size"] = parse_size(args.size)
+        except ValueError as error:
+            raise UsageError(f"--size: {error}") from None
+    return replace(config, **changes) if changes else config
+
+
+def build_display(config: Config) -> tuple[TableState, object]:
+    """The table (replayed from the journal) and its MQTT feed."""
+    from scoreboard.feeds.mqtt import MqttFeed
+
+    try:
+        topics = Topics(config.prefix)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    password, key = secrets(config.mqtt)
+    table = TableState(
+        table_id=config.table_id, table_name=config.table_name, variant=VARIANTS[config.variant]
+    )
+    try:
+        journal = Journal(config.resolved_state_dir)
+        journal.replay(table)
+    except JournalError as error:
+        raise UsageError(str(error)) from None
+    feed = MqttFeed(
+        config.mqtt,
+        topics=topics,
+        display_id=config.display_id,
+        password=password,
+        hmac_key=key,
+        journal=journal,
+    )
+    return table, feed
+
+
+def run(args: argparse.Namespace) -> int:
+    config = settings_from_args(args)
+    table, feed = build_display(config)
+    run_kiosk = None
+    if not args.headless:
+        try:
+            from scoreboard.app import run_kiosk
+        except ImportError:
+            log.warning("run: the display app is not available; running headless")
+    if run_kiosk is None:
+        return run_headless(feed, table)
+    from scoreboard.theme import ThemeError, load_theme
+
+    try:
+        theme = load_theme(config.theme)
+    except ThemeError as error:
+        raise UsageError(str(error)) from None
+    return int(
+        run_kiosk(feed, table, theme, windowed=config.windowed, size=config.size) or 0  # type: ignore[call-arg]
+    )
+
+
+def run_headless(feed, table: TableState, *, stop: threading.Event | None = None) -> int:
+    """The app loop without a window: wait for input or a deadline, poll, log the mark."""
+    stop = stop or threading.Event()
+    wake = threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: (stop.set(), wake.set()))
+    feed.start(wake.set)
+    shown: FeedStatus | None = None
+    try:
+        while not stop.is_set():
+            now = time.monotonic()
+            deadline = feed.next_deadline(now)
+            timeout = 1.0 if deadline is None else min(1.0, max(0.0, deadline - now))
+            wake.wait(timeout)
+            wake.clear()
+            now = time.monotonic()
+            feed.poll(table, now)
+            status = feed.status(now)
+            if status is not shown:
+                log.info(
+                    "feed %s: shoe %s, %d games, missing %s",
+                    status.value,
+                    table.shoe_id,
+                    len(table.games),
+                    list(table.missing),
+                )
+                shown = status
+    except KeyboardInterrupt:
+        pass
+    finally:
+        feed.stop()
+    return 0

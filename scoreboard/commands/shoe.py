@@ -1,0 +1,183 @@
+"""``scoreboard shoe``: a simulated shoe controller publishing to an MQTT broker.
+
+Also home of the MQTT connection flags shared with ``scoreboard run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from scoreboard.cli import UsageError
+from scoreboard.config import (
+    Config,
+    ConfigError,
+    MqttConfig,
+    TlsConfig,
+    parse_hostport,
+    read_secret,
+    with_mqtt,
+)
+from scoreboard.core.shoe import MAX_DECKS, Dealer
+from scoreboard.core.table import Limits
+from scoreboard.core.variants import VARIANTS
+from scoreboard.protocol import Topics
+
+log = logging.getLogger(__name__)
+
+
+def add_mqtt_arguments(parser: argparse.ArgumentParser) -> None:
+    """The broker, identity, credential and TLS flags both ends of the feed take."""
+    group = parser.add_argument_group("MQTT")
+    group.add_argument("--mqtt", metavar="HOST:PORT", help="broker (default 127.0.0.1:1883)")
+    group.add_argument("--table", metavar="ID", help="table id (default T1)")
+    group.add_argument("--prefix", metavar="PREFIX", help="topic prefix (default baccarat/v1/ID)")
+    group.add_argument(
+        "--mqtt-protocol", choices=("5", "3.1.1"), help="MQTT protocol version (default 5)"
+    )
+    group.add_argument("--username", metavar="U", help="broker user name")
+    group.add_argument("--password-file", metavar="F", type=Path, help="file holding the password")
+    group.add_argument("--tls-ca", metavar="F", type=Path, help="CA certificate: enables TLS")
+    group.add_argument(
+        "--tls-cert", metavar="F", type=Path, help="client certificate (with --tls-key)"
+    )
+    group.add_argument("--tls-key", metavar="F", type=Path, help="client private key")
+    group.add_argument(
+        "--hmac-key-file", metavar="F", type=Path, help="shared key: sign / require signatures"
+    )
+
+
+def apply_mqtt_arguments(config: Config, args: argparse.Namespace) -> Config:
+    """Flags override the config file."""
+    from dataclasses import replace
+
+    host = port = None
+    if args.mqtt:
+        try:
+            host, port = parse_hostport(args.mqtt)
+        except ValueError as error:
+            raise UsageError(f"--mqtt: {error}") from None
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise UsageError("--tls-cert and --tls-key go together")
+    if args.tls_cert is not None and args.tls_ca is None and config.mqtt.tls is None:
+        raise UsageError("--tls-cert needs --tls-ca (the CA that signed the broker's certificate)")
+    tls = config.mqtt.tls
+    if args.tls_ca is not None:
+        tls = TlsConfig(args.tls_ca, args.tls_cert, args.tls_key)
+    elif args.tls_cert is not None and tls is not None:
+        tls = TlsConfig(tls.ca, args.tls_cert, args.tls_key)
+    if args.table:
+        config = replace(config, table_id=args.table)
+    if args.password_file is not None and not (args.username or config.mqtt.username):
+        raise UsageError("--password-file needs --username")
+    return with_mqtt(
+        config,
+        host=host,
+        port=port,
+        prefix=args.prefix,
+        protocol=args.mqtt_protocol,
+        username=args.username,
+        password_file=args.password_file,
+        tls=tls,
+        hmac_key_file=args.hmac_key_file,
+    )
+
+
+def secrets(settings: MqttConfig) -> tuple[str | None, bytes | None]:
+    """The broker password and the HMAC key, read from their files."""
+    try:
+        password = (
+            read_secret(settings.password_file, "MQTT password").decode("utf-8")
+            if settings.password_file is not None
+            else None
+        )
+        key = (
+            read_secret(settings.hmac_key_file, "HMAC key")
+            if settings.hmac_key_file is not None
+            else None
+        )
+    except (ConfigError, UnicodeDecodeError) as error:
+        raise UsageError(str(error)) from None
+    for name, path in (
+        ("--tls-ca", settings.tls.ca if settings.tls else None),
+        ("--tls-cert", settings.tls.cert if settings.tls else None),
+        ("--tls-key", settings.tls.key if settings.tls else None),
+    ):
+        if path is not None and not path.is_file():
+            raise UsageError(f"{name}: {path}: no such file")
+    return password, key
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "shoe",
+        help="simulated shoe controller publishing to an MQTT broker",
+        description=(
+            "Deal simulated shoes by the real rules and publish them as the table feed: "
+            "every coup with its cards, the shoe events, a retained snapshot after every "
+            "coup, retained limits and the controller status (with a last will). Answers "
+            "cmd/resync."
+        ),
+    )
+    add_mqtt_arguments(parser)
+    parser.add_argument(
+        "--pace", type=float, default=2.0, metavar="SECONDS", help="seconds between coups"
+    )
+    parser.add_argument("--seed", type=int, help="shuffle seed (default: random)")
+    parser.add_argument("--decks", type=int, default=MAX_DECKS, help="decks in the shoe")
+    parser.add_argument(
+        "--shoes", type=int, metavar="N", help="stop after N shoes (default: never)"
+    )
+    parser.add_argument(
+        "--variant", choices=sorted(VARIANTS), default="commission", help="pay table to publish"
+    )
+    parser.add_argument(
+        "--linger",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="stay online answering resyncs this long after the last shoe",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from scoreboard.feeds.controller import Controller
+
+    if args.pace < 0:
+        raise UsageError(f"--pace must be 0 or more, got {args.pace}")
+    if args.shoes is not None and args.shoes < 1:
+        raise UsageError(f"--shoes must be 1 or more, got {args.shoes}")
+    config = apply_mqtt_arguments(Config(), args)
+    try:
+        topics = Topics(config.prefix)
+        dealer = Dealer(decks=args.decks, seed=args.seed, table_id=config.table_id)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    password, key = secrets(config.mqtt)
+    controller = Controller(
+        config.mqtt,
+        topics=topics,
+        limits=Limits.default_for(VARIANTS[args.variant]),
+        password=password,
+        hmac_key=key,
+    )
+    log.info(
+        "shoe: table %s, %d decks, seed %d, pace %.2fs -> %s:%d %s",
+        config.table_id,
+        args.decks,
+        dealer.seed,
+        args.pace,
+        config.mqtt.host,
+        config.mqtt.port,
+        topics.prefix,
+    )
+    controller.start()
+    try:
+        controller.deal(dealer, pace=args.pace, shoes=args.shoes)
+        if args.linger:
+            controller.linger(args.linger)
+    finally:
+        controller.stop()
+    return 0

@@ -1,0 +1,269 @@
+"""The kiosk's configuration: YAML validated into frozen dataclasses.
+
+A pit technician edits one file per display (see ``kiosk/scoreboard.yaml``);
+command-line flags override it.  A mistake is reported as
+``file: key.path: what was expected`` before anything connects, so a display
+never starts half-configured.
+
+>>> config = config_from_mapping({"table": {"id": "T7"}, "mqtt": {"broker": "10.0.0.2:8883"}})
+>>> config.mqtt.host, config.mqtt.port, config.prefix
+('10.0.0.2', 8883, 'baccarat/v1/T7')
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, NoReturn
+
+import yaml
+
+from scoreboard.core.variants import VARIANTS
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 1883
+PROTOCOLS = ("5", "3.1.1")
+
+
+class ConfigError(ValueError):
+    """A configuration value that is missing, of the wrong type or out of range."""
+
+
+@dataclass(frozen=True, slots=True)
+class TlsConfig:
+    """Server verification with ``ca``; a client certificate when ``cert`` and ``key`` are set."""
+
+    ca: Path
+    cert: Path | None = None
+    key: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MqttConfig:
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    protocol: str = "5"
+    prefix: str | None = None
+    username: str | None = None
+    password_file: Path | None = None
+    tls: TlsConfig | None = None
+    hmac_key_file: Path | None = None
+    keepalive: int = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    table_id: str = "T1"
+    table_name: str = ""
+    variant: str = "commission"
+    display_id: str = field(default_factory=lambda: socket.gethostname() or "display")
+    state_dir: Path | None = None
+    theme: str = "classic"
+    windowed: bool = False
+    size: tuple[int, int] | None = None
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
+
+    @property
+    def prefix(self) -> str:
+        return self.mqtt.prefix or f"baccarat/v1/{self.table_id}"
+
+    @property
+    def resolved_state_dir(self) -> Path:
+        """Where the journal lives: the configured dir, else the XDG state dir per table."""
+        if self.state_dir is not None:
+            return self.state_dir
+        base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+        return Path(base) / "scoreboard" / self.table_id
+
+
+# -- reading ------------------------------------------------------------------
+def load_config(path: str | os.PathLike[str]) -> Config:
+    """Read and validate a YAML config file."""
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"{source}: cannot read ({error.strerror or error})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ConfigError(f"{source}: not valid YAML ({error})") from None
+    return config_from_mapping(data or {}, source=source)
+
+
+def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
+    reader = _Reader(source)
+    root = reader.mapping(data, "", {"table", "display", "mqtt"})
+    table = reader.mapping(root.get("table", {}), "table", {"id", "name", "variant"})
+    display = reader.mapping(
+        root.get("display", {}), "display", {"id", "theme", "windowed", "size", "state_dir"}
+    )
+    mqtt = reader.mapping(
+        root.get("mqtt", {}),
+        "mqtt",
+        {
+            "broker", "host", "port", "protocol", "prefix", "username", "password_file",
+            "tls", "hmac_key_file", "keepalive",
+        },
+    )  # fmt: skip
+    defaults = Config()
+    table_id = reader.ident(table.get("id", defaults.table_id), "table.id")
+    variant = reader.text(table.get("variant", defaults.variant), "table.variant")
+    if variant not in VARIANTS:
+        reader.fail("table.variant", f"one of {', '.join(VARIANTS)}", variant)
+    host, port = DEFAULT_HOST, DEFAULT_PORT
+    if "broker" in mqtt:
+        host, port = reader.hostport(mqtt["broker"], "mqtt.broker")
+    host = reader.text(mqtt.get("host", host), "mqtt.host")
+    port = reader.integer(mqtt.get("port", port), "mqtt.port", 1, 65535)
+    protocol = str(mqtt.get("protocol", "5"))
+    if protocol not in PROTOCOLS:
+        reader.fail("mqtt.protocol", "5 or 3.1.1", mqtt.get("protocol"))
+    tls = None
+    if mqtt.get("tls") is not None:
+        tls_map = reader.mapping(mqtt["tls"], "mqtt.tls", {"ca", "cert", "key"})
+        if "ca" not in tls_map:
+            reader.fail("mqtt.tls.ca", "the CA certificate file", None)
+        cert = reader.path(tls_map.get("cert"), "mqtt.tls.cert")
+        key = reader.path(tls_map.get("key"), "mqtt.tls.key")
+        if (cert is None) != (key is None):
+            reader.fail("mqtt.tls", "both cert and key, or neither", f"cert={cert}, key={key}")
+        tls = TlsConfig(reader.path(tls_map["ca"], "mqtt.tls.ca"), cert, key)
+    prefix = mqtt.get("prefix")
+    if prefix is not None:
+        prefix = reader.text(prefix, "mqtt.prefix")
+        if not prefix or re.search(r"[#+\0]", prefix) or prefix.endswith("/"):
+            reader.fail("mqtt.prefix", "a topic without wildcards or a trailing /", prefix)
+    return Config(
+        table_id=table_id,
+        table_name=reader.text(table.get("name", ""), "table.name"),
+        variant=variant,
+        display_id=reader.ident(display.get("id", defaults.display_id), "display.id"),
+        state_dir=reader.path(display.get("state_dir"), "display.state_dir"),
+        theme=reader.text(display.get("theme", defaults.theme), "display.theme"),
+        windowed=reader.boolean(display.get("windowed", False), "display.windowed"),
+        size=reader.size(display.get("size"), "display.size"),
+        mqtt=MqttConfig(
+            host=host,
+            port=port,
+            protocol=protocol,
+            prefix=prefix,
+            username=reader.optional_text(mqtt.get("username"), "mqtt.username"),
+            password_file=reader.path(mqtt.get("password_file"), "mqtt.password_file"),
+            tls=tls,
+            hmac_key_file=reader.path(mqtt.get("hmac_key_file"), "mqtt.hmac_key_file"),
+            keepalive=reader.integer(mqtt.get("keepalive", 5), "mqtt.keepalive", 1, 3600),
+        ),
+    )
+
+
+def with_mqtt(config: Config, **changes: Any) -> Config:
+    """The config with some MQTT settings replaced (flags override the file)."""
+    changes = {key: value for key, value in changes.items() if value is not None}
+    return replace(config, mqtt=replace(config.mqtt, **changes)) if changes else config
+
+
+def parse_hostport(text: str, *, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``host``, ``host:port`` or ``[v6addr]:port`` -> ``(host, port)``.
+
+    >>> parse_hostport("broker.local:8883"), parse_hostport("[::1]:1884")
+    (('broker.local', 8883), ('::1', 1884))
+    """
+    match = re.fullmatch(r"\[([^\]]+)\](?::(\d+))?|([^:\s]+)(?::(\d+))?", text.strip())
+    if not match:
+        raise ValueError(f"expected HOST:PORT, got {text!r}")
+    host = match.group(1) or match.group(3)
+    port_text = match.group(2) or match.group(4)
+    port = int(port_text) if port_text else default_port
+    if not 1 <= port <= 65535:
+        raise ValueError(f"port {port} out of range 1-65535")
+    return host, port
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1920x1080"`` -> ``(1920, 1080)``."""
+    match = re.fullmatch(r"\s*(\d{2,5})\s*[xX]\s*(\d{2,5})\s*", str(text))
+    if not match:
+        raise ValueError(f"expected WIDTHxHEIGHT such as 1920x1080, got {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def read_secret(path: Path | str, what: str) -> bytes:
+    """A password or HMAC key from its file, without the trailing newline."""
+    try:
+        secret = Path(path).read_bytes().strip()
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read the {what} ({error.strerror or error})") from None
+    if not secret:
+        raise ConfigError(f"{path}: the {what} file is empty")
+    return secret
+
+
+class _Reader:
+    """Type checks that name the file and the key path."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, expected: str, got: Any) -> NoReturn:
+        raise ConfigError(
+            f"{self.source}: {key or '(top level)'}: expected {expected}, got {got!r}"
+        )
+
+    def mapping(self, value: Any, key: str, allowed: set[str]) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            self.fail(key, "a mapping", value)
+        unknown = sorted(str(name) for name in value if name not in allowed)
+        if unknown:
+            where = f"{key}.{unknown[0]}" if key else unknown[0]
+            self.fail(where, f"one of the keys {', '.join(sorted(allowed))}", unknown[0])
+        return value
+
+    def text(self, value: Any, key: str) -> str:
+        if not isinstance(value, str | int) or isinstance(value, bool):
+            self.fail(key, "text", value)
+        return str(value)
+
+    def optional_text(self, value: Any, key: str) -> str | None:
+        return None if value is None else self.text(value, key)
+
+    def ident(self, value: Any, key: str) -> str:
+        text = self.text(value, key)
+        if not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", text):
+            self.fail(key, "1-64 letters, digits, '.', '_' or '-' (used in topic names)", text)
+        return text
+
+    def integer(self, value: Any, key: str, low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.fail(key, f"an integer {low}-{high}", value)
+        return value
+
+    def boolean(self, value: Any, key: str) -> bool:
+        if not isinstance(value, bool):
+            self.fail(key, "true or false", value)
+        return value
+
+    def path(self, value: Any, key: str) -> Path | None:
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value:
+            self.fail(key, "a file path", value)
+        return Path(os.path.expanduser(value))
+
+    def hostport(self, value: Any, key: str) -> tuple[str, int]:
+        try:
+            return parse_hostport(self.text(value, key))
+        except ValueError as error:
+            self.fail(key, f"HOST:PORT ({error})", value)
+
+    def size(self, value: Any, key: str) -> tuple[int, int] | None:
+        if value is None:
+            return None
+        try:
+            return parse_size(value)
+        except ValueError:
+            self.fail(key, "WIDTHxHEIGHT such as 1920x1080", value)

@@ -1,0 +1,187 @@
+"""The display's memory: an append-only, fsync'd log of what it applied.
+
+A kiosk loses power without warning.  Every event that changed the table is
+appended to ``journal.jsonl`` in the state directory and flushed to disk before
+the next frame, so on start the display replays it and shows the same roads it
+showed before the cut, then catches up from the retained snapshot.
+
+One line per event: ``{"at": <unix time>, "kind": <payload kind>, "data": <payload>}``,
+the payload in the wire format of :mod:`scoreboard.protocol` (validated again on
+replay).  A torn last line, as a power cut mid-write leaves it, is dropped.
+When a new shoe starts, the finished shoe's journal moves to ``shoes/`` (the
+audit trail, the most recent ``keep_shoes`` kept) and the new one begins with
+the current limits.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import time
+from pathlib import Path
+
+from scoreboard.core.table import ConflictError, TableState
+from scoreboard.protocol import (
+    Event,
+    LimitsReceived,
+    ProtocolError,
+    apply_event,
+    canonical_json,
+    encode,
+    parse_dict,
+)
+
+log = logging.getLogger(__name__)
+
+JOURNAL_NAME = "journal.jsonl"
+ARCHIVE_DIR = "shoes"
+
+
+class JournalError(OSError):
+    """The state directory cannot be used (not writable, not a directory)."""
+
+
+class Journal:
+    """Append-only event log of one display, in ``state_dir``.
+
+    >>> import tempfile
+    >>> from scoreboard.protocol import NewShoe
+    >>> state = tempfile.mkdtemp()
+    >>> table = TableState()
+    >>> journal = Journal(state)
+    >>> journal.replay(table)
+    0
+    >>> apply_event(table, NewShoe("S1"))
+    True
+    >>> journal.record(NewShoe("S1"), table)
+    >>> journal.close()
+    >>> again = TableState()
+    >>> Journal(state).replay(again), again.shoe_id
+    (1, 'S1')
+    """
+
+    def __init__(self, state_dir: str | os.PathLike[str], *, keep_shoes: int = 200) -> None:
+        self.state_dir = Path(state_dir)
+        self.keep_shoes = keep_shoes
+        try:
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+            (self.state_dir / ARCHIVE_DIR).mkdir(exist_ok=True)
+        except OSError as error:
+            raise JournalError(f"state dir {self.state_dir}: cannot create it ({error})") from None
+        self.path = self.state_dir / JOURNAL_NAME
+        self._file = None
+        self._shoe: str | None = None
+
+    # -- start ---------------------------------------------------------------
+    def replay(self, table: TableState) -> int:
+        """Apply the journal to ``table``; returns the number of records replayed.
+
+        Unreadable lines are skipped with a warning; a torn last line is cut off
+        the file so the next append starts on a clean line.
+        """
+        if not self.path.exists():
+            self._open()
+            return 0
+        raw = self.path.read_bytes()
+        complete = raw.rfind(b"\n") + 1
+        if complete < len(raw):
+            log.warning(
+                "journal %s: dropping a torn last line of %d bytes (power cut mid-write?)",
+                self.path,
+                len(raw) - complete,
+            )
+            with open(self.path, "r+b") as handle:
+                handle.truncate(complete)
+                handle.flush()
+                os.fsync(handle.fileno())
+        count = 0
+        for number, line in enumerate(raw[:complete].splitlines(), start=1):
+            if not line.strip():
+                continue
+            where = f"journal {self.path} line {number}"
+            try:
+                record = json.loads(line)
+                event = parse_dict(record["kind"], record["data"], where)
+                apply_event(table, event)
+                count += 1
+            except (ValueError, KeyError, TypeError, ProtocolError, ConflictError) as error:
+                log.warning("%s: skipped (%s)", where, error)
+        self._shoe = table.shoe_id
+        self._open()
+        log.info("journal %s: replayed %d events, shoe %s", self.path, count, table.shoe_id)
+        return count
+
+    # -- recording -----------------------------------------------------------
+    def record(self, event: Event, table: TableState) -> None:
+        """Append an event that changed ``table`` (call after applying it).
+
+        If the event started a new shoe, the previous shoe's journal is archived
+        first and the new journal opens with the current limits.
+        """
+        if table.shoe_id != self._shoe:
+            if self._shoe is not None:
+                self._rotate(table)
+            self._shoe = table.shoe_id
+        self._append(event)
+
+    def _append(self, event: Event) -> None:
+        if self._file is None:
+            self._open()
+        kind, data = encode(event)
+        line = canonical_json({"at": round(time.time(), 3), "kind": kind, "data": data}) + b"\n"
+        assert self._file is not None
+        self._file.write(line)
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def _open(self) -> None:
+        try:
+            self._file = open(self.path, "ab")  # noqa: SIM115 - held open for appends
+        except OSError as error:
+            raise JournalError(f"journal {self.path}: cannot open for writing ({error})") from None
+        _fsync_dir(self.state_dir)
+
+    def _rotate(self, table: TableState) -> None:
+        """Move the finished shoe's journal to ``shoes/`` and start a fresh one."""
+        self.close()
+        name = f"{time.strftime('%Y%m%d-%H%M%S')}-{_safe(self._shoe or 'none')}.jsonl"
+        target = self.state_dir / ARCHIVE_DIR / name
+        if self.path.exists():
+            os.replace(self.path, target)
+            _fsync_dir(self.state_dir / ARCHIVE_DIR)
+        self._open()
+        self._append(LimitsReceived(table.limits))
+        self._prune()
+
+    def _prune(self) -> None:
+        archived = sorted((self.state_dir / ARCHIVE_DIR).glob("*.jsonl"))
+        for old in archived[: max(0, len(archived) - self.keep_shoes)]:
+            try:
+                old.unlink()
+            except OSError as error:
+                log.warning("journal: cannot remove old shoe %s (%s)", old, error)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def _safe(shoe_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", shoe_id)[:64]
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a created or renamed file's directory entry durable too."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
