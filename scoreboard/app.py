@@ -1,0 +1,219 @@
+"""The kiosk loop: one window, any feed, redraw only what changed.
+
+Entry point::
+
+    run_kiosk(feed, table, theme, *, windowed=False, size=None, run_for=None) -> int
+
+``feed`` is any object with the Feed protocol of ``docs/architecture.md``
+(``start(wake)``, ``poll(table, now)``, ``status(now)``, ``next_deadline(now)``,
+``stop()``); ``theme`` is a :class:`~scoreboard.theme.Theme`, a theme name or a
+YAML path.  The loop sleeps in ``pygame.event.wait`` until the earliest of the
+feed's deadline, the next blink step, the next clock minute or a ``wake()``
+from the feed's thread; it never spins.  Fullscreen by default at the desktop
+size (``size`` picks a mode); the cursor is hidden; Esc quits only in windowed
+mode.  The theme file is watched: on a change or SIGHUP it is reloaded, and a
+bad edit keeps the last good theme and logs every error.  An exception while
+drawing is logged and the last good frame stays on screen.  ``run_for`` stops
+after that many seconds (tests, soak runs); returns the exit status.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Protocol
+
+import pygame
+
+from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.render.screen import Renderer
+from scoreboard.theme import Theme, ThemeError, load_theme
+
+log = logging.getLogger(__name__)
+
+THEME_CHECK_SECONDS = 2.0
+WINDOWED_SIZE = (1280, 720)
+
+
+class Feed(Protocol):
+    def start(self, wake: object) -> None: ...
+    def poll(self, table: TableState, now: float) -> None: ...
+    def status(self, now: float) -> FeedStatus: ...
+    def next_deadline(self, now: float) -> float | None: ...
+    def stop(self) -> None: ...
+
+
+class ThemeWatcher:
+    """Reloads a theme file when it changes; a bad edit keeps the last good theme."""
+
+    def __init__(self, theme: Theme) -> None:
+        self.theme = theme
+        self.path: Path | None = theme.source
+        self._stamp = self._read_stamp()
+
+    def _read_stamp(self) -> tuple[int, int] | None:
+        if self.path is None:
+            return None
+        try:
+            info = self.path.stat()
+        except OSError:
+            return None
+        return (info.st_mtime_ns, info.st_size)
+
+    def check(self, *, force: bool = False) -> Theme | None:
+        """A newly loaded theme, or None when unchanged or invalid (errors are logged)."""
+        if self.path is None:
+            return None
+        stamp = self._read_stamp()
+        if not force and stamp == self._stamp:
+            return None
+        self._stamp = stamp
+        try:
+            theme = load_theme(self.path)
+        except ThemeError as error:
+            for line in error.errors:
+                log.error("theme reload refused, keeping %s: %s", self.theme.name, line)
+            return None
+        log.info("theme %s reloaded from %s", theme.name, self.path)
+        self.theme = theme
+        return theme
+
+
+class Kiosk:
+    """The window, the renderer and the feed, advanced one wake-up at a time."""
+
+    def __init__(
+        self,
+        feed: Feed,
+        table: TableState,
+        theme: Theme,
+        *,
+        windowed: bool = False,
+        size: tuple[int, int] | None = None,
+    ) -> None:
+        self.feed, self.table, self.windowed = feed, table, windowed
+        self.watcher = ThemeWatcher(theme)
+        if not pygame.display.get_init():
+            pygame.display.init()
+        pygame.font.init()
+        flags = 0 if windowed else pygame.FULLSCREEN
+        wanted = size or (WINDOWED_SIZE if windowed else (0, 0))
+        self.screen = pygame.display.set_mode(wanted, flags)
+        pygame.display.set_caption("scoreboard")
+        pygame.mouse.set_visible(False)
+        self.renderer = Renderer(theme, self.screen.get_size())
+        self.wake_event = pygame.event.custom_type()
+        self.running = True
+        self.reload_requested = threading.Event()
+        self._next_theme_check = 0.0
+        self.frames = 0
+
+    def wake(self) -> None:
+        """Thread-safe: called by a feed's thread (or a signal) when input arrives."""
+        with contextlib.suppress(pygame.error):  # the display is closing
+            pygame.event.post(pygame.event.Event(self.wake_event))
+
+    def request_reload(self, *_: object) -> None:
+        self.reload_requested.set()
+        self.wake()
+
+    def handle(self, event: pygame.event.Event) -> None:
+        escape = event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
+        if event.type == pygame.QUIT or (escape and self.windowed):
+            self.running = False
+        elif event.type in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED):
+            self.renderer.invalidate()
+
+    def reload_theme(self, now: float, *, force: bool = False) -> bool:
+        """Swap in a changed theme; returns True when the renderer was rebuilt."""
+        self._next_theme_check = now + THEME_CHECK_SECONDS
+        theme = self.watcher.check(force=force)
+        if theme is None:
+            return False
+        self.renderer = Renderer(theme, self.screen.get_size())
+        return True
+
+    def step(self, now: float) -> None:
+        """Poll the feed and put whatever changed on the screen."""
+        if self.reload_requested.is_set() or now >= self._next_theme_check:
+            force = self.reload_requested.is_set()
+            self.reload_requested.clear()
+            self.reload_theme(now, force=force)
+        try:
+            self.feed.poll(self.table, now)
+        except Exception:
+            log.exception("feed poll failed; the board keeps its last state")
+        status = self.feed.status(now)
+        clock = time.strftime("%H:%M") if self.renderer.theme.style.clock else ""
+        try:
+            dirty = self.renderer.update(self.table, status, clock=clock, now=now)
+            dirty += self.renderer.blink(now)
+        except Exception:
+            log.exception("drawing a frame failed; the last good frame stays on screen")
+            self.renderer.invalidate()
+            return
+        if dirty:
+            for rect in dirty:
+                self.screen.blit(self.renderer.frame, rect, rect)
+            pygame.display.update(dirty)
+            self.frames += 1
+
+    def timeout(self, now: float) -> float:
+        """Seconds to sleep: until the feed, a blink, the clock or a theme check is due."""
+        deadlines = [self._next_theme_check]
+        if self.renderer.theme.style.clock:
+            deadlines.append(now + 60.0 - time.time() % 60.0)
+        for candidate in (self.feed.next_deadline(now), self.renderer.next_blink(now)):
+            if candidate is not None:
+                deadlines.append(candidate)
+        return max(0.0, min(deadlines) - now)
+
+    def run(self, run_for: float | None = None) -> int:
+        stop_at = None if run_for is None else time.monotonic() + run_for
+        self.feed.start(self.wake)
+        try:
+            while self.running:
+                now = time.monotonic()
+                if stop_at is not None and now >= stop_at:
+                    break
+                self.step(now)
+                wait = self.timeout(time.monotonic())
+                if stop_at is not None:
+                    wait = min(wait, max(0.0, stop_at - time.monotonic()))
+                event = pygame.event.wait(max(1, round(wait * 1000)))
+                if event.type != pygame.NOEVENT:
+                    self.handle(event)
+                for event in pygame.event.get():
+                    self.handle(event)
+        finally:
+            self.feed.stop()
+        return 0
+
+
+def run_kiosk(
+    feed: Feed,
+    table: TableState,
+    theme: Theme | str | os.PathLike[str],
+    *,
+    windowed: bool = False,
+    size: tuple[int, int] | None = None,
+    run_for: float | None = None,
+) -> int:
+    """Show ``table`` fed by ``feed`` until quit; raises ThemeError for a bad theme."""
+    if not isinstance(theme, Theme):
+        theme = load_theme(theme)
+    kiosk = Kiosk(feed, table, theme, windowed=windowed, size=size)
+    previous = None
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGHUP"):
+        previous = signal.signal(signal.SIGHUP, kiosk.request_reload)
+    try:
+        return kiosk.run(run_for)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGHUP, previous)
+        pygame.display.quit()

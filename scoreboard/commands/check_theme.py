@@ -1,0 +1,70 @@
+"""``scoreboard check-theme FILE...``: validate theme files, OK or every error."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from scoreboard.theme import Theme, ThemeError, load_theme
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "check-theme",
+        help="validate theme files",
+        description=(
+            "Validate theme YAML files (or shipped theme names). Prints 'FILE: OK' or "
+            "every problem as 'file: key.path: what was expected'; exit 1 on any error."
+        ),
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="theme YAML file or name")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    status = 0
+    for name in args.files:
+        try:
+            theme = load_theme(name)
+        except ThemeError as error:
+            for line in error.errors:
+                print(line)
+            status = 1
+            continue
+        missing = missing_glyphs(theme)
+        for line in missing:
+            print(f"{theme.source}: warning: {line}")
+        print(f"{theme.source}: OK")
+    return status
+
+
+def missing_glyphs(theme: Theme) -> list[str]:
+    """Labels with characters the theme's fonts cannot draw (they would show as boxes)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    pygame.font.init()
+    problems = []
+    for path in {theme.fonts.regular, theme.fonts.bold}:
+        font = pygame.font.Font(str(path), 20)
+        for lang, labels in theme.labels.items():
+            for key in labels.__dataclass_fields__:
+                text = getattr(labels, key)
+                absent = sorted(
+                    {
+                        c
+                        for c, m in zip(text, font.metrics(text), strict=False)
+                        if m is None and not c.isspace()
+                    }
+                )
+                if absent:
+                    problems.append(
+                        f"labels.{lang}.{key}: {path.name} has no glyph for {''.join(absent)}"
+                    )
+        letters = "".join(theme.roads.letters.values())
+        absent = sorted(
+            {c for c, m in zip(letters, font.metrics(letters), strict=False) if m is None}
+        )
+        if absent:
+            problems.append(f"roads.letters: {path.name} has no glyph for {''.join(absent)}")
+    return sorted(set(problems))

@@ -1,0 +1,128 @@
+"""``scoreboard screenshot -o FILE.png``: the kiosk's frame for a state, as a PNG.
+
+Works headless (it sets ``SDL_VIDEODRIVER=dummy`` when no driver is chosen):
+the state comes from ``--results`` (the ``scoreboard roads`` syntax) or from a
+simulated shoe (``--seed S --coups N``, crossing into new shoes when N is large,
+showing the current one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+from scoreboard.cli import UsageError
+from scoreboard.commands.themes import add_display_arguments, display_from_args
+from scoreboard.core.rules import Game
+from scoreboard.core.shoe import Dealer, Dealt, ShoeStarted
+from scoreboard.core.table import FeedStatus, TableState
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "screenshot",
+        help="render the kiosk frame for a state to a PNG",
+        description=(
+            "Render exactly the frame the kiosk would show and write it as a PNG. Needs no display."
+        ),
+    )
+    parser.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.png")
+    add_display_arguments(parser, default_size="1920x1080")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
+        "--results", metavar="TOKENS", help='coups as in `scoreboard roads`, e.g. "BBPT Bbn"'
+    )
+    source.add_argument("--seed", type=int, help="seed of a simulated shoe (with --coups)")
+    parser.add_argument(
+        "--coups", type=int, default=0, metavar="N", help="coups to deal (with --seed)"
+    )
+    parser.add_argument(
+        "--decks", type=int, default=8, metavar="N", help="decks in the simulated shoe"
+    )
+    parser.add_argument(
+        "--status",
+        default="demo",
+        choices=[s.value for s in FeedStatus],
+        help="the feed mark to show (default demo)",
+    )
+    parser.add_argument("--clock", metavar="HH:MM", help="the clock to show (default: now)")
+    parser.add_argument("--table-name", default="", help="table name for the header")
+    parser.set_defaults(func=run)
+
+
+def results_games(text: str) -> list[Game]:
+    """Games from RESULTS text, using the roads command's parser."""
+    from scoreboard.commands.roads import ResultsSyntaxError, parse_results
+
+    try:
+        return [Game(n, coup) for n, coup in enumerate(parse_results(text), start=1)]
+    except ResultsSyntaxError as error:
+        raise UsageError(f"--results: {error}") from None
+
+
+def dealt_table(
+    seed: int, coups: int, decks: int = 8, table: TableState | None = None
+) -> TableState:
+    """A table after ``coups`` coups of a seeded simulated shoe (the current shoe shown)."""
+    table = table or TableState(table_id="T1")
+    if coups <= 0:
+        table.new_shoe(f"T1-{seed:x}-001")
+        return table
+    dealt = 0
+    for event in Dealer(decks=decks, seed=seed):
+        if isinstance(event, ShoeStarted):
+            table.new_shoe(event.shoe_id)
+        elif isinstance(event, Dealt):
+            table.add_game(event.game)
+            dealt += 1
+            if dealt >= coups:
+                break
+    return table
+
+
+def build_table(args: argparse.Namespace) -> TableState:
+    if args.coups and args.seed is None:
+        raise UsageError("--coups needs --seed")
+    if args.results is not None:
+        table = TableState(table_id="T1", table_name=args.table_name)
+        table.new_shoe("screenshot")
+        for game in results_games(args.results):
+            table.add_game(game)
+        return table
+    if args.seed is not None:
+        try:
+            return dealt_table(
+                args.seed,
+                args.coups,
+                args.decks,
+                TableState(table_id="T1", table_name=args.table_name),
+            )
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    table = TableState(table_id="T1", table_name=args.table_name)
+    table.new_shoe("screenshot")
+    return table
+
+
+def run(args: argparse.Namespace) -> int:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    theme, size = display_from_args(args)
+    table = build_table(args)
+    import pygame
+
+    from scoreboard.render.screen import Renderer
+
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        renderer = Renderer(theme, size or (1920, 1080))
+        frame = renderer.render(
+            table, FeedStatus(args.status), clock=args.clock or time.strftime("%H:%M")
+        )
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(frame, str(args.output))
+    finally:
+        pygame.display.quit()
+    return 0

@@ -1,0 +1,67 @@
+"""Fonts and text surfaces, rendered once per value and reused.
+
+Text is the costliest thing on the board to draw, and most of it never changes
+between coups, so every (text, weight, size, colour) is rendered once and kept.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pygame
+
+from scoreboard.theme import RGB, Fonts
+
+log = logging.getLogger(__name__)
+
+_MAX_CACHED = 4000
+
+
+class TextCache:
+    """Font files at any pixel size, and the rendered strings."""
+
+    def __init__(self, fonts: Fonts, scale: float = 1.0) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.paths: dict[bool, Path] = {False: fonts.regular, True: fonts.bold}
+        self.scale = scale
+        self._fonts: dict[tuple[bool, int], pygame.font.Font] = {}
+        self._texts: dict[tuple[str, bool, int, RGB], pygame.Surface] = {}
+        probe = self.font(100, bold=False)
+        # Pixel height of a line per unit of font size, to size text by box height.
+        self.line_ratio = probe.get_height() / 100
+        self.cap_ratio = probe.size("H")[1] / 100
+
+    def font(self, size: int, *, bold: bool = False) -> pygame.font.Font:
+        size = max(6, int(size))
+        key = (bold, size)
+        font = self._fonts.get(key)
+        if font is None:
+            font = pygame.font.Font(str(self.paths[bold]), size)
+            self._fonts[key] = font
+        return font
+
+    def size_for_height(self, height: float) -> int:
+        """The font size whose glyphs (not the font's generous CJK line gap) fill ``height``."""
+        return max(6, int(height * self.scale / (self.line_ratio * 0.8)))
+
+    def render(self, text: str, size: int, color: RGB, *, bold: bool = False) -> pygame.Surface:
+        key = (text, bold, max(6, int(size)), color)
+        surface = self._texts.get(key)
+        if surface is None:
+            if len(self._texts) > _MAX_CACHED:
+                self._texts.clear()
+            surface = self.font(size, bold=bold).render(text, True, color)
+            self._texts[key] = surface
+        return surface
+
+    def fit(
+        self, text: str, height: float, max_width: float, color: RGB, *, bold: bool = False
+    ) -> pygame.Surface:
+        """Text as tall as ``height`` allows, shrunk until it fits ``max_width``."""
+        size = self.size_for_height(height)
+        width = self.font(size, bold=bold).size(text)[0]
+        if width > max_width > 0:
+            size = max(6, int(size * max_width / width))
+        return self.render(text, size, color, bold=bold)

@@ -1,0 +1,1 @@
+"""Shipped themes (YAML) and fonts; located with importlib.resources."""
