@@ -8,14 +8,17 @@ line that does not parse, and exit status 1 at the end).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import re
 import sys
 
 from scoreboard.cli import UsageError
 from scoreboard.core.roads import Roads
 from scoreboard.core.rules import Coup, Game, Winner, result_coup
 
-SEPARATORS = frozenset(" \t\r\n,-")
+# A token is a run of characters other than spaces, commas and dashes.
+TOKEN = re.compile(r"[^\s,-]+")
 COUPS = {"B": Winner.BANKER, "P": Winner.PLAYER, "T": Winner.TIE}
 FLAGS = {"b": "banker_pair", "p": "player_pair", "n": "natural"}
 
@@ -80,47 +83,46 @@ def parse_results(text: str) -> list[Coup]:
     scoreboard.commands.roads.ResultsSyntaxError: bad character 'x' at position 3: ...
     """
     coups: list[Coup] = []
-    start = 0
-    while start < len(text):
-        if text[start] in SEPARATORS:
-            start += 1
-            continue
-        end = start
-        while end < len(text) and text[end] not in SEPARATORS:
-            end += 1
-        coups.extend(_parse_token(text[start:end], start))
-        start = end
+    for match in TOKEN.finditer(text):
+        token, offset = match.group(), match.start()
+        if token == token.lower():  # no capital: every letter is a coup
+            for index, char in enumerate(token):
+                letter = char.upper()
+                if letter not in COUPS:
+                    raise _bad(char, offset + index)
+                coups.append(coup_for(letter))
+        else:
+            coups.extend(_coups_with_flags(token, offset))
     return coups
 
 
-def _parse_token(token: str, offset: int) -> list[Coup]:
-    coups: list[Coup] = []
-    if not any(char.isupper() for char in token):
-        for index, char in enumerate(token):
-            winner = COUPS.get(char.upper())
-            if winner is None:
-                raise _bad(char, offset + index)
-            coups.append(result_coup(winner))
-        return coups
-    winner: Winner | None = None
-    flags: dict[str, bool] = {}
+def _coups_with_flags(token: str, offset: int) -> list[Coup]:
+    """Capitals start coups, lower-case b, p, n after one are its flags."""
+    letters: list[list[str]] = []  # [coup letter, flag, flag, ...]
     for index, char in enumerate(token):
         if char in COUPS:
-            if winner is not None:
-                coups.append(result_coup(winner, **flags))
-            winner, flags = COUPS[char], {}
+            letters.append([char])
         elif char in FLAGS:
-            if winner is None:
+            if not letters:
                 raise ResultsSyntaxError(
                     f"flag {char!r} at position {offset + index + 1} has no coup letter "
                     "before it: write the coup in capitals first, e.g. Bb"
                 )
-            flags[FLAGS[char]] = True
+            letters[-1].append(char)
         else:
             raise _bad(char, offset + index, flags_allowed=True)
-    if winner is not None:
-        coups.append(result_coup(winner, **flags))
-    return coups
+    return [coup_for(letter, "".join(sorted(set(flags)))) for letter, *flags in letters]
+
+
+@functools.cache
+def coup_for(letter: str, flags: str = "") -> Coup:
+    """The result-only coup for ``letter`` with ``flags`` (sorted, e.g. ``"bn"``), shared."""
+    return result_coup(
+        COUPS[letter],
+        banker_pair="b" in flags,
+        player_pair="p" in flags,
+        natural="n" in flags,
+    )
 
 
 def _bad(char: str, index: int, *, flags_allowed: bool = False) -> ResultsSyntaxError:

@@ -53,6 +53,7 @@ class Color(enum.Enum):
 
 
 RED, BLUE = Color.RED, Color.BLUE
+BANKER, TIE = Winner.BANKER, Winner.TIE
 
 # Road name -> cycle k (roads.md, "Derived roads").
 DERIVED_ROADS: dict[str, int] = {"big_eye_boy": 1, "small_road": 2, "cockroach_pig": 3}
@@ -101,6 +102,24 @@ class DerivedCell:
     col: int
     row: int
     color: Color
+
+
+# Derived cells are plain values that recur in every shoe and every rebuild, so
+# they are shared (like interned strings): (col, row, is red) -> cell.
+_DERIVED_CELLS: dict[tuple[int, int, bool], DerivedCell] = {}
+
+
+def derived_cell(col: int, row: int, color: Color) -> DerivedCell:
+    """The shared :class:`DerivedCell` for a position and colour.
+
+    >>> derived_cell(0, 1, Color.RED) is derived_cell(0, 1, Color.RED)
+    True
+    """
+    key = (col, row, color is RED)
+    cell = _DERIVED_CELLS.get(key)
+    if cell is None:
+        cell = _DERIVED_CELLS[key] = DerivedCell(col, row, color)
+    return cell
 
 
 def derived_color(lengths: Sequence[int], col: int, row: int, k: int) -> Color | None:
@@ -164,11 +183,12 @@ class Roads:
         "_big_road",
         "_counts",
         "_derived",
-        "_derived_layouts",
+        "_derived_roads",
         "_last_number",
         "_last_winner",
         "_lengths",
-        "_longest",
+        "_longest_banker",
+        "_longest_player",
         "_predictions",
         "_tally",
         "rows",
@@ -183,9 +203,13 @@ class Roads:
         self._big_layout = RoadLayout(rows)
         self._lengths: list[int] = []
         self._last_winner: Winner | None = None
-        self._longest = {Winner.BANKER: 0, Winner.PLAYER: 0}
+        self._longest_banker = 0
+        self._longest_player = 0
         self._derived: dict[int, list[DerivedCell]] = {k: [] for k in DERIVED_ROADS.values()}
-        self._derived_layouts = {k: RoadLayout(rows) for k in DERIVED_ROADS.values()}
+        # (k, its road, the place method of its layout), for the append loop.
+        self._derived_roads = tuple(
+            (k, road, RoadLayout(rows).place) for k, road in self._derived.items()
+        )
         self._tally = Tally()
         self._last_number: int | None = None
         self._counts: Counts | None = None
@@ -212,12 +236,12 @@ class Roads:
         self._last_number = number
         coup = game.coup
         beads = self._bead_plate
-        index = len(beads)
-        beads.append(BeadCell(index // self.rows, index % self.rows, number, coup))
+        col, row = divmod(len(beads), self.rows)
+        beads.append(BeadCell(col, row, number, coup))
         self._tally.add(coup)
         self._counts = None
         self._predictions = None
-        if coup.winner is Winner.TIE:
+        if coup.winner is TIE:
             self._add_tie()
         else:
             self._add_result(coup.winner, coup, number)
@@ -248,8 +272,11 @@ class Roads:
             lengths.append(1)
         else:
             lengths[col] = row + 1
-        if row + 1 > self._longest[winner]:
-            self._longest[winner] = row + 1
+        if winner is BANKER:
+            if row >= self._longest_banker:
+                self._longest_banker = row + 1
+        elif row >= self._longest_player:
+            self._longest_player = row + 1
         self._last_winner = winner
 
         big = self._big_road
@@ -271,11 +298,11 @@ class Roads:
                 row,
             )
         )
-        for k, road in self._derived.items():
+        for k, road, place in self._derived_roads:
             color = derived_color(lengths, col, row, k)
             if color is not None:
-                x, y = self._derived_layouts[k].place(color)
-                road.append(DerivedCell(x, y, color))
+                x, y = place(color)
+                road.append(derived_cell(x, y, color))
 
     # -- reading -----------------------------------------------------------
     @property
@@ -347,8 +374,8 @@ class Roads:
         return Streaks(
             current_side=self._last_winner,
             current_length=self._lengths[-1] if self._lengths else 0,
-            longest_banker=self._longest[Winner.BANKER],
-            longest_player=self._longest[Winner.PLAYER],
+            longest_banker=self._longest_banker,
+            longest_player=self._longest_player,
         )
 
     def to_json(self) -> dict[str, Any]:
