@@ -1,0 +1,251 @@
+"""Passwords and the example ACL, TLS with generated certificates, HMAC signatures."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from mqtt_broker import (
+    Display,
+    Recorder,
+    needs_mosquitto,
+    publisher,
+    running_broker,
+    unique_prefix,
+    wait_for,
+)
+
+from scoreboard.config import TlsConfig
+from scoreboard.core.rules import Game
+from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.table import Limits
+from scoreboard.core.variants import VARIANTS
+from scoreboard.feeds.controller import Controller
+from scoreboard.protocol import CoupReceived, Topics, canonical_json, encode, encode_payload
+
+pytestmark = needs_mosquitto
+
+KIOSK = Path(__file__).resolve().parent.parent / "kiosk" / "mosquitto"
+PREFIX = "baccarat/v1/T1"  # the prefix of the example ACL
+
+
+def games(seed: int, count: int) -> tuple[str, list[Game]]:
+    events = list(Dealer(seed=seed).shoe())
+    dealt = [e for e in events if isinstance(e, Dealt)][:count]
+    return dealt[0].shoe_id, [e.game for e in dealt]
+
+
+def deal(controller: Controller, seed: int, count: int) -> None:
+    events = list(Dealer(seed=seed).shoe())
+    last = [i for i, e in enumerate(events) if isinstance(e, Dealt)][count - 1]
+    controller.start()
+    controller.deal(events[: last + 1], pace=0)
+    assert controller.flush(10)
+
+
+# -- password file and ACL --------------------------------------------------------
+@pytest.mark.skipif(shutil.which("mosquitto_passwd") is None, reason="needs mosquitto_passwd")
+def test_the_example_acl_stops_a_display_from_publishing_a_coup(tmp_path):
+    passwd = tmp_path / "passwd"
+    users = {"controller-T1": "c-secret", "display-T1-a": "a-secret"}
+    for number, (user, password) in enumerate(users.items()):
+        flags = ["-b", "-c"] if number == 0 else ["-b"]
+        subprocess.run(["mosquitto_passwd", *flags, str(passwd), user, password], check=True)
+    passwd.chmod(0o600)
+    options = {"allow_anonymous": False, "password_file": passwd, "acl_file": KIOSK / "acl"}
+    with running_broker(tmp_path / "broker", **options) as broker:
+        password_file = tmp_path / "display.password"
+        password_file.write_text("a-secret\n")
+        display = Display(
+            broker.settings(username="display-T1-a", password_file=password_file),
+            PREFIX,
+            display_id="T1-a",
+            password="a-secret",
+        ).start()
+        try:
+            assert display.until(lambda: display.feed.connected, 15)
+            watcher = Recorder(broker.settings(), f"{PREFIX}/#")
+            watcher.client.username_pw_set("controller-T1", "c-secret")
+            watcher.start()
+            shoe_id, dealt = games(21, 2)
+            intruder = publisher(broker.settings(), username="display-T1-a", password="a-secret")
+            forged = encode_payload(encode(CoupReceived(shoe_id, dealt[0]))[1])
+            intruder.publish(f"{PREFIX}/coup", forged, qos=1).wait_for_publish(5)
+            intruder.publish(f"{PREFIX}/snapshot", b"{}", qos=1, retain=True).wait_for_publish(5)
+            intruder.publish(f"{PREFIX}/display/T1-b/status", b"{}", qos=1).wait_for_publish(5)
+            # What the display user may write arrives; published after the denied ones,
+            # so once it is here the denied ones would have been too.
+            intruder.publish(f"{PREFIX}/cmd/resync", b'{"v":1}', qos=1).wait_for_publish(5)
+            assert wait_for(lambda: watcher.on(f"{PREFIX}/cmd/resync"), 10)
+            assert watcher.on(f"{PREFIX}/coup") == []
+            assert watcher.on(f"{PREFIX}/snapshot") == []
+            assert watcher.on(f"{PREFIX}/display/T1-b/status") == []
+            # The display's own status got through, and it saw no coup.
+            assert wait_for(lambda: watcher.on(f"{PREFIX}/display/T1-a/status"), 10)
+            display.poll()
+            assert display.table.games == ()
+            # The controller user may publish, and the display user may read it.
+            controller = Controller(
+                broker.settings(username="controller-T1"),
+                topics=Topics(PREFIX),
+                limits=Limits.default_for(VARIANTS["commission"]),
+                password="c-secret",
+            )
+            deal(controller, 21, 2)
+            assert display.until(lambda: display.table.games == tuple(dealt))
+            controller.stop()
+            intruder.loop_stop()
+            watcher.stop()
+        finally:
+            display.stop()
+
+
+@pytest.mark.skipif(shutil.which("mosquitto_passwd") is None, reason="needs mosquitto_passwd")
+def test_a_wrong_password_never_connects(tmp_path):
+    passwd = tmp_path / "passwd"
+    subprocess.run(
+        ["mosquitto_passwd", "-b", "-c", str(passwd), "display-T1-a", "right"], check=True
+    )
+    with running_broker(tmp_path / "broker", allow_anonymous=False, password_file=passwd) as broker:
+        display = Display(
+            broker.settings(username="display-T1-a"), PREFIX, password="wrong"
+        ).start()
+        try:
+            assert not display.until(lambda: display.feed.connected, 2.5)
+            assert display.status().value == "connecting"
+        finally:
+            display.stop()
+
+
+# -- TLS ------------------------------------------------------------------------------
+def make_certificates(directory: Path) -> dict[str, Path]:
+    """A throwaway CA, a broker certificate for 127.0.0.1 and a display certificate."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("needs the openssl command")
+    directory.mkdir()
+    files = {name: directory / name for name in (
+        "ca.key", "ca.crt", "server.key", "server.csr", "server.crt",
+        "client.key", "client.csr", "client.crt", "san.ext",
+    )}  # fmt: skip
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+
+    def run(*args):
+        subprocess.run([openssl, *args], check=True, capture_output=True)
+
+    run("req", "-x509", *ec, "-keyout", files["ca.key"], "-out", files["ca.crt"],
+        "-days", "2", "-subj", "/CN=scoreboard test CA")  # fmt: skip
+    files["san.ext"].write_text("subjectAltName=IP:127.0.0.1\n")
+    for name, subject in (("server", "/CN=127.0.0.1"), ("client", "/CN=display-T1-a")):
+        run("req", *ec, "-keyout", files[f"{name}.key"], "-out", files[f"{name}.csr"],
+            "-subj", subject)  # fmt: skip
+        run("x509", "-req", "-in", files[f"{name}.csr"], "-CA", files["ca.crt"],
+            "-CAkey", files["ca.key"], "-CAcreateserial", "-out", files[f"{name}.crt"],
+            "-days", "2", "-extfile", files["san.ext"])  # fmt: skip
+    for path in directory.iterdir():
+        path.chmod(0o644)
+    return files
+
+
+def test_tls_with_a_client_certificate_carries_the_feed(tmp_path):
+    certs = make_certificates(tmp_path / "certs")
+    tls_files = {
+        "cafile": certs["ca.crt"], "certfile": certs["server.crt"], "keyfile": certs["server.key"]
+    }  # fmt: skip
+    with running_broker(tmp_path / "broker", tls=tls_files) as broker:
+        tls = TlsConfig(certs["ca.crt"], certs["client.crt"], certs["client.key"])
+        prefix = unique_prefix()
+        display = Display(broker.settings(tls=tls), prefix).start()
+        try:
+            assert display.until(lambda: display.feed.connected, 15), broker.log_text()
+            controller = Controller(
+                broker.settings(tls=tls),
+                topics=Topics(prefix),
+                limits=Limits.default_for(VARIANTS["commission"]),
+            )
+            deal(controller, 31, 5)
+            _, dealt = games(31, 5)
+            assert display.until(lambda: display.table.games == tuple(dealt))
+            controller.stop()
+        finally:
+            display.stop()
+        # Without a client certificate the broker refuses the handshake.
+        anonymous = Display(broker.settings(tls=TlsConfig(certs["ca.crt"])), prefix).start()
+        try:
+            assert not anonymous.until(lambda: anonymous.feed.connected, 2.5)
+        finally:
+            anonymous.stop()
+
+
+# -- HMAC signatures -------------------------------------------------------------------
+def test_a_forged_signature_is_rejected_and_signed_coups_accepted(tmp_path):
+    key = b"table-T1-shared-key"
+    with running_broker(tmp_path / "broker") as broker:
+        prefix = unique_prefix()
+        display = Display(broker.settings(), prefix, hmac_key=key).start()
+        try:
+            assert display.until(lambda: display.feed.connected, 15)
+            controller = Controller(
+                broker.settings(),
+                topics=Topics(prefix),
+                limits=Limits.default_for(VARIANTS["commission"]),
+                hmac_key=key,
+            )
+            deal(controller, 41, 5)
+            shoe_id, dealt = games(41, 7)
+            assert display.until(lambda: display.table.games == tuple(dealt[:5]))
+            assert display.feed.controller_online is True  # the signed status was accepted
+            version = display.table.version
+            forger = publisher(broker.settings())
+            data = encode(CoupReceived(shoe_id, dealt[5]))[1]
+            tampered = json.loads(encode_payload(data, key))
+            tampered["game"] = 7  # signed as game 6
+            attempts = [
+                encode_payload(data, b"wrong key"),
+                encode_payload(data),  # unsigned
+                json.dumps(tampered).encode(),
+                canonical_json({**data, "sig": "00" * 32}),
+            ]
+            for payload in attempts:
+                forger.publish(f"{prefix}/coup", payload, qos=1).wait_for_publish(5)
+            forger.publish(f"{prefix}/controller/status", b"offline", qos=1).wait_for_publish(5)
+            assert display.until(lambda: display.feed.rejected == 5)
+            # Four forged coups and one unsigned controller status (not JSON either).
+            assert display.feed.rejected_by_reason["signature"] == 4
+            assert display.table.version == version
+            assert display.feed.controller_online is True
+            forger.loop_stop()
+            controller.stop()
+        finally:
+            display.stop()
+
+
+def test_an_exception_in_a_callback_does_not_kill_the_network_thread(tmp_path):
+    with running_broker(tmp_path / "broker") as broker:
+        prefix = unique_prefix()
+        display = Display(broker.settings(), prefix)
+        calls = []
+
+        def failing_wake():
+            calls.append(1)
+            if len(calls) == 2:
+                raise RuntimeError("wake failed")
+
+        display.feed.start(failing_wake)
+        try:
+            assert wait_for(lambda: display.feed.client.is_connected(), 15)
+            shoe_id, dealt = games(51, 3)
+            client = publisher(broker.settings())
+            for game in dealt:
+                payload = encode_payload(encode(CoupReceived(shoe_id, game))[1])
+                client.publish(f"{prefix}/coup", payload, qos=1).wait_for_publish(5)
+                time.sleep(0.05)
+            assert display.until(lambda: len(display.table.games) == 3)
+            assert display.feed.client.is_connected()
+            client.loop_stop()
+        finally:
+            display.stop()
