@@ -1,0 +1,200 @@
+"""10,000+ malformed and random payloads: the display survives and shows the same roads."""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from mqtt_broker import Display, needs_mosquitto, publisher, running_broker, unique_prefix
+
+from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.protocol import (
+    MAX_PAYLOAD,
+    CoupReceived,
+    ProtocolError,
+    Snapshot,
+    Topics,
+    canonical_json,
+    encode,
+    parse_message,
+)
+
+pytestmark = needs_mosquitto
+
+THROUGH_BROKER = 3000
+THROUGH_CALLBACK = 7500
+
+
+@dataclass
+class RawMessage:
+    """What paho hands to on_message: enough of an MQTTMessage for the callback."""
+
+    topic: str
+    payload: bytes
+
+
+def junk(rng: random.Random) -> Any:
+    return rng.choice(
+        [None, True, False, -1, 0, 10**12, 1.5, "", "x" * rng.randint(1, 80), [], {}, [1, "a"],
+         {"a": 1}, "9S", "ZZ", -0.0, "B", "P", "T", "b", 2**70]
+    )  # fmt: skip
+
+
+def mutate(rng: random.Random, data: Any, depth: int = 0) -> Any:
+    """One random change somewhere in a JSON value: delete, retype, or corrupt."""
+    data = copy.deepcopy(data)
+    if isinstance(data, dict) and data and depth < 4:
+        key = rng.choice(list(data))
+        roll = rng.random()
+        if roll < 0.25:
+            del data[key]
+        elif roll < 0.55:
+            data[key] = junk(rng)
+        else:
+            data[key] = mutate(rng, data[key], depth + 1)
+        return data
+    if isinstance(data, list) and data and depth < 4:
+        index = rng.randrange(len(data))
+        roll = rng.random()
+        if roll < 0.3:
+            data.pop(index)
+        elif roll < 0.5:
+            data.append(rng.choice(["AS", "KD", "XX", 5, None]))
+        else:
+            data[index] = mutate(rng, data[index], depth + 1)
+        return data
+    return junk(rng)
+
+
+def malformed_payloads(rng: random.Random, topics: Topics, valid: dict[str, list[dict]]):
+    """Yield (topic, payload) pairs of every kind of bad input, forever."""
+    names = ["coup", "event", "snapshot", "limits", "controller_status"]
+    topic_of = {
+        "coup": topics.coup, "event": topics.event, "snapshot": topics.snapshot,
+        "limits": topics.limits, "controller_status": topics.controller_status,
+    }  # fmt: skip
+    while True:
+        kind = rng.choice(names)
+        topic = topic_of[kind]
+        roll = rng.random()
+        if roll < 0.08:
+            yield topic, rng.randbytes(rng.randint(1, 200))
+        elif roll < 0.12:
+            yield topic, b"\xff\xfe" + rng.randbytes(rng.randint(0, 30))
+        elif roll < 0.16:
+            yield topic, json.dumps(junk(rng)).encode()
+        elif roll < 0.20:
+            text = canonical_json(rng.choice(valid[kind]))
+            yield topic, text[: rng.randrange(1, len(text))]
+        elif roll < 0.21:
+            yield topic, b"[" * 100_000
+        elif roll < 0.22:
+            yield topic, b'{"v": 1, "shoe": "S", "game": NaN}'
+        elif roll < 0.23:
+            padded = {**rng.choice(valid["coup"]), "pad": "x" * (MAX_PAYLOAD + 10)}
+            yield topics.coup, canonical_json(padded)
+        elif roll < 0.30:
+            # a payload of one kind on another kind's topic
+            other = rng.choice(names)
+            yield topic, canonical_json(rng.choice(valid[other]))
+        else:
+            yield topic, canonical_json(mutate(rng, rng.choice(valid[kind])))
+
+
+def rejected_only(topics: Topics, pairs, count: int, recorded: set[bytes]):
+    """Keep the pairs the protocol must reject; anything else raising is a bug."""
+    kept = []
+    for topic, payload in pairs:
+        if not payload or payload in recorded:
+            continue
+        try:
+            parse_message(topics, topic, payload)
+        except ProtocolError:
+            kept.append((topic, payload))
+            if len(kept) == count:
+                return kept
+        # payloads that happen to be valid are not malformed: skipped
+
+
+def test_ten_thousand_malformed_payloads_change_nothing(tmp_path):
+    rng = random.Random(20261129)
+    events = list(Dealer(seed=77).shoe())
+    dealt = [e for e in events if isinstance(e, Dealt)]
+    shoe_id = dealt[0].shoe_id
+    games = [e.game for e in dealt]
+    with running_broker(tmp_path / "broker") as broker:
+        prefix = unique_prefix()
+        topics = Topics(prefix)
+        display = Display(broker.settings(), prefix).start()
+        client = publisher(broker.settings())
+        quiet = logging.getLogger("scoreboard.feeds.mqtt")
+        level = quiet.level
+        try:
+            assert display.until(lambda: display.feed.connected, 15)
+            recorded = []
+            for game in games[:10]:
+                payload = canonical_json(encode(CoupReceived(shoe_id, game))[1])
+                recorded.append(payload)
+                client.publish(topics.coup, payload, qos=1).wait_for_publish(5)
+            assert display.until(lambda: len(display.table.games) == 10)
+            version, before = display.table.version, display.table.games
+            valid = {
+                "coup": [
+                    encode(CoupReceived(shoe_id, g, "2026-11-29T14:03:11Z"))[1] for g in games
+                ],
+                "event": [
+                    {"v": 1, "type": "void", "shoe": shoe_id, "game": 3, "reason": "misdeal"},
+                    {"v": 1, "type": "new_shoe", "shoe": "next"},
+                    {"v": 1, "type": "burn", "cards": ["7H", "2S"]},
+                    {
+                        "v": 1,
+                        "type": "correct",
+                        "shoe": shoe_id,
+                        "game": 2,
+                        "reason": "x",
+                        "coup": encode(CoupReceived(shoe_id, games[5]))[1],
+                    },
+                ],
+                "snapshot": [encode(Snapshot(shoe_id, tuple(games[:12]), (), None))[1]],
+                "limits": [
+                    {"v": 1, "currency": "USD", "bets": {"tie": [5, 1000]}, "pays": {"tie": "8:1"}}
+                ],
+                "controller_status": [{"v": 1, "online": True}],
+            }
+            pairs = malformed_payloads(rng, topics, valid)
+            total = THROUGH_BROKER + THROUGH_CALLBACK
+            bad = rejected_only(topics, pairs, total, set(recorded))
+            assert len(bad) == total
+            quiet.setLevel(logging.ERROR)
+            # A good share through the real broker, in batches the broker queues whole.
+            sent = 0
+            for start in range(0, THROUGH_BROKER, 500):
+                infos = [client.publish(t, p, qos=1) for t, p in bad[start : start + 500]]
+                for info in infos:
+                    info.wait_for_publish(10)
+                sent += len(infos)
+                assert display.until(lambda n=sent: display.feed.rejected == n, 60), (
+                    display.feed.rejected,
+                    sent,
+                )
+            # The rest through the very callback paho calls for each message.
+            for topic, payload in bad[THROUGH_BROKER:]:
+                display.feed._on_message(display.feed.client, None, RawMessage(topic, payload))
+            display.poll()
+            assert display.feed.rejected == total
+            assert display.table.version == version
+            assert display.table.games == before
+            # Still alive and listening: the next real coup is shown.
+            client.publish(
+                topics.coup, canonical_json(encode(CoupReceived(shoe_id, games[10]))[1]), qos=1
+            ).wait_for_publish(5)
+            assert display.until(lambda: len(display.table.games) == 11)
+            assert display.feed.client.is_connected()
+        finally:
+            quiet.setLevel(level)
+            client.loop_stop()
+            display.stop()
