@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scoreboard.core.road_layout import RoadLayout
 from scoreboard.core.rules import Coup, Game, Winner, result_coup
-from scoreboard.core.stats import COUNTER_NAMES, Counts, Streaks, Tally
+from scoreboard.core.stats import Counts, Streaks, Tally
 
 __all__ = [
     "DERIVED_ROADS",
@@ -247,25 +247,16 @@ class Roads:
             self._add_result(coup.winner, coup, number)
 
     def _add_tie(self) -> None:
+        """A tie takes no cell: it is counted on the last cell (or on (0, 0) before any)."""
         big = self._big_road
         if not big:
             big.append(BigRoadCell(0, 0, None, 1, False, False, False, None, 0, 0))
             return
-        cell = big[-1]
-        big[-1] = BigRoadCell(
-            cell.col,
-            cell.row,
-            cell.winner,
-            cell.ties + 1,
-            cell.banker_pair,
-            cell.player_pair,
-            cell.natural,
-            cell.game,
-            cell.logical_col,
-            cell.logical_row,
-        )
+        big[-1] = replace(big[-1], ties=big[-1].ties + 1)
 
     def _add_result(self, winner: Winner, coup: Coup, number: int) -> None:
+        """A Banker or Player result: its logical cell, its displayed cell, and the
+        entry of each derived road whose needed column exists."""
         lengths = self._lengths
         col, row = next_logical_cell(lengths, self._last_winner, winner)
         if row == 0:
@@ -284,6 +275,7 @@ class Roads:
         if big and big[-1].winner is None:  # leading ties: this result fills their cell
             ties = big.pop().ties
         x, y = self._big_layout.place(winner)
+        # Positional in BigRoadCell's field order: this is the hot path.
         big.append(
             BigRoadCell(
                 x,
@@ -379,84 +371,55 @@ class Roads:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The object ``scoreboard roads`` prints."""
-        return roads_json(self)
+        """The object ``scoreboard roads`` prints: plain data, lists in placement order.
 
-
-def roads_json(roads: Roads) -> dict[str, Any]:
-    """Plain data for JSON: lists in placement order, col and row 0-based, row 0 on top."""
-    counts = roads.counts
-    streaks = roads.streaks
-    json_counts: dict[str, Any] = {
-        "B": counts.banker,
-        "P": counts.player,
-        "T": counts.tie,
-        "total": counts.games,
-    }
-    json_counts.update(
-        (name, getattr(counts, name))
-        for name in COUNTER_NAMES
-        if name not in ("banker", "player", "tie", "games")
-    )
-    percent = {short: round(counts.percent(name), 2) for short, name in _SHORT.items()}
-    percent.update(
-        (name, round(counts.percent(name), 2))
-        for name in COUNTER_NAMES
-        if name not in ("banker", "player", "tie", "games")
-    )
-    json_counts["percent"] = percent
-    return {
-        "rows": roads.rows,
-        "bead_plate": [
-            {
-                "col": cell.col,
-                "row": cell.row,
-                "result": cell.coup.winner.value,
-                "game": cell.game,
-                "banker_pair": cell.coup.banker_pair,
-                "player_pair": cell.coup.player_pair,
-                "natural": cell.coup.natural,
-            }
-            for cell in roads._bead_plate
-        ],
-        "big_road": [
-            {
-                "col": cell.col,
-                "row": cell.row,
-                "result": cell.winner.value if cell.winner is not None else None,
-                "ties": cell.ties,
-                "game": cell.game,
-                "banker_pair": cell.banker_pair,
-                "player_pair": cell.player_pair,
-                "natural": cell.natural,
-            }
-            for cell in roads._big_road
-        ],
-        **{
-            name: [
-                {"col": cell.col, "row": cell.row, "color": cell.color.value}
-                for cell in roads._derived[k]
-            ]
-            for name, k in DERIVED_ROADS.items()
-        },
-        "predictions": {
-            winner.value: {
-                name: color.value if color is not None else None for name, color in colors.items()
-            }
-            for winner, colors in roads.predictions.items()
-        },
-        "counts": json_counts,
-        "streaks": {
-            "current": {
-                "side": streaks.current_side.value if streaks.current_side else None,
-                "length": streaks.current_length,
+        >>> Roads.build(result_games("TB")).to_json()["big_road"][0]["ties"]
+        1
+        """
+        return {
+            "rows": self.rows,
+            "bead_plate": [
+                {
+                    "col": cell.col,
+                    "row": cell.row,
+                    "result": cell.coup.winner.value,
+                    "game": cell.game,
+                    "banker_pair": cell.coup.banker_pair,
+                    "player_pair": cell.coup.player_pair,
+                    "natural": cell.coup.natural,
+                }
+                for cell in self._bead_plate
+            ],
+            "big_road": [
+                {
+                    "col": cell.col,
+                    "row": cell.row,
+                    "result": cell.winner.value if cell.winner is not None else None,
+                    "ties": cell.ties,
+                    "game": cell.game,
+                    "banker_pair": cell.banker_pair,
+                    "player_pair": cell.player_pair,
+                    "natural": cell.natural,
+                }
+                for cell in self._big_road
+            ],
+            **{
+                name: [
+                    {"col": cell.col, "row": cell.row, "color": cell.color.value}
+                    for cell in self._derived[k]
+                ]
+                for name, k in DERIVED_ROADS.items()
             },
-            "longest": {"B": streaks.longest_banker, "P": streaks.longest_player},
-        },
-    }
-
-
-_SHORT = {"B": "banker", "P": "player", "T": "tie"}
+            "predictions": {
+                winner.value: {
+                    name: color.value if color is not None else None
+                    for name, color in colors.items()
+                }
+                for winner, colors in self.predictions.items()
+            },
+            "counts": self.counts.to_json(),
+            "streaks": self.streaks.to_json(),
+        }
 
 
 def result_games(results: str) -> list[Game]:

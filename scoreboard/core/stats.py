@@ -15,6 +15,7 @@ break a streak: a streak is a logical big-road column.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 from scoreboard.core.rules import Coup, Winner
 
@@ -51,6 +52,22 @@ class Counts:
         if not self.games:
             return 0.0
         return 100.0 * getattr(self, name) / self.games
+
+    def to_json(self) -> dict[str, Any]:
+        """``B``, ``P``, ``T``, ``total`` (all coups), the other counters, and
+        ``percent`` of each, rounded to 2 decimals.
+
+        >>> Counts(banker=1, tie=2, games=3).to_json()["percent"]["T"]
+        66.67
+        """
+        named = {"B": self.banker, "P": self.player, "T": self.tie}
+        others = {name: getattr(self, name) for name in COUNTER_NAMES[3:] if name != "games"}
+        games = self.games
+        percent = {
+            name: round(100.0 * value / games, 2) if games else 0.0
+            for name, value in (named | others).items()
+        }
+        return {**named, "total": games, **others, "percent": percent}
 
 
 COUNTER_NAMES: tuple[str, ...] = tuple(field.name for field in fields(Counts))
@@ -105,7 +122,20 @@ class Tally:
                 self.banker_naturals += 1
 
     def counts(self) -> Counts:
-        return Counts(*(getattr(self, name) for name in COUNTER_NAMES))
+        return Counts(
+            self.banker,
+            self.player,
+            self.tie,
+            self.banker_pairs,
+            self.player_pairs,
+            self.naturals,
+            self.player_naturals,
+            self.banker_naturals,
+            self.games,
+            self.banker_six,
+            self.dragon7,
+            self.panda8,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,3 +149,11 @@ class Streaks:
     current_length: int = 0
     longest_banker: int = 0
     longest_player: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"current": {"side", "length"}, "longest": {"B", "P"}}``."""
+        side = self.current_side.value if self.current_side is not None else None
+        return {
+            "current": {"side": side, "length": self.current_length},
+            "longest": {"B": self.longest_banker, "P": self.longest_player},
+        }
