@@ -41,30 +41,20 @@ def run(args: argparse.Namespace) -> int:
 def missing_glyphs(theme: Theme) -> list[str]:
     """Labels with characters the theme's fonts cannot draw (they would show as boxes)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    import pygame
+    import pygame.freetype
 
-    pygame.font.init()
+    pygame.freetype.init()
+    texts = {"roads.letters": "".join(theme.roads.letters.values())}
+    for lang, labels in theme.labels.items():
+        for key in labels.__dataclass_fields__:
+            texts[f"labels.{lang}.{key}"] = getattr(labels, key)
     problems = []
-    for path in {theme.fonts.regular, theme.fonts.bold}:
-        font = pygame.font.Font(str(path), 20)
-        for lang, labels in theme.labels.items():
-            for key in labels.__dataclass_fields__:
-                text = getattr(labels, key)
-                absent = sorted(
-                    {
-                        c
-                        for c, m in zip(text, font.metrics(text), strict=False)
-                        if m is None and not c.isspace()
-                    }
-                )
-                if absent:
-                    problems.append(
-                        f"labels.{lang}.{key}: {path.name} has no glyph for {''.join(absent)}"
-                    )
-        letters = "".join(theme.roads.letters.values())
-        absent = sorted(
-            {c for c, m in zip(letters, font.metrics(letters), strict=False) if m is None}
-        )
-        if absent:
-            problems.append(f"roads.letters: {path.name} has no glyph for {''.join(absent)}")
-    return sorted(set(problems))
+    for path in sorted({theme.fonts.regular, theme.fonts.bold}):
+        font = pygame.freetype.Font(str(path), 20)
+        for key, text in texts.items():
+            metrics = font.get_metrics(text)
+            absent = sorted({c for c, m in zip(text, metrics, strict=False) if m is None})
+            absent = [c for c in absent if not c.isspace()]
+            if absent:
+                problems.append(f"{key}: {path.name} has no glyph for {''.join(absent)}")
+    return problems

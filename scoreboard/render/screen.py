@@ -68,9 +68,10 @@ class Renderer:
         self, table: TableState, status: FeedStatus, *, clock: str = "", now: float = 0.0
     ) -> list[pygame.Rect]:
         """Redraw the panels whose content changed; return the rectangles touched."""
+        dirty: list[pygame.Rect] = []
         if not self._keys:
             self.frame.blit(self.static, (0, 0))
-        dirty: list[pygame.Rect] = []
+            dirty.append(self.frame.get_rect())
         version = (table.version, table.shuffling)
         keys: dict[str, Hashable] = {
             "header": (

@@ -1,0 +1,147 @@
+"""The kiosk loop under the dummy video driver: feeds, errors, hot reload."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pygame
+import pytest
+
+from scoreboard.app import Kiosk, ThemeWatcher, run_kiosk
+from scoreboard.core.roads import result_games
+from scoreboard.core.shoe import Dealer
+from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.feeds.simulated import SimulatedFeed
+from scoreboard.theme import load_theme
+
+ROOT = Path(__file__).resolve().parents[1]
+SIZE = (640, 360)
+
+
+class ScriptedFeed:
+    """Adds one game per poll from a results string; can be told to fail."""
+
+    def __init__(self, results: str, fail: bool = False) -> None:
+        self.games = result_games(results)
+        self.fail = fail
+        self.started = self.stopped = False
+
+    def start(self, wake):
+        self.started = True
+
+    def poll(self, table, now):
+        if self.fail:
+            raise RuntimeError("feed exploded")
+        if table.shoe_id is None:
+            table.new_shoe("scripted")
+        if self.games:
+            table.add_game(self.games.pop(0))
+
+    def status(self, now):
+        return FeedStatus.LIVE
+
+    def next_deadline(self, now):
+        return now + 0.01 if self.games else None
+
+    def stop(self):
+        self.stopped = True
+
+
+@pytest.fixture
+def theme_file(tmp_path):
+    path = tmp_path / "mine.yaml"
+    path.write_text((ROOT / "themes" / "classic.yaml").read_text(encoding="utf-8"))
+    return path
+
+
+def test_the_demo_feed_deals_across_a_shoe_change():
+    table = TableState()
+    feed = SimulatedFeed(Dealer(decks=1, seed=7, cut_card=(12, 13)), pace=0.01)
+    assert run_kiosk(feed, table, "classic", windowed=True, size=SIZE, run_for=1.5) == 0
+    assert table.shoe_number >= 2
+    assert feed.coups_dealt > table.last_number
+
+
+def test_a_scripted_feed_reaches_the_screen():
+    table = TableState()
+    feed = ScriptedFeed("BPPT")
+    kiosk = Kiosk(feed, table, load_theme("classic"), windowed=True, size=SIZE)
+    try:
+        kiosk.run(run_for=0.5)
+        assert feed.started and feed.stopped
+        assert table.last_number == 4
+        cell = kiosk.renderer.views["big_road"].newest
+        assert cell is not None
+        screen = pygame.display.get_surface()
+        assert screen.get_at(cell.center)[:3] == kiosk.renderer.frame.get_at(cell.center)[:3]
+    finally:
+        pygame.display.quit()
+
+
+def test_a_failing_feed_is_logged_and_the_loop_goes_on(caplog):
+    feed = ScriptedFeed("B", fail=True)
+    with caplog.at_level(logging.ERROR):
+        assert run_kiosk(feed, TableState(), "classic", windowed=True, size=SIZE, run_for=0.3) == 0
+    assert "feed poll failed" in caplog.text
+
+
+def test_a_failing_frame_keeps_the_last_good_frame(caplog, monkeypatch):
+    table = TableState()
+    feed = ScriptedFeed("BP")
+    kiosk = Kiosk(feed, table, load_theme("classic"), windowed=True, size=SIZE)
+    try:
+        kiosk.step(0.0)
+        screen = pygame.display.get_surface()
+        before = pygame.image.tobytes(screen, "RGB")
+
+        def explode(*args, **kwargs):
+            raise ZeroDivisionError("bad frame")
+
+        monkeypatch.setattr(kiosk.renderer, "update", explode)
+        with caplog.at_level(logging.ERROR):
+            kiosk.step(1.0)
+        assert "drawing a frame failed" in caplog.text
+        assert pygame.image.tobytes(screen, "RGB") == before
+    finally:
+        pygame.display.quit()
+
+
+def test_hot_reload_keeps_the_last_good_theme(theme_file, caplog):
+    table = TableState()
+    kiosk = Kiosk(ScriptedFeed(""), table, load_theme(theme_file), windowed=True, size=SIZE)
+    try:
+        kiosk.step(0.0)
+        good = kiosk.renderer
+        text = theme_file.read_text()
+        theme_file.write_text(text.replace('background: "#e9e3d5"', 'background: "#zzzzzz"'))
+        with caplog.at_level(logging.ERROR):
+            assert kiosk.reload_theme(1.0, force=True) is False
+        assert kiosk.renderer is good
+        assert "colors.background" in caplog.text and "keeping classic" in caplog.text
+        theme_file.write_text(text.replace('background: "#e9e3d5"', 'background: "#102030"'))
+        assert kiosk.reload_theme(2.0, force=True) is True
+        assert kiosk.renderer.theme.colors.background == (0x10, 0x20, 0x30)
+        kiosk.step(3.0)
+        screen = pygame.display.get_surface()
+        assert screen.get_at((1, SIZE[1] // 2))[:3] == (0x10, 0x20, 0x30)
+    finally:
+        pygame.display.quit()
+
+
+def test_the_watcher_notices_a_changed_file(theme_file):
+    watcher = ThemeWatcher(load_theme(theme_file))
+    assert watcher.check() is None  # unchanged
+    theme_file.write_text(theme_file.read_text().replace("title: Classic", "title: Changed"))
+    reloaded = watcher.check()
+    assert reloaded is not None and reloaded.title.startswith("Changed")
+
+
+def test_the_loop_sleeps_until_the_next_deadline():
+    feed = ScriptedFeed("")
+    kiosk = Kiosk(feed, TableState(), load_theme("classic"), windowed=True, size=SIZE)
+    try:
+        kiosk.step(100.0)
+        assert 0.5 < kiosk.timeout(100.0) <= 60.0
+    finally:
+        pygame.display.quit()

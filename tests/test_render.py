@@ -1,0 +1,178 @@
+"""Rendered frames checked pixel by pixel at positions computed from the layout."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from scoreboard.core.roads import result_games
+from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.render.grid import first_visible_column
+from scoreboard.render.screen import Renderer
+from scoreboard.theme import load_theme
+
+SIZE = (1280, 720)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def display():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return load_theme("classic")
+
+
+def table_of(results: str) -> TableState:
+    table = TableState(table_id="T1")
+    table.new_shoe("test")
+    for game in result_games(results):
+        table.add_game(game)
+    return table
+
+
+def pixel(surface: pygame.Surface, point: tuple[float, float]) -> tuple[int, int, int]:
+    return tuple(surface.get_at((round(point[0]), round(point[1]))))[:3]
+
+
+def close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 40) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+def ring_point(cell: pygame.Rect) -> tuple[float, float]:
+    """A point on a big-road ring: left of centre, between its inner and outer edge."""
+    return (cell.centerx - 0.365 * min(cell.size), cell.centery)
+
+
+def test_the_first_bead_has_the_banker_colour_after_a_banker_win(classic):
+    renderer = Renderer(classic, SIZE)
+    frame = renderer.render(table_of("B"), FeedStatus.DEMO)
+    cell = renderer.layout.grids["bead_plate"].cell(0, 0)
+    beside_letter = (cell.centerx - 0.34 * min(cell.size), cell.centery)
+    assert close(pixel(frame, beside_letter), classic.colors.banker)
+    second = renderer.layout.grids["bead_plate"].cell(0, 1)
+    assert close(pixel(frame, second.center), classic.colors.panel, 8)
+
+
+def test_a_tie_draws_its_slash_on_the_cell_of_the_result_before_it(classic):
+    renderer = Renderer(classic, SIZE)
+    frame = renderer.render(table_of("BPT"), FeedStatus.DEMO)
+    grid = renderer.layout.grids["big_road"]
+    player_cell, banker_cell = grid.cell(1, 0), grid.cell(0, 0)
+    assert close(pixel(frame, player_cell.center), classic.colors.tie)
+    assert close(pixel(frame, ring_point(player_cell)), classic.colors.player)
+    assert close(pixel(frame, banker_cell.center), classic.colors.panel, 8)
+    assert close(pixel(frame, ring_point(banker_cell)), classic.colors.banker)
+
+
+def test_only_ties_show_on_the_first_big_road_cell_without_a_ring(classic):
+    renderer = Renderer(classic, SIZE)
+    frame = renderer.render(table_of("TTT"), FeedStatus.DEMO)
+    cell = renderer.layout.grids["big_road"].cell(0, 0)
+    assert close(pixel(frame, ring_point(cell)), classic.colors.panel, 8)
+    slash_end = (cell.centerx + 0.25 * cell.width, cell.centery - 0.25 * cell.height)
+    assert close(pixel(frame, slash_end), classic.colors.tie, 60)
+
+
+def test_derived_entries_appear_where_roads_md_puts_them(classic):
+    """H1 BBBPPBPPPP: small road b r b r along row 0; cockroach pig r r then b."""
+    renderer = Renderer(classic, SIZE)
+    frame = renderer.render(table_of("BBBPPBPPPP"), FeedStatus.DEMO)
+    colors = classic.colors
+    small = renderer.layout.grids["small_road"]
+    expected = [colors.player, colors.banker, colors.player, colors.banker, colors.panel]
+    for col, color in enumerate(expected):
+        assert close(pixel(frame, small.cell(col, 0).center), color), col
+    assert close(pixel(frame, small.cell(0, 1).center), colors.panel, 8)
+    pig = renderer.layout.grids["cockroach_pig"]
+    for (col, row), color in {
+        (0, 0): colors.banker,
+        (0, 1): colors.banker,
+        (1, 0): colors.player,
+    }.items():
+        assert close(pixel(frame, pig.cell(col, row).center), color, 60), (col, row)
+    eye = renderer.layout.grids["big_eye_boy"]
+    cell = eye.cell(1, 2)  # r b b b r r: the blue run fills column 1 down to row 2
+    on_ring = (cell.centerx - 0.33 * min(cell.size), cell.centery)
+    assert close(pixel(frame, on_ring), colors.player, 60)
+
+
+def test_after_sixty_columns_the_newest_big_road_cell_is_still_on_screen(classic):
+    renderer = Renderer(classic, SIZE)
+    table = table_of("BP" * 30 + "B")  # 61 columns of one cell each
+    frame = renderer.render(table, FeedStatus.DEMO)
+    grid = renderer.layout.grids["big_road"]
+    view = renderer.views["big_road"]
+    empty = classic.roads.empty_columns
+    assert view.first_col == first_visible_column(60, grid.cols, empty) > 0
+    newest = grid.cell(60 - view.first_col, 0)
+    assert view.newest == newest
+    assert newest.right <= grid.rect.right - empty * int(grid.cell_width)
+    assert close(pixel(frame, ring_point(newest)), classic.colors.banker)
+    before = grid.cell(59 - view.first_col, 0)
+    assert close(pixel(frame, ring_point(before)), classic.colors.player)
+    after = grid.cell(61 - view.first_col, 0)
+    assert close(pixel(frame, ring_point(after)), classic.colors.panel, 8)
+
+
+def test_scrolling_keeps_whole_columns():
+    assert first_visible_column(0, 20, 2) == 0
+    assert first_visible_column(17, 20, 2) == 0
+    assert first_visible_column(18, 20, 2) == 1
+    assert first_visible_column(60, 20, 2) == 43
+    assert first_visible_column(5, 1, 2) == 5  # one column: the newest only
+
+
+def test_blink_touches_only_the_newest_cells(classic):
+    renderer = Renderer(classic, SIZE)
+    table = table_of("BBP")
+    renderer.render(table, FeedStatus.DEMO, now=0.0)
+    table.add_game(result_games("BBPP")[-1])
+    dirty = renderer.update(table, FeedStatus.DEMO, now=10.0)
+    assert dirty  # the road panels and counters changed
+    hidden = renderer.blink(10.6)
+    bead, big = renderer.views["bead_plate"].newest, renderer.views["big_road"].newest
+    assert bead in hidden and big in hidden
+    assert all(rect.width < renderer.layout.unit // 5 for rect in hidden)
+    assert close(pixel(renderer.frame, ring_point(big)), classic.colors.panel, 8)
+    assert renderer.blink(10.7) == []  # same phase: nothing to do
+    shown = renderer.blink(11.1)
+    assert big in shown
+    assert close(pixel(renderer.frame, ring_point(big)), classic.colors.player)
+    renderer.blink(10.0 + classic.roads.blink_seconds + 0.1)
+    assert renderer.next_blink(20.0) is None
+    assert close(pixel(renderer.frame, ring_point(big)), classic.colors.player)
+
+
+def test_an_unchanged_table_redraws_nothing_but_the_clock(classic):
+    renderer = Renderer(classic, SIZE)
+    table = table_of("BPT")
+    renderer.render(table, FeedStatus.DEMO, clock="10:00")
+    assert renderer.update(table, FeedStatus.DEMO, clock="10:00") == []
+    dirty = renderer.update(table, FeedStatus.DEMO, clock="10:01")
+    assert dirty == [renderer.layout.panels["header"].rect]
+
+
+@pytest.mark.parametrize("name", ["classic", "midnight", "contrast"])
+@pytest.mark.parametrize("size", [(3840, 2160), (1080, 1920)])
+def test_every_theme_renders_a_long_shoe_at_any_size(name, size):
+    theme = load_theme(name)
+    renderer = Renderer(theme, size)
+    table = table_of("BBBBBBBBPPPPPPPBBBBBBTPTPTBPbBPp" * 3)
+    frame = renderer.render(table, FeedStatus.LIVE, clock="23:59")
+    assert frame.get_size() == size
+    header = renderer.layout.panels["header"].rect
+    assert close(pixel(frame, (header.x + 2, header.centery)), theme.colors.header_background, 8)
+
+
+def test_the_shuffle_screen_shows_over_the_roads(classic):
+    renderer = Renderer(classic, SIZE)
+    table = table_of("BPBP")
+    table.set_shuffling(True)
+    frame = renderer.render(table, FeedStatus.DEMO)
+    centre = renderer.layout.panels["big_road"].rect.center
+    assert close(pixel(frame, centre), classic.colors.header_background, 8)
