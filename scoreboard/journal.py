@@ -146,8 +146,12 @@ class Journal:
     def _rotate(self, table: TableState) -> None:
         """Move the finished shoe's journal to ``shoes/`` and start a fresh one."""
         self.close()
-        name = f"{time.strftime('%Y%m%d-%H%M%S')}-{_safe(self._shoe or 'none')}.jsonl"
-        target = self.state_dir / ARCHIVE_DIR / name
+        stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{_safe(self._shoe or 'none')}"
+        target = self.state_dir / ARCHIVE_DIR / f"{stem}.jsonl"
+        suffix = 1
+        while target.exists():
+            suffix += 1
+            target = target.with_name(f"{stem}-{suffix}.jsonl")
         if self.path.exists():
             os.replace(self.path, target)
             _fsync_dir(self.state_dir / ARCHIVE_DIR)
@@ -156,7 +160,10 @@ class Journal:
         self._prune()
 
     def _prune(self) -> None:
-        archived = sorted((self.state_dir / ARCHIVE_DIR).glob("*.jsonl"))
+        archived = sorted(
+            (self.state_dir / ARCHIVE_DIR).glob("*.jsonl"),
+            key=lambda path: (path.stat().st_mtime_ns, path.name),
+        )
         for old in archived[: max(0, len(archived) - self.keep_shoes)]:
             try:
                 old.unlink()

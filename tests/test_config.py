@@ -1,0 +1,116 @@
+"""The kiosk configuration: the sample loads, mistakes name file and key, flags override."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scoreboard.cli import UsageError, build_parser
+from scoreboard.commands.run import settings_from_args
+from scoreboard.config import (
+    ConfigError,
+    TlsConfig,
+    config_from_mapping,
+    load_config,
+    parse_hostport,
+    parse_size,
+)
+
+SAMPLE = Path(__file__).resolve().parent.parent / "kiosk" / "scoreboard.yaml"
+
+
+def test_the_sample_config_loads():
+    config = load_config(SAMPLE)
+    assert config.table_id == "T1" and config.display_id == "T1-a"
+    assert config.prefix == "baccarat/v1/T1"
+    assert config.mqtt.username == "display-T1-a"
+    assert config.mqtt.protocol == "5"
+
+
+def test_defaults_match_the_issue():
+    config = config_from_mapping({})
+    assert (config.mqtt.host, config.mqtt.port) == ("127.0.0.1", 1883)
+    assert config.prefix == "baccarat/v1/T1"
+
+
+@pytest.mark.parametrize(
+    "data, where",
+    [
+        ({"mqtt": {"port": "1883"}}, "mqtt.port: expected an integer 1-65535"),
+        ({"mqtt": {"port": 70000}}, "mqtt.port"),
+        ({"mqtt": {"broker": "host:port"}}, "mqtt.broker: expected HOST:PORT"),
+        ({"mqtt": {"protocol": 4}}, "mqtt.protocol: expected 5 or 3.1.1"),
+        ({"mqtt": {"tls": {"ca": "ca.crt", "cert": "c.crt"}}}, "mqtt.tls: expected both cert"),
+        ({"mqtt": {"tls": {"cert": "c.crt"}}}, "mqtt.tls.ca"),
+        ({"mqtt": {"prefix": "a/#"}}, "mqtt.prefix"),
+        ({"mqtt": {"colour": 1}}, "mqtt.colour: expected one of the keys"),
+        ({"table": {"id": "T 1"}}, "table.id"),
+        ({"table": {"variant": "pai gow"}}, "table.variant: expected one of commission"),
+        ({"display": {"windowed": "yes"}}, "display.windowed: expected true or false"),
+        ({"display": {"size": "big"}}, "display.size: expected WIDTHxHEIGHT"),
+        ({"tables": {}}, "tables: expected one of the keys"),
+        (["not", "a", "mapping"], "(top level): expected a mapping"),
+    ],
+)
+def test_a_mistake_names_the_file_and_the_key_path(data, where):
+    with pytest.raises(ConfigError) as caught:
+        config_from_mapping(data, source="scoreboard.yaml")
+    assert str(caught.value).startswith("scoreboard.yaml: ")
+    assert where in str(caught.value)
+
+
+def test_bad_yaml_and_missing_files_name_the_file(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("mqtt: [unclosed\n")
+    with pytest.raises(ConfigError, match=r"bad\.yaml: not valid YAML"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match=r"nope\.yaml: cannot read"):
+        load_config(tmp_path / "nope.yaml")
+
+
+def test_host_port_and_size_parsing():
+    assert parse_hostport("broker") == ("broker", 1883)
+    assert parse_hostport("10.1.2.3:8883") == ("10.1.2.3", 8883)
+    assert parse_hostport("[::1]:1884") == ("::1", 1884)
+    with pytest.raises(ValueError):
+        parse_hostport("a:b:c")
+    assert parse_size("1280x720") == (1280, 720)
+    with pytest.raises(ValueError):
+        parse_size("1280")
+
+
+def run_args(*argv):
+    return build_parser().parse_args(["run", *argv])
+
+
+def test_flags_override_the_config_file(tmp_path):
+    config = settings_from_args(
+        run_args(
+            "--config", str(SAMPLE), "--mqtt", "10.0.0.9:8883", "--table", "T9",
+            "--display-id", "T9-x", "--state-dir", str(tmp_path), "--size", "800x600",
+            "--windowed", "--tls-ca", "ca.crt", "--hmac-key-file", "k",
+        )
+    )  # fmt: skip
+    assert (config.mqtt.host, config.mqtt.port) == ("10.0.0.9", 8883)
+    assert config.table_id == "T9" and config.prefix == "baccarat/v1/T9"
+    assert config.display_id == "T9-x" and config.state_dir == tmp_path
+    assert config.size == (800, 600) and config.windowed
+    assert config.mqtt.tls == TlsConfig(Path("ca.crt"))
+    assert config.mqtt.username == "display-T1-a"  # from the file
+    assert config.mqtt.hmac_key_file == Path("k")
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--mqtt", "a:b:c"], "--mqtt"),
+        (["--tls-cert", "c.crt"], "--tls-cert and --tls-key go together"),
+        (["--tls-cert", "c", "--tls-key", "k"], "--tls-cert needs --tls-ca"),
+        (["--password-file", "p"], "--password-file needs --username"),
+        (["--size", "huge"], "--size"),
+    ],
+)
+def test_bad_flags_are_usage_errors(argv, message):
+    with pytest.raises(UsageError, match=message):
+        settings_from_args(run_args(*argv))

@@ -1,0 +1,140 @@
+"""The journal: a power cut loses nothing the display showed."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from scoreboard.core.rules import Game
+from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.table import Limits, TableState
+from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal
+from scoreboard.protocol import (
+    CoupReceived,
+    LimitsReceived,
+    NewShoe,
+    Snapshot,
+    Void,
+    apply_event,
+)
+
+EVENTS = list(Dealer(seed=5).shoe())
+GAMES = [e.game for e in EVENTS if isinstance(e, Dealt)]
+SHOE = EVENTS[0].shoe_id
+LIMITS = Limits("EUR", {"tie": (5, 500)}, {"tie": "8:1"})
+
+
+def feed(journal: Journal, table: TableState, events) -> None:
+    """What the MQTT feed does: apply, and journal what changed."""
+    for event in events:
+        if apply_event(table, event):
+            journal.record(event, table)
+
+
+def replayed(state_dir) -> TableState:
+    table = TableState()
+    journal = Journal(state_dir)
+    journal.replay(table)
+    journal.close()
+    return table
+
+
+def test_a_restart_replays_the_shoe_the_limits_and_the_voids(tmp_path):
+    table = TableState()
+    journal = Journal(tmp_path)
+    journal.replay(table)
+    feed(journal, table, [
+        LimitsReceived(LIMITS), NewShoe(SHOE),
+        *(CoupReceived(SHOE, g) for g in GAMES[:12]), Void(SHOE, 4, "misdeal"),
+    ])  # fmt: skip
+    journal.close()
+    again = replayed(tmp_path)
+    assert again.shoe_id == SHOE
+    assert again.games == table.games and again.voided == (4,)
+    assert again.limits == LIMITS
+    assert again.roads.to_json() == table.roads.to_json()
+
+
+def test_only_changes_are_journaled(tmp_path):
+    table = TableState()
+    journal = Journal(tmp_path)
+    journal.replay(table)
+    coups = [CoupReceived(SHOE, g) for g in GAMES[:3]]
+    feed(journal, table, coups + coups + [Snapshot(SHOE, tuple(GAMES[:3]))])
+    journal.close()
+    lines = (tmp_path / JOURNAL_NAME).read_text().splitlines()
+    assert len(lines) == 3
+    assert json.loads(lines[0])["kind"] == "coup"
+
+
+def test_a_torn_last_line_is_dropped_and_the_journal_goes_on(tmp_path, caplog):
+    table = TableState()
+    journal = Journal(tmp_path)
+    journal.replay(table)
+    feed(journal, table, [CoupReceived(SHOE, g) for g in GAMES[:5]])
+    journal.close()
+    path = tmp_path / JOURNAL_NAME
+    with open(path, "ab") as handle:  # the power went out in the middle of game 6
+        handle.write(b'{"at":1,"kind":"coup","data":{"v":1,"shoe":"')
+    with caplog.at_level(logging.WARNING):
+        table = TableState()
+        journal = Journal(tmp_path)
+        assert journal.replay(table) == 5
+    assert "torn" in caplog.text
+    assert path.read_bytes().endswith(b"\n")
+    feed(journal, table, [CoupReceived(SHOE, GAMES[5])])
+    journal.close()
+    assert replayed(tmp_path).games == tuple(GAMES[:6])
+
+
+def test_an_unreadable_line_in_the_middle_is_skipped(tmp_path, caplog):
+    table = TableState()
+    journal = Journal(tmp_path)
+    journal.replay(table)
+    feed(journal, table, [CoupReceived(SHOE, g) for g in GAMES[:2]])
+    journal.close()
+    path = tmp_path / JOURNAL_NAME
+    lines = path.read_bytes().splitlines(keepends=True)
+    conflict = json.dumps({"at": 1, "kind": "coup", "data": {"v": 1, "shoe": SHOE, "game": 1,
+                                                              "result": "T"}})  # fmt: skip
+    path.write_bytes(lines[0] + b"garbage\n" + conflict.encode() + b"\n" + lines[1])
+    with caplog.at_level(logging.WARNING):
+        assert replayed(tmp_path).games == tuple(GAMES[:2])
+    assert "line 2" in caplog.text and "line 3" in caplog.text
+
+
+def test_a_new_shoe_archives_the_finished_one_and_starts_with_the_limits(tmp_path):
+    table = TableState()
+    journal = Journal(tmp_path)
+    journal.replay(table)
+    feed(journal, table, [LimitsReceived(LIMITS), *(CoupReceived(SHOE, g) for g in GAMES)])
+    feed(journal, table, [NewShoe("NEXT"), CoupReceived("NEXT", GAMES[0])])
+    journal.close()
+    archived = list((tmp_path / ARCHIVE_DIR).glob("*.jsonl"))
+    assert len(archived) == 1 and SHOE in archived[0].name
+    assert len(archived[0].read_text().splitlines()) == len(GAMES) + 1
+    current = [json.loads(line) for line in (tmp_path / JOURNAL_NAME).read_text().splitlines()]
+    assert [r["kind"] for r in current] == ["limits", "event", "coup"]
+    again = replayed(tmp_path)
+    assert (again.shoe_id, again.games, again.limits) == ("NEXT", (GAMES[0],), LIMITS)
+
+
+def test_old_shoes_are_pruned(tmp_path):
+    table = TableState()
+    journal = Journal(tmp_path, keep_shoes=2)
+    journal.replay(table)
+    for number in range(5):
+        feed(journal, table, [NewShoe(f"S{number}"), CoupReceived(f"S{number}", GAMES[0])])
+    journal.close()
+    kept = sorted((tmp_path / ARCHIVE_DIR).glob("*.jsonl"))
+    assert len(kept) == 2
+    assert ["S2" in kept[0].name, "S3" in kept[1].name] == [True, True]
+
+
+def test_a_replayed_table_keeps_its_gap(tmp_path):
+    table = TableState()
+    journal = Journal(tmp_path)
+    journal.replay(table)
+    feed(journal, table, [CoupReceived(SHOE, GAMES[0]), CoupReceived(SHOE, Game(3, GAMES[2].coup))])
+    journal.close()
+    assert replayed(tmp_path).missing == (2,)
