@@ -21,6 +21,8 @@ from scoreboard.core.rules import Coup, Winner
 
 __all__ = ["COUNTER_NAMES", "Counts", "Streaks", "Tally"]
 
+BANKER, PLAYER = Winner.BANKER, Winner.PLAYER
+
 
 @dataclass(frozen=True, slots=True)
 class Counts:
@@ -97,16 +99,15 @@ class Tally:
 
     def add(self, coup: Coup) -> None:
         winner = coup.winner
-        if winner is Winner.BANKER:
+        if winner is BANKER:
             self.banker += 1
-            if coup.banker_six:
-                self.banker_six += 1
-            if coup.dragon7:
-                self.dragon7 += 1
-        elif winner is Winner.PLAYER:
+            if coup.banker_total is not None:  # result-only coups may have no totals
+                self.banker_six += coup.banker_six
+                self.dragon7 += coup.dragon7
+        elif winner is PLAYER:
             self.player += 1
-            if coup.panda8:
-                self.panda8 += 1
+            if coup.player_total is not None:
+                self.panda8 += coup.panda8
         else:
             self.tie += 1
         self.games += 1
