@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -293,6 +294,77 @@ def test_the_display_leaves_offline_as_its_last_will(broker, prefix, tmp_path):
         process.kill()
         process.wait(10)
         assert wait_for(lambda: json.loads(recorder.on(topic)[-1]) == {"online": False}, 10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        recorder.stop()
+
+
+def test_a_restarted_display_replays_its_journal_then_catches_up(broker, prefix, tmp_path):
+    from scoreboard.journal import Journal
+
+    events = list(Dealer(seed=13).shoe())
+    dealt = [e for e in events if isinstance(e, Dealt)]
+    cut = events.index(dealt[15]) + 1
+    state = tmp_path / "state"
+    journal = Journal(state)
+    display = Display(broker.settings(), prefix, journal=journal)
+    journal.replay(display.table)
+    display.start()
+    first = ControllerThread(broker, prefix, events[:cut]).start()
+    first.join()
+    assert display.until(lambda: len(display.table.games) == 16)
+    display.feed.client.loop_stop()  # the power goes out: no goodbye, no flush
+    display.feed.client.socket().close()
+    first.controller.stop()
+    # While the display is dark the shoe goes on.
+    second = ControllerThread(broker, prefix, events[cut:])
+    second.controller.shoe_id = first.controller.shoe_id
+    second.controller.games = list(first.controller.games)
+    second.start().join()
+    assert second.controller.flush(10)
+    # Power back: the journal shows the 16 games before any network traffic ...
+    journal = Journal(state)
+    again = Display(broker.settings(), prefix, journal=journal)
+    journal.replay(again.table)
+    assert again.table.games == tuple(e.game for e in dealt[:16])
+    # ... and the retained snapshot brings the rest.
+    again.start()
+    try:
+        assert again.until(lambda: len(again.table.games) == len(dealt))
+        assert again.table.games == tuple(e.game for e in dealt)
+    finally:
+        again.stop()
+        second.controller.stop()
+
+
+def test_scoreboard_run_shows_the_feed_in_the_kiosk_window(broker, prefix, tmp_path):
+    recorder = Recorder(broker.settings(), f"{prefix}/display/+/status").start()
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    command = [
+        sys.executable, "-m", "scoreboard", "run", "--windowed", "--size", "1280x720",
+        "--mqtt", broker.address, "--prefix", prefix, "--display-id", "win",
+        "--state-dir", str(tmp_path / "state"),
+    ]  # fmt: skip
+    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE)
+    topic = f"{prefix}/display/win/status"
+
+    def last():
+        payloads = recorder.on(topic)
+        return json.loads(payloads[-1]) if payloads else {}
+
+    try:
+        assert wait_for(lambda: last().get("online") is True, 30), process.stderr
+        events = list(Dealer(seed=17).shoe())[:8]
+        controller = ControllerThread(broker, prefix, events).start()
+        controller.join()
+        wanted = sum(isinstance(e, Dealt) for e in events)
+        assert wait_for(lambda: last().get("games") == wanted, 20), last()
+        process.terminate()
+        assert process.wait(20) in (0, 130, -15)
+        assert wait_for(lambda: last() == {"online": False}, 10)
+        controller.controller.stop()
     finally:
         if process.poll() is None:
             process.kill()

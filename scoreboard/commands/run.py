@@ -119,9 +119,17 @@ def run(args: argparse.Namespace) -> int:
         theme = load_theme(config.theme)
     except ThemeError as error:
         raise UsageError(str(error)) from None
+    if threading.current_thread() is threading.main_thread():
+        # systemd stops the kiosk with SIGTERM: leave through the loop's cleanup,
+        # which says goodbye on the status topic and closes the journal.
+        signal.signal(signal.SIGTERM, _interrupt)
     return int(
         run_kiosk(feed, table, theme, windowed=config.windowed, size=config.size) or 0  # type: ignore[call-arg]
     )
+
+
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
 
 
 def run_headless(feed, table: TableState, *, stop: threading.Event | None = None) -> int:
