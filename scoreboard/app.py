@@ -7,9 +7,10 @@ Entry point::
 ``feed`` is any object with the Feed protocol of ``docs/architecture.md``
 (``start(wake)``, ``poll(table, now)``, ``status(now)``, ``next_deadline(now)``,
 ``stop()``); ``theme`` is a :class:`~scoreboard.theme.Theme`, a theme name or a
-YAML path.  The loop sleeps in ``pygame.event.wait`` until the earliest of the
-feed's deadline, the next blink step, the next clock minute or a ``wake()``
-from the feed's thread; it never spins.  Fullscreen by default at the desktop
+YAML path.  The loop sleeps (in ``pygame.event.wait`` where the video driver can wait
+natively, see :meth:`Kiosk.sleep`) until the earliest of the feed's deadline,
+the next blink step, the next clock minute or a ``wake()`` from the feed's
+thread; it never spins.  Fullscreen by default at the desktop
 size (``size`` picks a mode); the cursor is hidden; Esc quits only in windowed
 mode.  The theme file is watched: on a change or SIGHUP it is reloaded, and a
 bad edit keeps the last good theme and logs every error.  An exception while
@@ -38,6 +39,8 @@ log = logging.getLogger(__name__)
 
 THEME_CHECK_SECONDS = 2.0
 WINDOWED_SIZE = (1280, 720)
+INPUT_POLL_SECONDS = 0.1
+NATIVE_WAIT_DRIVERS = frozenset({"x11", "wayland", "windows", "cocoa"})
 
 
 class Feed(Protocol):
@@ -108,6 +111,8 @@ class Kiosk:
         pygame.mouse.set_visible(False)
         self.renderer = Renderer(theme, self.screen.get_size())
         self.wake_event = pygame.event.custom_type()
+        self._woken = threading.Event()
+        self.native_wait = pygame.display.get_driver() in NATIVE_WAIT_DRIVERS
         self.running = True
         self.reload_requested = threading.Event()
         self._next_theme_check = 0.0
@@ -115,8 +120,25 @@ class Kiosk:
 
     def wake(self) -> None:
         """Thread-safe: called by a feed's thread (or a signal) when input arrives."""
+        self._woken.set()
         with contextlib.suppress(pygame.error):  # the display is closing
             pygame.event.post(pygame.event.Event(self.wake_event))
+
+    def sleep(self, seconds: float) -> None:
+        """Block until ``seconds`` pass, an event arrives or the feed wakes us.
+
+        Drivers with a native event wait (X11, Wayland, ...) sleep in
+        ``pygame.event.wait``.  Others (KMSDRM, dummy) would make SDL poll every
+        millisecond there, so they sleep on a thread event instead and look at
+        the keyboard every ``INPUT_POLL_SECONDS``.
+        """
+        if self.native_wait:
+            event = pygame.event.wait(max(1, round(seconds * 1000)))
+            if event.type != pygame.NOEVENT:
+                self.handle(event)
+            return
+        self._woken.wait(min(seconds, INPUT_POLL_SECONDS))
+        self._woken.clear()
 
     def request_reload(self, *_: object) -> None:
         self.reload_requested.set()
@@ -185,9 +207,7 @@ class Kiosk:
                 wait = self.timeout(time.monotonic())
                 if stop_at is not None:
                     wait = min(wait, max(0.0, stop_at - time.monotonic()))
-                event = pygame.event.wait(max(1, round(wait * 1000)))
-                if event.type != pygame.NOEVENT:
-                    self.handle(event)
+                self.sleep(wait)
                 for event in pygame.event.get():
                     self.handle(event)
         finally:

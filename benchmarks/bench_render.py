@@ -1,0 +1,91 @@
+"""Render benchmarks: full frames at 1080p and 4K, one coup's update, idle CPU.
+
+Run with ``SDL_VIDEODRIVER=dummy python benchmarks/bench_render.py`` (``make
+bench`` does).  Targets (issue 4): full frame median <= 10 ms at 1920x1080 and
+<= 30 ms at 3840x2160; idle CPU of the demo between coups < 2 % of one core.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+
+from scoreboard.app import Kiosk
+from scoreboard.commands.screenshot import dealt_table
+from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.feeds.simulated import SimulatedFeed
+from scoreboard.render.screen import Renderer
+from scoreboard.theme import load_theme
+
+REPEAT = 30
+
+
+def cpu_seconds() -> float:
+    """User + system CPU time of this process, from /proc/self/stat."""
+    with open("/proc/self/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def full_frames(theme_name: str, size: tuple[int, int]) -> tuple[float, float]:
+    """Median ms of a full frame (everything redrawn) and of one coup's update."""
+    renderer = Renderer(load_theme(theme_name), size)
+    table = dealt_table(seed=1, coups=60)
+    renderer.render(table, FeedStatus.DEMO, clock="12:00")  # warm the caches
+    full = []
+    for _ in range(REPEAT):
+        start = time.perf_counter()
+        renderer.render(table, FeedStatus.DEMO, clock="12:00")
+        full.append((time.perf_counter() - start) * 1000)
+    coups = []
+    games = [e.game for e in Dealer(seed=2).shoe() if isinstance(e, Dealt)]
+    table = TableState()
+    table.new_shoe("bench")
+    renderer.render(table, FeedStatus.DEMO, clock="12:00")
+    for game in games[:REPEAT]:
+        table.add_game(game)
+        start = time.perf_counter()
+        renderer.update(table, FeedStatus.DEMO, clock="12:00")
+        coups.append((time.perf_counter() - start) * 1000)
+    return statistics.median(full), statistics.median(coups)
+
+
+def idle_cpu(seconds: float = 10.0, pace: float = 3600.0) -> float:
+    """Percent of one core used by the demo kiosk (by default: waiting for the next coup)."""
+    feed = SimulatedFeed(Dealer(seed=3), pace=pace)
+    kiosk = Kiosk(feed, TableState(), load_theme("classic"), windowed=True, size=(1920, 1080))
+    try:
+        kiosk.run(run_for=1.0)  # first frame and the shoe's start
+        before_cpu, before_wall = cpu_seconds(), time.monotonic()
+        kiosk.run(run_for=seconds)
+        used = cpu_seconds() - before_cpu
+        wall = time.monotonic() - before_wall
+    finally:
+        pygame.display.quit()
+    return 100.0 * used / wall
+
+
+def main() -> None:
+    pygame.display.init()
+    pygame.font.init()
+    print(f"{'theme':<10} {'size':<10} {'full frame ms':>14} {'one coup ms':>12}")
+    for theme in ("classic", "midnight", "contrast"):
+        for size in ((1920, 1080), (3840, 2160), (1080, 1920)):
+            full, coup = full_frames(theme, size)
+            print(f"{theme:<10} {size[0]}x{size[1]:<5} {full:>14.1f} {coup:>12.1f}")
+    print(f"video driver: {os.environ['SDL_VIDEODRIVER']}")
+    print(f"idle CPU of the demo between coups: {idle_cpu():.2f} % of one core")
+    print(f"CPU of the demo dealing every 4 s (20 s): {idle_cpu(20.0, 4.0):.2f} % of one core")
+
+
+if __name__ == "__main__":
+    main()
