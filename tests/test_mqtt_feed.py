@@ -176,8 +176,9 @@ def test_a_gap_is_shown_and_healed_by_resync(broker, prefix, displays):
     recorder = Recorder(broker.settings(), f"{prefix}/cmd/resync").start()
     shoe_id, games = dealer_games(5)
     controller = ControllerThread(broker, prefix, []).start(linger=30)
-    assert wait_for(lambda: controller.controller._connected.is_set(), 10)
-    # The controller knows games 1-4, but game 3 never reaches the display.
+    # Once it has announced itself (status, limits, no shoe yet) ...
+    assert display.until(lambda: display.feed.controller_online is True, 10)
+    # ... the controller knows games 1-4, but game 3 never reaches the display.
     controller.controller.shoe_id = shoe_id
     controller.controller.games = games[:4]
     client = publisher(broker.settings())
