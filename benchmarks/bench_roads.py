@@ -55,8 +55,8 @@ def pin_to_one_core() -> str:
     return "not pinned"
 
 
-def append_times(shoes: list[list[Game]]) -> list[float]:
-    """Seconds per append, each including a read of everything the board shows."""
+def append_times(shoes: list[list[Game]], *, read: bool = True) -> list[float]:
+    """Seconds per append, each including (``read``) what the board shows beside the roads."""
     clock = time.perf_counter
     times = []
     for games in shoes:
@@ -64,9 +64,10 @@ def append_times(shoes: list[list[Game]]) -> list[float]:
         for game in games:
             start = clock()
             roads.append(game)
-            roads.counts  # noqa: B018 - reading is part of "everything updated"
-            roads.streaks  # noqa: B018
-            roads.predictions  # noqa: B018
+            if read:
+                roads.counts  # noqa: B018 - reading is part of "everything updated"
+                roads.streaks  # noqa: B018
+                roads.predictions  # noqa: B018
             times.append(clock() - start)
     return times
 
@@ -104,6 +105,8 @@ def main() -> None:
         f"p90 {us(statistics.quantiles(times, n=10)[-1])} over {len(times):,} appends "
         "(target <= 20 us)"
     )
+    bare = append_times(sample, read=False)
+    print(f"append alone (counts, streaks, predictions not read): {us(statistics.median(bare))}")
     naive = per_shoe(sample[:200], naive_append)
     print(
         f"naive rebuild per coup (for comparison): median "
