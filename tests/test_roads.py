@@ -60,6 +60,9 @@ def test_h1_columns_derived_roads_and_predictions() -> None:
         column(0, range(3), "B") + column(1, range(2), "P") + [(2, 0, "B")]
     ) + column(3, range(4), "P")
     assert roads.column_lengths == (3, 2, 1, 4)
+    assert [(c.col, c.row, c.game) for c in roads.bead_plate] == [
+        (i // 6, i % 6, i + 1) for i in range(10)
+    ]
     assert colors(roads, 1) == "rbbbrr"
     assert cells(roads, 1) == [(0, 0), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1)]
     assert colors(roads, 2) == "brbr"
@@ -161,6 +164,7 @@ def test_h7_nested_l_turns_one_row_higher() -> None:
         [(0, row) for row in range(6)] + [(1, 0)] + [(2, row) for row in range(5)]
     )
     assert colors(roads, 2) == "r" * 5
+    assert cells(roads, 2) == [(0, row) for row in range(5)]
     assert roads.cockroach_pig == ()
 
 
@@ -186,6 +190,7 @@ def test_h8_derived_road_with_its_own_dragon_tail() -> None:
     assert colors(roads, 2) == "r" * 9
     assert cells(roads, 2) == [(0, row) for row in range(6)] + [(col, 5) for col in range(1, 4)]
     assert colors(roads, 3) == "r"
+    assert cells(roads, 3) == [(0, 0)]
 
 
 def test_h9_tail_along_row_zero_pushes_the_next_heads() -> None:
@@ -228,6 +233,16 @@ def test_h9_tail_along_row_zero_pushes_the_next_heads() -> None:
         + [(9, 0), (9, 1)]
     )
     assert colors(roads, 2) == "rrrrrbrrrrbrrrbrrbb"
+    assert cells(roads, 2) == (
+        [(0, r) for r in range(5)]
+        + [(1, 0)]
+        + [(2, r) for r in range(4)]
+        + [(3, 0)]
+        + [(4, r) for r in range(3)]
+        + [(5, 0)]
+        + [(6, 0), (6, 1)]
+        + [(7, 0), (7, 1)]
+    )
     assert colors(roads, 3) == "rrrrbrrrbrrbb"
     assert cells(roads, 3) == (
         [(0, r) for r in range(4)]
