@@ -308,6 +308,23 @@ class PanelPainter:
             self.hand(
                 surface, area.inflate(-self.layout.px(0.008), 0), key, cards, total, coup, side
             )
+        if not coup.has_cards:
+            side_key = {Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}
+            fill = {
+                Winner.BANKER: self.colors.banker,
+                Winner.PLAYER: self.colors.player,
+                Winner.TIE: self.colors.tie,
+            }[coup.winner]
+            below = pygame.Rect(body.x, body.y + round(body.height * 0.36), body.width, 0)
+            below.height = body.bottom - below.y
+            self.put(
+                surface,
+                self.words(side_key[coup.winner]),
+                below.inflate(-body.width // 4, -below.height // 4),
+                fill,
+                bold=True,
+                align="center",
+            )
 
     def hand(
         self,
@@ -440,13 +457,23 @@ class PanelPainter:
         if not self.theme.style.disclaimer or "footer" not in self.layout.panels:
             return
         box = self.layout.panels["footer"].body
+        height = min(box.height * 0.62, self.layout.unit * 0.022)
         self.put(
             surface,
             self.words("disclaimer", "   "),
-            box.inflate(-box.width // 20, -box.height // 3),
+            box.inflate(-box.width // 20, 0),
             self.colors.muted,
             align="center",
+            height=height,
         )
+
+    def notice(self, surface: pygame.Surface, area: pygame.Rect, text: str) -> None:
+        """A quiet message on a panel-coloured plate, centred in ``area`` (empty roads)."""
+        height = min(area.height * 0.14, self.layout.unit * 0.045)
+        shown = self.text.fit(text, height, area.width * 0.8, self.colors.muted)
+        plate = shown.get_rect(center=area.center).inflate(round(height * 1.2), round(height * 0.4))
+        pygame.draw.rect(surface, self.colors.panel, plate, border_radius=self.layout.radius)
+        surface.blit(shown, shown.get_rect(center=area.center))
 
     def shuffle_banner(self, surface: pygame.Surface) -> pygame.Rect:
         """A calm banner over the roads while the next shoe is prepared."""

@@ -162,14 +162,7 @@ class Renderer:
             marks = self.roads.marks(name, table.roads, sprite_size(grid))
             self.views[name] = draw_marks(frame, grid, marks, self.theme.roads.empty_columns)
             if name == "big_road" and not marks and not table.shuffling:
-                box = grid.rect.inflate(-grid.rect.width // 3, -round(grid.rect.height * 0.8))
-                panels.put(
-                    frame,
-                    panels.words("waiting", "  ·  "),
-                    box,
-                    self.theme.colors.muted,
-                    align="center",
-                )
+                panels.notice(frame, grid.rect, panels.words("waiting", "  ·  "))
         elif name == "header":
             panels.header(frame, table, status, clock)
         elif name == "counters":
