@@ -360,6 +360,7 @@ def test_predictions_leave_the_roads_untouched() -> None:
 
 def test_an_empty_shoe_has_nothing_to_show() -> None:
     roads = Roads()
+    assert repr(roads) == "Roads(rows=6, coups=0, columns=0)"
     assert roads.bead_plate == () and roads.big_road == ()
     assert roads.counts.games == 0 and roads.counts.percent("banker") == 0.0
     assert predicted(roads, B) == "---"

@@ -89,7 +89,7 @@ def parse_results(text: str) -> list[Coup]:
             for index, char in enumerate(token):
                 letter = char.upper()
                 if letter not in COUPS:
-                    raise _bad(char, offset + index)
+                    raise _bad(char, offset + index, flags_allowed=char == "n")
                 coups.append(coup_for(letter))
         else:
             coups.extend(_coups_with_flags(token, offset))

@@ -215,6 +215,11 @@ class Roads:
         self._counts: Counts | None = None
         self._predictions: dict[Winner, dict[str, Color | None]] | None = None
 
+    def __repr__(self) -> str:
+        return (
+            f"Roads(rows={self.rows}, coups={len(self._bead_plate)}, columns={len(self._lengths)})"
+        )
+
     @classmethod
     def build(cls, games: Iterable[Game], rows: int = 6) -> Roads:
         """Lay out a whole shoe from its games in game order."""
