@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--clock", metavar="HH:MM", help="the clock to show (default: now)")
     parser.add_argument("--table-name", default="", help="table name for the header")
+    parser.add_argument(
+        "--shuffling", action="store_true", help="show the shuffle screen over this state"
+    )
     parser.set_defaults(func=run)
 
 
@@ -110,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     theme, size = display_from_args(args)
     table = build_table(args)
+    if args.shuffling:
+        table.set_shuffling(True)
     import pygame
 
     from scoreboard.render.screen import Renderer
