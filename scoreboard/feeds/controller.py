@@ -244,3 +244,29 @@ class Controller:
     def linger(self, seconds: float) -> None:
         """Stay online (answering resyncs) for a while after the last shoe."""
         self.wait(seconds)
+
+
+def start_background_controller(
+    settings: MqttConfig,
+    *,
+    topics: Topics,
+    dealer: Iterable[ShoeEvent],
+    limits: Limits,
+    pace: float = 2.0,
+    hmac_key: bytes | None = None,
+    password: str | None = None,
+) -> tuple[Controller, threading.Thread]:
+    """A controller dealing forever on a daemon thread (``scoreboard demo --mqtt``).
+
+    Stop it with ``controller.stop()``.
+    """
+    controller = Controller(
+        settings, topics=topics, limits=limits, password=password, hmac_key=hmac_key
+    )
+    controller.start()
+    thread = threading.Thread(
+        target=controller.deal, args=(dealer,), kwargs={"pace": pace}, daemon=True,
+        name="scoreboard-controller",
+    )  # fmt: skip
+    thread.start()
+    return controller, thread

@@ -48,6 +48,17 @@ RESYNC_FIRST_RETRY = 2.0
 RESYNC_MAX_RETRY = 10.0
 
 
+class _ShutdownNoise(logging.Filter):
+    """paho logs an ERROR when its loop thread notices a socket closed by ``disconnect()``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Client is not connected")
+
+
+PAHO_LOG = logging.getLogger("scoreboard.paho")
+PAHO_LOG.addFilter(_ShutdownNoise())
+
+
 def build_client(
     settings: MqttConfig,
     client_id: str,
@@ -72,7 +83,7 @@ def build_client(
             tls_version=ssl.PROTOCOL_TLS_CLIENT,
         )
     client.reconnect_delay_set(1, 10)
-    client.enable_logger(logging.getLogger("scoreboard.paho"))
+    client.enable_logger(PAHO_LOG)
     client.suppress_exceptions = True
     return client
 
