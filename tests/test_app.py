@@ -145,3 +145,16 @@ def test_the_loop_sleeps_until_the_next_deadline():
         assert 0.5 < kiosk.timeout(100.0) <= 60.0
     finally:
         pygame.display.quit()
+
+
+def test_sighup_reloads_the_theme(theme_file, caplog):
+    import os
+    import signal
+    import threading
+
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGHUP))
+    timer.start()
+    with caplog.at_level(logging.INFO, logger="scoreboard"):
+        run_kiosk(ScriptedFeed(""), TableState(), theme_file, windowed=True, size=SIZE, run_for=1.2)
+    timer.join()
+    assert "theme classic reloaded" in caplog.text

@@ -176,3 +176,19 @@ def test_the_shuffle_screen_shows_over_the_roads(classic):
     frame = renderer.render(table, FeedStatus.DEMO)
     centre = renderer.layout.panels["big_road"].rect.center
     assert close(pixel(frame, centre), classic.colors.header_background, 8)
+
+
+def test_variant_counters_show_on_an_ez_table(classic):
+    from scoreboard.core.variants import VARIANTS
+
+    table = TableState(variant=VARIANTS["ez"])
+    table.new_shoe("ez")
+    for game in result_games("BPBPT"):
+        table.add_game(game)
+    renderer = Renderer(classic, SIZE)
+    renderer.render(table, FeedStatus.DEMO)
+    drawn = {key[0] for key in renderer.text._texts}
+    assert {"Dragon 7", "Panda 8"} <= drawn
+    plain = Renderer(classic, SIZE)
+    plain.render(table_of("BPBPT"), FeedStatus.DEMO)
+    assert "Dragon 7" not in {key[0] for key in plain.text._texts}

@@ -18,7 +18,9 @@ from collections.abc import Hashable
 import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.render.chrome import draw_footer, draw_header, draw_shuffle_banner
 from scoreboard.render.grid import RoadPainter, RoadView, draw_grid_lines, draw_marks, sprite_size
+from scoreboard.render.hand import draw_last_coup
 from scoreboard.render.layout import ScreenLayout, compute_layout
 from scoreboard.render.panels import PanelPainter
 from scoreboard.render.symbols import Sprites
@@ -102,7 +104,7 @@ class Renderer:
             if name in ROAD_PANELS and self._road_grew(name, table) and not full_redraw:
                 grown.append(name)
         if table.shuffling and "big_road" in self.layout.panels and dirty:
-            dirty.append(self.panels.shuffle_banner(self.frame))
+            dirty.append(draw_shuffle_banner(self.panels, self.frame))
         if grown:
             self._blinking, self._blink_start, self._blink_phase = grown, now, 0
         return dirty
@@ -164,17 +166,17 @@ class Renderer:
             if name == "big_road" and not marks and not table.shuffling:
                 panels.notice(frame, grid.rect, panels.words("waiting", "  ·  "))
         elif name == "header":
-            panels.header(frame, table, status, clock)
+            draw_header(panels, frame, table, status, clock)
         elif name == "counters":
             panels.counters(frame, table)
         elif name == "predictions":
             panels.predictions(frame, table.roads)
         elif name == "last_coup":
-            panels.last_coup(frame, table)
+            draw_last_coup(panels, frame, table)
         elif name == "limits":
             panels.limits(frame, table.limits)
         elif name == "footer":
-            panels.footer(frame)
+            draw_footer(panels, frame)
 
     def _static_layer(self) -> pygame.Surface:
         """Background, panel cards, titles and road grids: drawn once per theme and size."""
