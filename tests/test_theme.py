@@ -153,3 +153,19 @@ def test_themes_ship_inside_the_package():
 def test_parse_theme_reports_a_non_mapping():
     with pytest.raises(ThemeError, match="expected a mapping"):
         parse_theme("- just\n- a list\n", Path("list.yaml"))
+
+
+@pytest.mark.parametrize("name", ["classic", "midnight", "contrast"])
+def test_shipped_layouts_keep_panels_apart_and_on_screen(name):
+    from scoreboard.render.layout import compute_layout
+
+    theme = load_theme(name)
+    for size in ((1280, 720), (1920, 1080), (3840, 2160), (1080, 1920)):
+        layout = compute_layout(theme, size)
+        screen = (0, 0, *size)
+        boxes = [box.rect for box in layout.panels.values()]
+        for i, rect in enumerate(boxes):
+            assert rect.clamp(screen) == rect, (name, size, rect)
+            assert rect.collidelist(boxes[i + 1 :]) == -1, (name, size, rect)
+        for grid in layout.grids.values():
+            assert 0.85 < grid.cell_width / grid.cell_height < 1.15  # nearly square cells

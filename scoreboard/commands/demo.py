@@ -43,9 +43,8 @@ def run(args: argparse.Namespace) -> int:
     theme, size = display_from_args(args)
     if args.pace <= 0:
         raise UsageError("--pace must be a positive number of seconds")
-    cut = (14, 16) if args.decks >= 2 else (12, 13)
     try:
-        dealer = Dealer(decks=args.decks, seed=args.seed, cut_card=cut)
+        dealer = Dealer(decks=args.decks, seed=args.seed)
     except ValueError as error:
         raise UsageError(str(error)) from None
     from scoreboard.app import run_kiosk

@@ -10,6 +10,7 @@ import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.panels import PanelPainter
+from scoreboard.theme import RGB
 
 STATUS_LABEL = {
     FeedStatus.DEMO: "demo",
@@ -19,6 +20,17 @@ STATUS_LABEL = {
     FeedStatus.CONTROLLER_OFFLINE: "controller_offline",
     FeedStatus.MISSING_GAMES: "missing_games",
 }
+
+
+def luminance(color: RGB) -> float:
+    """Perceived lightness 0..1, to pick light or dark text on a coloured pill."""
+    r, g, b = color
+    return (0.299 * r + 0.587 * g + 0.114 * b) / 255
+
+
+def mix(a: RGB, b: RGB, amount: float) -> RGB:
+    """``a`` moved ``amount`` of the way towards ``b``."""
+    return tuple(round(x + (y - x) * amount) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
 def draw_header(
@@ -43,7 +55,8 @@ def draw_header(
         slot = pygame.Rect(x, box.y, slot_w, box.height)
         label = pygame.Rect(slot.x, slot.y + round(box.height * 0.12), slot_w, 0)
         label.height = round(box.height * 0.3)
-        p.put(surface, p.words(key).upper(), label, colors.accent, align="center")
+        caption = mix(colors.header_text, colors.header_background, 0.4)
+        p.put(surface, p.words(key).upper(), label, caption, align="center")
         value_box = pygame.Rect(slot.x, label.bottom, slot_w, round(box.height * 0.48))
         p.put(surface, value, value_box, colors.header_text, bold=True, align="center")
         x += slot_w
@@ -76,7 +89,10 @@ def draw_feed_mark(
     }.get(status, colors.error)
     text = p.words(STATUS_LABEL[status], "  ")
     height = round(box.height * 0.46)
-    label = p.text.fit(text, height * 0.8, box.width * 0.2, colors.header_background, bold=True)
+    ink = colors.header_background if luminance(fill) > 0.5 else colors.header_text
+    if abs(luminance(ink) - luminance(fill)) < 0.3:
+        ink = (0, 0, 0) if luminance(fill) > 0.5 else (255, 255, 255)
+    label = p.text.fit(text, height * 0.8, box.width * 0.2, ink, bold=True)
     pill = pygame.Rect(0, 0, label.get_width() + height, height)
     pill.midright = (right, box.centery)
     pygame.draw.rect(surface, fill, pill, border_radius=height // 2)
