@@ -107,6 +107,8 @@ class Renderer:
             dirty.append(draw_shuffle_banner(self.panels, self.frame))
         if grown:
             self._blinking, self._blink_start, self._blink_phase = grown, now, 0
+        if table.shuffling:
+            self._blinking = []  # the banner covers the roads; a blink would cut into it
         return dirty
 
     def next_blink(self, now: float) -> float | None:
