@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 THEME_CHECK_SECONDS = 2.0
 WINDOWED_SIZE = (1280, 720)
 INPUT_POLL_SECONDS = 0.1
+MIN_SLEEP_SECONDS = 0.005  # a feed whose deadline stays in the past cannot spin the loop
+REPEAT_LOG_SECONDS = 60.0
 NATIVE_WAIT_DRIVERS = frozenset({"x11", "wayland", "windows", "cocoa"})
 
 
@@ -117,6 +119,7 @@ class Kiosk:
         self.reload_requested = threading.Event()
         self._next_theme_check = 0.0
         self.frames = 0
+        self._reported: dict[str, float] = {}
 
     def wake(self) -> None:
         """Thread-safe: called by a feed's thread (or a signal) when input arrives."""
@@ -168,15 +171,16 @@ class Kiosk:
             self.reload_theme(now, force=force)
         try:
             self.feed.poll(self.table, now)
+            status = self.feed.status(now)
         except Exception:
-            log.exception("feed poll failed; the board keeps its last state")
-        status = self.feed.status(now)
+            self._report("feed poll failed; the board keeps its last state", now)
+            status = FeedStatus.OFFLINE
         clock = time.strftime("%H:%M") if self.renderer.theme.style.clock else ""
         try:
             dirty = self.renderer.update(self.table, status, clock=clock, now=now)
             dirty += self.renderer.blink(now)
         except Exception:
-            log.exception("drawing a frame failed; the last good frame stays on screen")
+            self._report("drawing a frame failed; the last good frame stays on screen", now)
             self.renderer.invalidate()
             return
         if dirty:
@@ -184,6 +188,12 @@ class Kiosk:
                 self.screen.blit(self.renderer.frame, rect, rect)
             pygame.display.update(dirty)
             self.frames += 1
+
+    def _report(self, what: str, now: float) -> None:
+        """Log a failure with its traceback, but a repeating one only once a minute."""
+        if self._reported.get(what, -REPEAT_LOG_SECONDS) + REPEAT_LOG_SECONDS <= now:
+            self._reported[what] = now
+            log.exception(what)
 
     def timeout(self, now: float) -> float:
         """Seconds to sleep: until the feed, a blink, the clock or a theme check is due."""
@@ -193,7 +203,7 @@ class Kiosk:
         for candidate in (self.feed.next_deadline(now), self.renderer.next_blink(now)):
             if candidate is not None:
                 deadlines.append(candidate)
-        return max(0.0, min(deadlines) - now)
+        return max(MIN_SLEEP_SECONDS, min(deadlines) - now)
 
     def run(self, run_for: float | None = None) -> int:
         stop_at = None if run_for is None else time.monotonic() + run_for
