@@ -52,7 +52,7 @@ def displays():
 def start_display(displays, broker, prefix, **options) -> Display:
     display = Display(broker.settings(), prefix, **options).start()
     displays.append(display)
-    assert display.until(lambda: display.feed.connected, 15), "display never connected"
+    assert display.until(lambda: display.feed.subscribed, 15), "display never connected"
     return display
 
 
@@ -240,7 +240,7 @@ def test_broker_restart_mid_shoe_shows_offline_then_reconnects_and_misses_nothin
     assert kept >= 10  # the roads stay on screen
     time.sleep(1.0)
     broker.start()
-    assert display.until(lambda: display.feed.connected, 30), "display did not reconnect"
+    assert display.until(lambda: display.feed.subscribed, 30), "display did not reconnect"
     controller.join(120)
     assert display.until(lambda: len(display.table.games) == len(dealt), 30)
     assert display.table.games == tuple(dealt)
@@ -251,7 +251,7 @@ def test_broker_restart_mid_shoe_shows_offline_then_reconnects_and_misses_nothin
 def test_mqtt_3_1_1_is_selectable(broker, prefix, displays):
     display = Display(broker.settings(protocol="3.1.1"), prefix).start()
     displays.append(display)
-    assert display.until(lambda: display.feed.connected, 15)
+    assert display.until(lambda: display.feed.subscribed, 15)
     events = list(Dealer(seed=9).shoe())[:6]
     controller = ControllerThread(broker, prefix, events, protocol="3.1.1").start()
     controller.join()

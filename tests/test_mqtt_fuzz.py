@@ -134,7 +134,7 @@ def test_ten_thousand_malformed_payloads_change_nothing(tmp_path):
         quiet = logging.getLogger("scoreboard.feeds.mqtt")
         level = quiet.level
         try:
-            assert display.until(lambda: display.feed.connected, 15)
+            assert display.until(lambda: display.feed.subscribed, 15)
             recorded = []
             for game in games[:10]:
                 payload = canonical_json(encode(CoupReceived(shoe_id, game))[1])

@@ -67,7 +67,7 @@ def test_the_example_acl_stops_a_display_from_publishing_a_coup(tmp_path):
             password="a-secret",
         ).start()
         try:
-            assert display.until(lambda: display.feed.connected, 15)
+            assert display.until(lambda: display.feed.subscribed, 15)
             watcher = Recorder(broker.settings(), f"{PREFIX}/#")
             watcher.client.username_pw_set("controller-T1", "c-secret")
             watcher.start()
@@ -161,7 +161,7 @@ def test_tls_with_a_client_certificate_carries_the_feed(tmp_path):
         prefix = unique_prefix()
         display = Display(broker.settings(tls=tls), prefix).start()
         try:
-            assert display.until(lambda: display.feed.connected, 15), broker.log_text()
+            assert display.until(lambda: display.feed.subscribed, 15), broker.log_text()
             controller = Controller(
                 broker.settings(tls=tls),
                 topics=Topics(prefix),
@@ -188,7 +188,7 @@ def test_a_forged_signature_is_rejected_and_signed_coups_accepted(tmp_path):
         prefix = unique_prefix()
         display = Display(broker.settings(), prefix, hmac_key=key).start()
         try:
-            assert display.until(lambda: display.feed.connected, 15)
+            assert display.until(lambda: display.feed.subscribed, 15)
             controller = Controller(
                 broker.settings(),
                 topics=Topics(prefix),
@@ -237,7 +237,7 @@ def test_an_exception_in_a_callback_does_not_kill_the_network_thread(tmp_path):
 
         display.feed.start(failing_wake)
         try:
-            assert wait_for(lambda: display.feed.client.is_connected(), 15)
+            assert display.until(lambda: display.feed.subscribed, 15)
             shoe_id, dealt = games(51, 3)
             client = publisher(broker.settings())
             for game in dealt:

@@ -105,6 +105,11 @@ class _Connected:
 
 
 @dataclass(frozen=True, slots=True)
+class _Subscribed:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class _Disconnected:
     reason: str
 
@@ -152,9 +157,12 @@ class MqttFeed:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._wake: Callable[[], None] = lambda: None
         self.connected = False
+        #: True once the broker acknowledged the subscriptions of the current connection.
+        self.subscribed = False
         self.ever_connected = False
         self.controller_online: bool | None = None
         self.rejected = 0
@@ -178,6 +186,16 @@ class MqttFeed:
             self._wake()
         except Exception:
             log.exception("mqtt: error in on_connect (ignored)")
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        try:
+            failed = [str(code) for code in reason_codes if code.is_failure]
+            if failed:
+                log.error("mqtt: broker refused subscriptions: %s", ", ".join(failed))
+            self._queue.put(_Subscribed())
+            self._wake()
+        except Exception:
+            log.exception("mqtt: error in on_subscribe (ignored)")
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         try:
@@ -253,10 +271,13 @@ class MqttFeed:
                 self._published_status = None  # republish on every connect
                 self._resync_due = now if table.missing else None
                 log.info("mqtt: connected to %s:%d", self.settings.host, self.settings.port)
+            case _Subscribed():
+                self.subscribed = self.connected
             case _Disconnected(reason=reason):
                 if self.connected:
                     log.warning("mqtt: disconnected (%s); reconnecting", reason)
                 self.connected = False
+                self.subscribed = False
             case _ConnectRefused(reason=reason):
                 log.error("mqtt: broker refused the connection: %s", reason)
                 self.connected = False
