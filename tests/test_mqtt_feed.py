@@ -371,3 +371,20 @@ def test_scoreboard_run_shows_the_feed_in_the_kiosk_window(broker, prefix, tmp_p
             process.kill()
             process.wait()
         recorder.stop()
+
+
+def test_a_display_started_before_the_broker_connects_when_it_comes_up(tmp_path, prefix):
+    from mqtt_broker import Broker
+
+    broker = Broker(tmp_path / "late")
+    (tmp_path / "late").mkdir()
+    display = Display(broker.settings(), prefix).start()
+    try:
+        assert not display.until(lambda: display.feed.connected, 1.5)
+        assert display.status() is FeedStatus.CONNECTING
+        broker.start()
+        assert display.until(lambda: display.feed.subscribed, 30)
+        assert display.status() is FeedStatus.LIVE
+    finally:
+        display.stop()
+        broker.stop()
