@@ -172,6 +172,7 @@ class Style:
     header_title: str = ""
     clock: bool = True
     disclaimer: bool = True
+    split_naturals: bool = False  # the naturals counter per side: "B 3 · P 4"
 
 
 @dataclass(frozen=True, slots=True)

@@ -192,3 +192,21 @@ def test_variant_counters_show_on_an_ez_table(classic):
     plain = Renderer(classic, SIZE)
     plain.render(table_of("BPBPT"), FeedStatus.DEMO)
     assert "Dragon 7" not in {key[0] for key in plain.text._texts}
+
+
+def test_naturals_can_be_split_by_side(classic):
+    import dataclasses
+
+    theme = dataclasses.replace(
+        classic, style=dataclasses.replace(classic.style, split_naturals=True)
+    )
+    renderer = Renderer(theme, SIZE)
+    from scoreboard.commands.roads import parse_results
+    from scoreboard.core.rules import Game
+
+    table = TableState()
+    table.new_shoe("naturals")
+    for number, coup in enumerate(parse_results("Bn Pn Pn"), start=1):
+        table.add_game(Game(number, coup))
+    renderer.render(table, FeedStatus.DEMO)
+    assert "B 1 · P 2" in {key[0] for key in renderer.text._texts}

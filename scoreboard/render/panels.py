@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pygame
 
-from scoreboard.core.roads import Color, Roads
+from scoreboard.core.roads import Color, Counts, Roads
 from scoreboard.core.rules import Winner
 from scoreboard.core.table import Limits, TableState
 from scoreboard.render.grid import RoadPainter
@@ -117,7 +117,7 @@ class PanelPainter:
         rows: list[tuple[str, str, RGB]] = [
             (self.words("banker_pair"), str(counts.banker_pairs), colors.banker),
             (self.words("player_pair"), str(counts.player_pairs), colors.player),
-            (self.words("natural"), str(counts.naturals), colors.accent),
+            (self.words("natural"), self._naturals(counts), colors.accent),
             (self.words("games"), str(counts.games), colors.text),
         ]
         for name in table.variant.counters:
@@ -159,6 +159,15 @@ class PanelPainter:
             surface.blit(shown, shown.get_rect(midleft=cell.midleft))
             shown = self.text.render(value, size, color, bold=True)
             surface.blit(shown, shown.get_rect(midright=cell.midright))
+
+    def _naturals(self, counts: Counts) -> str:
+        if not self.theme.style.split_naturals:
+            return str(counts.naturals)
+        letters = self.theme.roads.letters
+        return (
+            f"{letters['banker']} {counts.banker_naturals} · "
+            f"{letters['player']} {counts.player_naturals}"
+        )
 
     # -- ask road -----------------------------------------------------------------------
     def predictions(self, surface: pygame.Surface, roads: Roads) -> None:
