@@ -139,7 +139,7 @@ class Controller:
         self._stopping.set()
         if self._connected.is_set():
             self.publish(ControllerStatus(False), retain=True)
-        self.flush(timeout=10.0)
+        self.flush(timeout=5.0)
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -178,9 +178,19 @@ class Controller:
 
     def _service(self) -> None:
         """Wait for the broker, then announce after a (re)connect and answer resyncs."""
+        waiting_since = time.monotonic()
+        next_report = waiting_since + 5.0
         while not self._connected.wait(timeout=0.5):
             if self._stopping.is_set():
                 return
+            if time.monotonic() >= next_report:
+                log.warning(
+                    "controller: waiting for the broker %s:%d (%.0f s so far)",
+                    self.settings.host,
+                    self.settings.port,
+                    time.monotonic() - waiting_since,
+                )
+                next_report += 30.0
         if self._announce.is_set():
             self._announce.clear()
             self.publish(ControllerStatus(True), retain=True)

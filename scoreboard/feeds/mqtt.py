@@ -120,6 +120,11 @@ class _ConnectRefused:
 
 
 @dataclass(frozen=True, slots=True)
+class _Unreachable:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class _Message:
     topic: str
     payload: bytes
@@ -158,12 +163,14 @@ class MqttFeed:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_subscribe = self._on_subscribe
+        self.client.on_connect_fail = self._on_connect_fail
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._wake: Callable[[], None] = lambda: None
         self.connected = False
         #: True once the broker acknowledged the subscriptions of the current connection.
         self.subscribed = False
         self.ever_connected = False
+        self._reported_unreachable = False
         self.controller_online: bool | None = None
         self.rejected = 0
         self.rejected_by_reason: Counter[str] = Counter()
@@ -196,6 +203,13 @@ class MqttFeed:
             self._wake()
         except Exception:
             log.exception("mqtt: error in on_subscribe (ignored)")
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        try:
+            self._queue.put(_Unreachable())
+            self._wake()
+        except Exception:
+            log.exception("mqtt: error in on_connect_fail (ignored)")
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         try:
@@ -232,7 +246,11 @@ class MqttFeed:
                 item = self._queue.get_nowait()
             except queue.Empty:
                 break
-            self._handle(item, table, now)
+            try:
+                self._handle(item, table, now)
+            except Exception:  # a bug must not stop the board: keep the last good state
+                self._reject("internal error", f"while handling {type(item).__name__}")
+                log.exception("mqtt: error while handling input (ignored)")
         self._missing = table.missing
         self._schedule_resync(table, now)
         self._publish_status(table)
@@ -266,6 +284,7 @@ class MqttFeed:
     def _handle(self, item: Any, table: TableState, now: float) -> None:
         match item:
             case _Connected():
+                self._reported_unreachable = False
                 self.connected = True
                 self.ever_connected = True
                 self._published_status = None  # republish on every connect
@@ -281,6 +300,14 @@ class MqttFeed:
             case _ConnectRefused(reason=reason):
                 log.error("mqtt: broker refused the connection: %s", reason)
                 self.connected = False
+            case _Unreachable():
+                if not self._reported_unreachable:
+                    log.warning(
+                        "mqtt: broker %s:%d unreachable; retrying every 1-10 s",
+                        self.settings.host,
+                        self.settings.port,
+                    )
+                    self._reported_unreachable = True
             case _Message():
                 self._message(item, table)
 
