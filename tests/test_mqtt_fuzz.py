@@ -97,7 +97,23 @@ def malformed_payloads(rng: random.Random, topics: Topics, valid: dict[str, list
         elif roll < 0.23:
             padded = {**rng.choice(valid["coup"]), "pad": "x" * (MAX_PAYLOAD + 10)}
             yield topics.coup, canonical_json(padded)
-        elif roll < 0.30:
+        elif roll < 0.42:
+            # real cards dealt at random: mostly hands the tableau would not deal,
+            # or a result, totals or flags that disagree with them
+            tokens = [rng.choice("A23456789TJQK") + rng.choice(["", "S", "H", "D", "C"])
+                      for _ in range(6)]  # fmt: skip
+            data = {**rng.choice(valid["coup"]), "cards": {
+                "player": tokens[: rng.choice((2, 3))], "banker": tokens[3 : 3 + rng.choice((2, 3))]
+            }}  # fmt: skip
+            extra = rng.choice(["result", "player_total", "natural", "banker_pair", None])
+            if extra == "result":
+                data["result"] = rng.choice("BPT")
+            elif extra == "player_total":
+                data["player_total"] = rng.randrange(10)
+            elif extra is not None:
+                data[extra] = rng.random() < 0.5
+            yield topics.coup, canonical_json(data)
+        elif roll < 0.48:
             # a payload of one kind on another kind's topic
             other = rng.choice(names)
             yield topic, canonical_json(rng.choice(valid[other]))
