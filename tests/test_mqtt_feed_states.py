@@ -161,3 +161,22 @@ def test_callbacks_never_raise_even_when_wake_does():
 def test_missing_games_are_logged_as_ranges():
     assert _ranges((3, 4, 5, 9, 11, 12)) == "3-5, 9, 11-12"
     assert _ranges(()) == ""
+
+
+def test_a_controller_that_never_announced_itself_is_shown_offline():
+    h = Harness()
+    h.feed.client.subscribe = lambda *args, **kwargs: None
+    h.connect()
+    granted = [ReasonCode(PacketTypes.SUBACK, "Granted QoS 1")]
+    h.feed._on_subscribe(h.feed.client, None, 1, granted, None)
+    assert h.poll(10.0) is FeedStatus.LIVE
+    assert h.feed.next_deadline(10.0) == 11.0
+    assert h.poll(11.0) is FeedStatus.CONTROLLER_OFFLINE
+    assert b'"feed":"controller offline"' in h.published[-1][1]
+    h.message(TOPICS.controller_status, b'{"v":1,"online":true}')  # the retained status
+    assert h.poll(11.5) is FeedStatus.LIVE
+    h.disconnect()
+    h.connect()  # after a reconnect the controller must show itself again
+    h.feed._on_subscribe(h.feed.client, None, 2, granted, None)
+    assert h.poll(20.0) is FeedStatus.LIVE
+    assert h.poll(21.0) is FeedStatus.CONTROLLER_OFFLINE

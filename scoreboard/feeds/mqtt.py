@@ -46,6 +46,9 @@ log = logging.getLogger(__name__)
 SESSION_EXPIRY = 300  # seconds the broker keeps a display's queued QoS 1 messages (MQTT 5)
 RESYNC_FIRST_RETRY = 2.0
 RESYNC_MAX_RETRY = 10.0
+# After subscribing, a live controller's retained status arrives at once; with none
+# by then, no controller has announced itself since the broker (re)started.
+CONTROLLER_STATUS_GRACE = 1.0
 
 
 class _ShutdownNoise(logging.Filter):
@@ -169,6 +172,7 @@ class MqttFeed:
         self.connected = False
         #: True once the broker acknowledged the subscriptions of the current connection.
         self.subscribed = False
+        self._subscribed_at: float | None = None
         self.ever_connected = False
         self._reported_unreachable = False
         self.controller_online: bool | None = None
@@ -258,14 +262,30 @@ class MqttFeed:
     def status(self, now: float) -> FeedStatus:
         if not self.connected:
             return FeedStatus.OFFLINE if self.ever_connected else FeedStatus.CONNECTING
-        if self.controller_online is False:
+        if self.controller_online is False or self._controller_silent(now):
             return FeedStatus.CONTROLLER_OFFLINE
         if self._missing:
             return FeedStatus.MISSING_GAMES
         return FeedStatus.LIVE
 
     def next_deadline(self, now: float) -> float | None:
-        return self._resync_due if self.connected else None
+        if not self.connected:
+            return None
+        deadlines = [self._resync_due]
+        if self.controller_online is None and self._subscribed_at is not None:
+            silent_from = self._subscribed_at + CONTROLLER_STATUS_GRACE
+            if silent_from > now:
+                deadlines.append(silent_from)
+        due = [deadline for deadline in deadlines if deadline is not None]
+        return min(due) if due else None
+
+    def _controller_silent(self, now: float) -> bool:
+        """Subscribed for a while and still no controller status (not even a retained one)."""
+        return (
+            self.controller_online is None
+            and self._subscribed_at is not None
+            and now - self._subscribed_at >= CONTROLLER_STATUS_GRACE
+        )
 
     def stop(self) -> None:
         """Say goodbye on the status topic (a will is only sent on a broken connection)."""
@@ -288,15 +308,19 @@ class MqttFeed:
                 self.connected = True
                 self.ever_connected = True
                 self._published_status = None  # republish on every connect
+                self.controller_online = None  # until its (retained) status arrives again
+                self._subscribed_at = None
                 self._resync_due = now if table.missing else None
                 log.info("mqtt: connected to %s:%d", self.settings.host, self.settings.port)
             case _Subscribed():
                 self.subscribed = self.connected
+                self._subscribed_at = now if self.connected else None
             case _Disconnected(reason=reason):
                 if self.connected:
                     log.warning("mqtt: disconnected (%s); reconnecting", reason)
                 self.connected = False
                 self.subscribed = False
+                self._subscribed_at = None
             case _ConnectRefused(reason=reason):
                 log.error("mqtt: broker refused the connection: %s", reason)
                 self.connected = False
