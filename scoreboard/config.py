@@ -52,7 +52,7 @@ class MqttConfig:
     password_file: Path | None = None
     tls: TlsConfig | None = None
     hmac_key_file: Path | None = None
-    keepalive: int = 5
+    keepalive: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +156,7 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
             password_file=reader.path(mqtt.get("password_file"), "mqtt.password_file"),
             tls=tls,
             hmac_key_file=reader.path(mqtt.get("hmac_key_file"), "mqtt.hmac_key_file"),
-            keepalive=reader.integer(mqtt.get("keepalive", 5), "mqtt.keepalive", 1, 3600),
+            keepalive=reader.integer(mqtt.get("keepalive", 1), "mqtt.keepalive", 1, 3600),
         ),
     )
 

@@ -122,7 +122,7 @@ class Broker:
         return f"{self.host}:{self.port}"
 
     def settings(self, **changes) -> MqttConfig:
-        return MqttConfig(host=self.host, port=self.port, keepalive=5, **changes)
+        return MqttConfig(host=self.host, port=self.port, keepalive=1, **changes)
 
 
 @contextlib.contextmanager

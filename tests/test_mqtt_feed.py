@@ -389,3 +389,19 @@ def test_a_display_started_before_the_broker_connects_when_it_comes_up(tmp_path,
     finally:
         display.stop()
         broker.stop()
+
+
+def test_a_silent_broker_is_noticed_by_the_keepalive(broker, prefix, displays):
+    import signal
+
+    display = start_display(displays, broker, prefix)
+    assert display.feed.settings.keepalive == 1
+    broker.process.send_signal(signal.SIGSTOP)  # sockets stay open, nothing answers
+    try:
+        frozen = time.monotonic()
+        assert display.until(lambda: display.status() is FeedStatus.OFFLINE, 10)
+        noticed = time.monotonic() - frozen
+        assert noticed < 3.0, f"a silent link was noticed after {noticed:.1f} s"
+    finally:
+        broker.process.send_signal(signal.SIGCONT)
+    assert display.until(lambda: display.feed.subscribed, 30)
