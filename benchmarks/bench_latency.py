@@ -79,7 +79,7 @@ def main() -> int:
 
     work = Path(tempfile.mkdtemp(prefix="bench-latency-"))
     broker, port = start_mosquitto(work)
-    settings = MqttConfig(port=port, keepalive=5)
+    settings = MqttConfig(port=port)
     topics = Topics("bench/v1/T1")
     published: dict[tuple[str, int], float] = {}
     applied: dict[tuple[str, int], float] = {}
