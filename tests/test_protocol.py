@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoreboard.core.cards import parse_cards
 from scoreboard.core.rules import Game, Winner, record_coup
@@ -303,3 +306,36 @@ def test_every_event_survives_encode_then_parse(key):
             kind, f"{T.prefix}/{kind}"
         )
         assert parse_message(T, topic, encode_payload(data, key), key=key) == event
+
+
+# -- invariants -----------------------------------------------------------------------------
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+    | st.sampled_from(["9S", "KH", "B", "P", "T", "new_shoe", "void", "S1"]),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(
+        st.sampled_from(["v", "shoe", "game", "cards", "player", "banker", "result", "type",
+                         "coups", "voided", "bets", "pays", "online", "coup", "sig"]),
+        children, max_size=6),
+    max_leaves=20,
+)  # fmt: skip
+
+
+SUFFIXES = ["coup", "event", "snapshot", "limits", "controller/status", "cmd/resync"]
+PAYLOADS = st.one_of(st.binary(max_size=64), json_values.map(lambda v: json.dumps(v).encode()))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(SUFFIXES), PAYLOADS)
+def test_any_payload_either_parses_or_raises_a_protocol_error(suffix, payload):
+    with contextlib.suppress(ProtocolError):
+        parse_message(T, f"{T.prefix}/{suffix}", payload)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_every_dealt_coup_survives_the_wire(seed):
+    for event in Dealer(decks=1, seed=seed).shoe():
+        if isinstance(event, Dealt):
+            sent = CoupReceived(event.shoe_id, event.game)
+            assert parse(encode_payload(encode(sent)[1], b"k"), key=b"k") == sent
