@@ -322,7 +322,9 @@ class MqttFeed:
                 self.subscribed = False
                 self._subscribed_at = None
             case _ConnectRefused(reason=reason):
-                log.error("mqtt: broker refused the connection: %s", reason)
+                if not self._reported_unreachable:
+                    log.error("mqtt: broker refused the connection: %s (retrying)", reason)
+                    self._reported_unreachable = True
                 self.connected = False
             case _Unreachable():
                 if not self._reported_unreachable:
