@@ -348,7 +348,9 @@ def test_scoreboard_run_shows_the_feed_in_the_kiosk_window(broker, prefix, tmp_p
         "--mqtt", broker.address, "--prefix", prefix, "--display-id", "win",
         "--state-dir", str(tmp_path / "state"),
     ]  # fmt: skip
-    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE)
+    log_path = tmp_path / "run.log"
+    log_file = open(log_path, "wb")  # noqa: SIM115
+    process = subprocess.Popen(command, env=env, stderr=log_file)
     topic = f"{prefix}/display/win/status"
 
     def last():
@@ -356,7 +358,7 @@ def test_scoreboard_run_shows_the_feed_in_the_kiosk_window(broker, prefix, tmp_p
         return json.loads(payloads[-1]) if payloads else {}
 
     try:
-        assert wait_for(lambda: last().get("online") is True, 30), process.stderr
+        assert wait_for(lambda: last().get("online") is True, 30), log_path.read_text()
         events = list(Dealer(seed=17).shoe())[:8]
         controller = ControllerThread(broker, prefix, events).start()
         controller.join()
@@ -371,6 +373,7 @@ def test_scoreboard_run_shows_the_feed_in_the_kiosk_window(broker, prefix, tmp_p
             process.kill()
             process.wait()
         recorder.stop()
+        log_file.close()
 
 
 def test_a_display_started_before_the_broker_connects_when_it_comes_up(tmp_path, prefix):
