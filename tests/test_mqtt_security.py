@@ -249,3 +249,53 @@ def test_an_exception_in_a_callback_does_not_kill_the_network_thread(tmp_path):
             client.loop_stop()
         finally:
             display.stop()
+
+
+@pytest.mark.skipif(shutil.which("mosquitto_passwd") is None, reason="needs mosquitto_passwd")
+def test_the_commands_with_passwords_acl_and_signatures_end_to_end(tmp_path):
+    import sys
+
+    passwd = tmp_path / "passwd"
+    secrets = {"controller-T1": "c-secret", "display-T1-a": "a-secret"}
+    for number, (user, password) in enumerate(secrets.items()):
+        flags = ["-b", "-c"] if number == 0 else ["-b"]
+        subprocess.run(["mosquitto_passwd", *flags, str(passwd), user, password], check=True)
+    for user, password in secrets.items():
+        (tmp_path / f"{user}.password").write_text(password + "\n")
+    key_file = tmp_path / "T1.key"
+    key_file.write_text("0123456789abcdef\n")
+    options = {"allow_anonymous": False, "password_file": passwd, "acl_file": KIOSK / "acl"}
+    with running_broker(tmp_path / "broker", **options) as broker:
+        watcher = Recorder(broker.settings(), f"{PREFIX}/display/T1-a/status")
+        watcher.client.username_pw_set("controller-T1", "c-secret")
+        watcher.start()
+        common = ["--mqtt", broker.address, "--table", "T1", "--hmac-key-file", str(key_file)]
+        display = subprocess.Popen(
+            [sys.executable, "-m", "scoreboard", "run", "--headless", *common,
+             "--display-id", "T1-a", "--state-dir", str(tmp_path / "state"),
+             "--username", "display-T1-a",
+             "--password-file", str(tmp_path / "display-T1-a.password")],
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+
+            def status():
+                payloads = watcher.on(f"{PREFIX}/display/T1-a/status")
+                return json.loads(payloads[-1]) if payloads else {}
+
+            assert wait_for(lambda: status().get("online") is True, 20)
+            shoe = subprocess.run(
+                [sys.executable, "-m", "scoreboard", "shoe", *common, "--pace", "0",
+                 "--seed", "5", "--decks", "1", "--shoes", "1", "--username", "controller-T1",
+                 "--password-file", str(tmp_path / "controller-T1.password")],
+                capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            assert shoe.returncode == 0, shoe.stderr
+            dealt = [e for e in Dealer(decks=1, seed=5).shoe() if isinstance(e, Dealt)]
+            assert wait_for(lambda: status().get("games") == len(dealt), 20), status()
+            assert status()["rejected"] == 0 and status()["missing"] == []
+            assert status()["shoe"] == dealt[0].shoe_id
+        finally:
+            display.terminate()
+            display.wait(20)
+            watcher.stop()
