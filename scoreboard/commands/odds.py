@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 
 from scoreboard.cli import UsageError
 from scoreboard.core.odds import EVENTS, exact_odds
@@ -34,14 +35,23 @@ def variant_from(args: argparse.Namespace) -> Variant:
     return VARIANTS[args.variant].with_options(tie_pays=args.tie_pays, pair_pays=args.pair_pays)
 
 
-def decks_argument(text: str) -> int:
-    try:
-        decks = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"decks must be a whole number, got {text!r}") from None
-    if not 1 <= decks <= 8:
-        raise argparse.ArgumentTypeError(f"decks must be 1 to 8, got {decks}")
-    return decks
+def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type for a whole number in ``low..high`` (no upper bound when None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bounds = f"{low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"expected {bounds}, got {value}")
+        return value
+
+    return parse
+
+
+decks_argument = whole_number(1, 8)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -8,19 +8,9 @@ import math
 import sys
 import time
 
-from scoreboard.commands.odds import LABELS, decks_argument
+from scoreboard.commands.odds import LABELS, decks_argument, whole_number
 from scoreboard.core.odds import EVENTS, exact_odds
 from scoreboard.core.simulation import simulate
-
-
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
-    return value
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "observed frequencies beside the exact ones, with z-scores.",
     )
     parser.add_argument("--decks", type=decks_argument, default=8, help="1 to 8 (default 8)")
-    parser.add_argument("--shoes", type=positive, default=1000, help="shoes to deal (1000)")
+    parser.add_argument("--shoes", type=whole_number(1), default=1000, help="shoes to deal (1000)")
     parser.add_argument("--seed", type=int, help="seed for a repeatable run")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
