@@ -51,7 +51,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-bench: $(VENV)/.installed-test
+bench: $(VENV)/.installed-test system-deps
 	$(BIN)/python benchmarks/run_all.py
 
 screenshots: $(VENV)/.installed
