@@ -1,0 +1,98 @@
+"""The table feed's MQTT payloads: bytes in, validated events out (and back).
+
+A display must never show a wrong road, so everything that arrives from the
+network is checked here before it reaches :class:`~scoreboard.core.table.TableState`:
+size, UTF-8, JSON, the ``v`` field, types and ranges, cards, the tableau, the
+HMAC signature.  A payload that fails any check raises a :class:`ProtocolError`
+naming the topic, the key and (where known) the game, and changes nothing.
+
+This package never touches the screen, the network or the disk; the MQTT feed,
+the simulated controller and the journal all go through it, by the names
+re-exported here.  Inside: ``contract`` (version and bounds), ``errors``,
+``events``, ``topics``, ``signing`` (canonical JSON, HMAC), ``fields`` and
+``decoding`` (payload -> event), ``encoding`` (event -> payload) and
+``display`` (what a display does with each event, and its status).
+
+>>> topics = Topics("baccarat/v1/T1")
+>>> event = parse_message(
+...     topics, "baccarat/v1/T1/coup",
+...     b'{"v":1,"shoe":"S1","game":1,"cards":{"player":["9S","KH"],"banker":["4D","3C"]}}')
+>>> event.game.number, event.game.coup.winner.value
+(1, 'P')
+"""
+
+from __future__ import annotations
+
+from scoreboard.protocol.contract import MAX_GAME, MAX_PAYLOAD, MAX_SHOE_ID, VERSION
+from scoreboard.protocol.decoding import decode, parse_dict, parse_message
+from scoreboard.protocol.display import DISPLAY_OFFLINE, apply_event, display_status
+from scoreboard.protocol.encoding import coup_fields, encode
+from scoreboard.protocol.errors import (
+    BadCardError,
+    ImpossibleCoupError,
+    NotJsonError,
+    OversizedPayloadError,
+    ProtocolError,
+    SchemaError,
+    SignatureError,
+    UnknownTopicError,
+)
+from scoreboard.protocol.events import (
+    Burn,
+    ControllerStatus,
+    Correct,
+    CoupReceived,
+    CutCard,
+    Event,
+    LimitsReceived,
+    NewShoe,
+    ResyncRequest,
+    Shuffle,
+    Snapshot,
+    Void,
+)
+from scoreboard.protocol.signing import canonical_json, encode_payload, sign, signature, verify
+from scoreboard.protocol.topics import Topics, default_prefix, topic_for
+
+__all__ = [
+    "DISPLAY_OFFLINE",
+    "MAX_GAME",
+    "MAX_PAYLOAD",
+    "MAX_SHOE_ID",
+    "VERSION",
+    "BadCardError",
+    "Burn",
+    "ControllerStatus",
+    "Correct",
+    "CoupReceived",
+    "CutCard",
+    "Event",
+    "ImpossibleCoupError",
+    "LimitsReceived",
+    "NewShoe",
+    "NotJsonError",
+    "OversizedPayloadError",
+    "ProtocolError",
+    "ResyncRequest",
+    "SchemaError",
+    "Shuffle",
+    "SignatureError",
+    "Snapshot",
+    "Topics",
+    "UnknownTopicError",
+    "Void",
+    "apply_event",
+    "canonical_json",
+    "coup_fields",
+    "decode",
+    "default_prefix",
+    "display_status",
+    "encode",
+    "encode_payload",
+    "parse_dict",
+    "parse_message",
+    "sign",
+    "signature",
+    "topic_for",
+    "verify",
+]

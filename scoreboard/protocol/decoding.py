@@ -1,0 +1,204 @@
+"""Bytes in, validated events out: the checks every payload passes before it is trusted.
+
+A display must never show a wrong road, so a message is checked for size,
+UTF-8, JSON, signature and then, by kind, for every field; anything wrong
+raises a :class:`ProtocolError` and changes nothing.  The journal reuses
+``parse_dict`` to validate what it replays.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from scoreboard.core.cards import UnknownCardError, parse_card
+from scoreboard.core.rules import Game
+from scoreboard.core.table import Limits
+from scoreboard.protocol.contract import MAX_GAME, MAX_PAYLOAD, MAX_SHOE_ID
+from scoreboard.protocol.errors import (
+    BadCardError,
+    NotJsonError,
+    OversizedPayloadError,
+    SchemaError,
+    UnknownTopicError,
+)
+from scoreboard.protocol.events import (
+    Burn,
+    ControllerStatus,
+    Correct,
+    CoupReceived,
+    CutCard,
+    Event,
+    LimitsReceived,
+    NewShoe,
+    ResyncRequest,
+    Shuffle,
+    Snapshot,
+    Void,
+)
+from scoreboard.protocol.fields import (
+    _game,
+    _game_number,
+    _get,
+    _shoe,
+    _string,
+    _ts,
+    _version,
+)
+from scoreboard.protocol.signing import verify
+from scoreboard.protocol.topics import Topics
+
+
+def decode(topic: str, payload: bytes, key: bytes | None) -> dict[str, Any]:
+    """Size, UTF-8, JSON object, signature: the checks common to every payload."""
+    if len(payload) > MAX_PAYLOAD:
+        raise OversizedPayloadError(
+            topic, f"payload of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit"
+        )
+    try:
+        text = payload.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise NotJsonError(topic, f"payload is not UTF-8 ({error.reason})") from None
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as error:
+        raise NotJsonError(topic, f"payload is not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise SchemaError(topic, f"payload is a JSON {type(data).__name__}; expected an object")
+    if key:
+        verify(data, key, topic)
+    return data
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_message(topics: Topics, topic: str, payload: bytes, *, key: bytes | None = None) -> Event:
+    """Turn one MQTT message into an event, or raise :class:`ProtocolError`."""
+    kind = topics.kind_of(topic)
+    if kind is None:
+        raise UnknownTopicError(topic, "not a topic of this table")
+    if kind == "controller_status" and not key:
+        text = payload.strip().lower()
+        if text in (b"online", b"offline"):
+            return ControllerStatus(online=text == b"online")
+    return parse_dict(kind, decode(topic, payload, key), topic)
+
+
+def parse_dict(kind: str, data: Mapping[str, Any], where: str) -> Event:
+    """Validate an already decoded payload of ``kind`` (also used by the journal)."""
+    if kind == "controller_status":
+        _version(data, where)
+        return ControllerStatus(online=_get(data, "online", bool, where))
+    if kind == "resync":
+        return _resync(data, where)
+    _version(data, where)
+    if kind == "coup":
+        shoe = _shoe(data, where)
+        return CoupReceived(shoe, _game(data, where, shoe), _ts(data, where))
+    if kind == "event":
+        return _event(data, where)
+    if kind == "snapshot":
+        return _snapshot(data, where)
+    if kind == "limits":
+        return LimitsReceived(_limits(data, where))
+    raise UnknownTopicError(where, f"unknown payload kind {kind!r}")
+
+
+def _event(data: Mapping[str, Any], where: str) -> Event:
+    kind = _string(data, "type", where, limit=32)
+    where = f"{where} ({kind})"
+    if kind == "new_shoe":
+        return NewShoe(_shoe(data, where))
+    if kind == "shuffle":
+        return Shuffle()
+    if kind == "cut_card":
+        return CutCard()
+    if kind == "burn":
+        cards = _get(data, "cards", list, where)
+        if len(cards) > 12:
+            raise SchemaError(where, f"key cards: at most 12 burned cards, got {len(cards)}")
+        try:
+            return Burn(tuple(parse_card(token) for token in cards))
+        except UnknownCardError as error:
+            raise BadCardError(where, f"key cards: {error}") from None
+    if kind == "void":
+        shoe = _shoe(data, where)
+        number = _game_number(_get(data, "game", int, where), "game", where)
+        return Void(shoe, number, _string(data, "reason", where, limit=200, default=""))
+    if kind == "correct":
+        shoe = _shoe(data, where)
+        number = _game_number(_get(data, "game", int, where), "game", where)
+        coup = dict(_get(data, "coup", dict, where))
+        for key, expected in (("game", number), ("shoe", shoe)):
+            if coup.setdefault(key, expected) != expected:
+                raise SchemaError(
+                    where, f"key coup.{key}: {coup[key]!r} differs from {key} {expected!r}"
+                )
+        game = _game(coup, f"{where} coup", shoe)
+        return Correct(shoe, game, _string(data, "reason", where, limit=200, default=""))
+    raise SchemaError(where, f"key type: unknown event type {kind!r}")
+
+
+def _snapshot(data: Mapping[str, Any], where: str) -> Snapshot:
+    shoe = _shoe(data, where)
+    entries = _get(data, "coups", list, where)
+    voided_raw = _get(data, "voided", list, where, default=[])
+    if len(entries) > MAX_GAME or len(voided_raw) > MAX_GAME:
+        raise SchemaError(where, f"keys coups/voided: more than {MAX_GAME} games")
+    games: dict[int, Game] = {}
+    for index, entry in enumerate(entries):
+        at = f"{where} coups[{index}]"
+        if not isinstance(entry, dict):
+            raise SchemaError(at, f"expected an object, got {entry!r:.40}")
+        entry_shoe = _string(entry, "shoe", at, limit=MAX_SHOE_ID, default=shoe)
+        if entry_shoe != shoe:
+            raise SchemaError(at, f"key shoe: {entry_shoe!r} differs from the snapshot's {shoe!r}")
+        game = _game(entry, at, shoe)
+        if game.number in games:
+            raise SchemaError(at, f"key game: game {game.number} appears twice")
+        games[game.number] = game
+    voided = tuple(_game_number(n, "voided", where) for n in voided_raw)
+    both = set(voided) & set(games)
+    if both:
+        raise SchemaError(where, f"key voided: games {sorted(both)} are both voided and recorded")
+    ordered = tuple(games[n] for n in sorted(games))
+    return Snapshot(shoe, ordered, tuple(sorted(set(voided))), _ts(data, where))
+
+
+def _limits(data: Mapping[str, Any], where: str) -> Limits:
+    currency = _string(data, "currency", where, limit=8, default="USD")
+    bets_raw = _get(data, "bets", dict, where)
+    pays_raw = _get(data, "pays", dict, where)
+    if len(bets_raw) > 32 or len(pays_raw) > 32:
+        raise SchemaError(where, "keys bets/pays: at most 32 bets")
+    bets: dict[str, tuple[int, int]] = {}
+    for name, pair in bets_raw.items():
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in pair)
+            or pair[0] > pair[1]
+            or len(name) > 32
+        ):
+            raise SchemaError(
+                where, f"key bets.{name:.32}: expected [minimum, maximum], got {pair!r:.40}"
+            )
+        bets[name] = (pair[0], pair[1])
+    pays: dict[str, str] = {}
+    for name, odds in pays_raw.items():
+        if not isinstance(odds, str) or len(odds) > 32 or len(name) > 32:
+            raise SchemaError(where, f"key pays.{name:.32}: expected odds text such as '8:1'")
+        pays[name] = odds
+    return Limits(currency=currency, bets=bets, pays=pays)
+
+
+def _resync(data: Mapping[str, Any], where: str) -> ResyncRequest:
+    display = _string(data, "display", where, limit=64, default=None)
+    shoe = _string(data, "shoe", where, limit=MAX_SHOE_ID, default=None)
+    missing = _get(data, "missing", list, where, default=[])
+    if len(missing) > MAX_GAME:
+        raise SchemaError(where, f"key missing: more than {MAX_GAME} games")
+    return ResyncRequest(display, shoe, tuple(_game_number(n, "missing", where) for n in missing))

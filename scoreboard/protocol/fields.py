@@ -1,0 +1,144 @@
+"""Readers of single payload fields and of one coup, each raising :class:`SchemaError` & co.
+
+Every payload kind reads the same fields (``v``, ``shoe``, ``ts``, game numbers,
+cards, a coup) with the same rules and the same messages, so the readers are
+shared here and :mod:`scoreboard.protocol.decoding` only says which fields each
+kind has.  ``_game`` checks reported results, totals and flags against the cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoreboard.core.cards import Card, UnknownCardError, parse_card
+from scoreboard.core.rules import Game, ImpossibleHandError, Winner, record_coup, result_coup
+from scoreboard.protocol.contract import MAX_GAME, MAX_SHOE_ID, VERSION
+from scoreboard.protocol.errors import BadCardError, ImpossibleCoupError, SchemaError
+
+_MISSING = object()
+
+
+def _get(
+    data: Mapping[str, Any],
+    key: str,
+    kind: type | tuple[type, ...],
+    where: str,
+    *,
+    default: Any = _MISSING,
+) -> Any:
+    value = data.get(key, _MISSING)
+    if value is _MISSING:
+        if default is _MISSING:
+            raise SchemaError(where, f"key {key}: required but missing")
+        return default
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    is_stray_bool = isinstance(value, bool) and bool not in kinds
+    if is_stray_bool or not isinstance(value, kinds):
+        names = " or ".join(k.__name__ for k in kinds)
+        raise SchemaError(where, f"key {key}: expected {names}, got {value!r:.60}")
+    return value
+
+
+def _version(data: Mapping[str, Any], where: str) -> None:
+    v = _get(data, "v", int, where)
+    if v != VERSION:
+        raise SchemaError(where, f"key v: protocol version {v} is not supported (expected 1)")
+
+
+def _string(
+    data: Mapping[str, Any], key: str, where: str, *, limit: int, default: Any = _MISSING
+) -> Any:
+    value = _get(data, key, str, where, default=default)
+    if isinstance(value, str) and len(value) > limit:
+        raise SchemaError(where, f"key {key}: longer than {limit} characters")
+    return value
+
+
+def _shoe(data: Mapping[str, Any], where: str) -> str:
+    shoe = _string(data, "shoe", where, limit=MAX_SHOE_ID)
+    if not shoe:
+        raise SchemaError(where, "key shoe: expected 1-64 characters, got an empty string")
+    return shoe
+
+
+def _ts(data: Mapping[str, Any], where: str) -> str | None:
+    return _string(data, "ts", where, limit=64, default=None)
+
+
+def _game_number(value: Any, key: str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_GAME:
+        raise SchemaError(
+            where, f"key {key}: expected a game number 1-{MAX_GAME}, got {value!r:.40}"
+        )
+    return value
+
+
+def _cards(value: Any, key: str, where: str) -> tuple[Card, ...]:
+    if not isinstance(value, list) or not 2 <= len(value) <= 3:
+        raise SchemaError(where, f"key {key}: expected a list of 2 or 3 cards, got {value!r:.60}")
+    try:
+        return tuple(parse_card(token) for token in value)
+    except UnknownCardError as error:
+        raise BadCardError(where, f"key {key}: {error}") from None
+
+
+def _game(data: Mapping[str, Any], where: str, shoe: str) -> Game:
+    """The coup fields of a coup payload, a snapshot entry or a correction."""
+    number = _game_number(_get(data, "game", int, where), "game", where)
+    where = f"{where} game {number}"
+    cards = _get(data, "cards", dict, where, default=None)
+    result = _string(data, "result", where, limit=1, default=None)
+    winner = None
+    if result is not None:
+        try:
+            winner = Winner(result)
+        except ValueError:
+            raise SchemaError(where, f"key result: expected B, P or T, got {result!r}") from None
+    flags = {
+        name: _get(data, name, bool, where, default=None)
+        for name in ("player_pair", "banker_pair", "natural")
+    }
+    totals = {
+        name: _get(data, name, int, where, default=None)
+        for name in ("player_total", "banker_total")
+    }
+    for name, total in totals.items():
+        if total is not None and not 0 <= total <= 9:
+            raise SchemaError(where, f"key {name}: expected 0-9, got {total}")
+    if cards is None:
+        if winner is None:
+            raise SchemaError(where, "keys cards/result: one of them is required")
+        try:
+            coup = result_coup(
+                winner,
+                player_pair=bool(flags["player_pair"]),
+                banker_pair=bool(flags["banker_pair"]),
+                natural=bool(flags["natural"]),
+                player_total=totals["player_total"],
+                banker_total=totals["banker_total"],
+            )
+        except ImpossibleHandError as error:
+            raise ImpossibleCoupError(where, str(error)) from None
+        return Game(number, coup)
+    player = _cards(_get(cards, "player", list, where + " cards"), "cards.player", where)
+    banker = _cards(_get(cards, "banker", list, where + " cards"), "cards.banker", where)
+    try:
+        coup = record_coup(player, banker)
+    except ImpossibleHandError as error:
+        raise ImpossibleCoupError(where, f"key cards: {error}") from None
+    derived: dict[str, Any] = {
+        "result": (winner, coup.winner),
+        "player_total": (totals["player_total"], coup.player_total),
+        "banker_total": (totals["banker_total"], coup.banker_total),
+        "player_pair": (flags["player_pair"], coup.player_pair),
+        "banker_pair": (flags["banker_pair"], coup.banker_pair),
+        "natural": (flags["natural"], coup.natural),
+    }
+    for name, (reported, actual) in derived.items():
+        if reported is not None and reported != actual:
+            shown = actual.value if isinstance(actual, Winner) else actual
+            raise ImpossibleCoupError(
+                where, f"key {name}: says {data.get(name)!r} but the cards give {shown!r}"
+            )
+    return Game(number, coup)
