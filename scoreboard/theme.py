@@ -131,6 +131,7 @@ class Labels:
     offline: str = "OFFLINE"
     controller_offline: str = "SHOE OFFLINE"
     missing_games: str = "MISSING GAMES"
+    cut_card_out: str = "FINAL HAND"  # the cut card is out: the next coup ends the shoe
     banker_six: str = "Banker 6"
     dragon7: str = "Dragon 7"
     panda8: str = "Panda 8"

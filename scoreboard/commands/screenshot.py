@@ -52,6 +52,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--shuffling", action="store_true", help="show the shuffle screen over this state"
     )
+    parser.add_argument(
+        "--cut-card",
+        action="store_true",
+        help="the cut card is out: show the final-hand mark",
+    )
     parser.set_defaults(func=run)
 
 
@@ -113,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     theme, size = display_from_args(args)
     table = build_table(args)
+    if args.cut_card:
+        table.mark_cut_card()
     if args.shuffling:
         table.set_shuffling(True)
     import pygame

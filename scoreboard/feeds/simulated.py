@@ -2,7 +2,10 @@
 
 It needs no thread: the app loop asks :meth:`SimulatedFeed.next_deadline` when
 to come back and calls :meth:`poll`, which applies every shoe event that is
-due.  Between shoes the table shows the shuffle screen for ``shuffle_seconds``.
+due.  A coup comes ``pace`` seconds after the previous event; the burn and the
+cut card come at once, so the cut card's "final hand" mark is on screen for a
+whole ``pace`` before that hand is dealt.  Between shoes the table shows the
+shuffle screen for ``shuffle_seconds``.
 
 >>> from scoreboard.core.shoe import Dealer
 >>> from scoreboard.core.table import TableState
@@ -18,7 +21,6 @@ import logging
 from collections.abc import Callable, Iterator
 
 from scoreboard.core.shoe import (
-    Burned,
     CutCardOut,
     Dealer,
     Dealt,
@@ -43,7 +45,9 @@ class SimulatedFeed:
         self.pace = pace
         self.shuffle_seconds = 3 * pace if shuffle_seconds is None else shuffle_seconds
         self._events: Iterator[ShoeEvent] = iter(dealer)
+        self._next: ShoeEvent | None = None
         self._due: float | None = None
+        self._shoe_ended = False
         self.coups_dealt = 0
 
     def start(self, wake: Callable[[], None]) -> None:
@@ -51,31 +55,35 @@ class SimulatedFeed:
 
     def poll(self, table: TableState, now: float) -> None:
         """Apply every event due by ``now`` (several if the loop was late)."""
-        if self._due is None:
-            self._due = now
-        while self._due is not None and now >= self._due:
-            event = next(self._events)
-            self._due += self._apply(event, table)
+        if self._next is None or self._due is None:
+            self._next = next(self._events)
+            self._due = now + self._wait_before(self._next)
+        while now >= self._due:
+            self._apply(self._next, table)
+            self._next = next(self._events)
+            self._due += self._wait_before(self._next)
 
-    def _apply(self, event: ShoeEvent, table: TableState) -> float:
-        """Apply one event; return the seconds until the next one."""
+    def _wait_before(self, event: ShoeEvent) -> float:
+        """Seconds between the previous event and ``event``."""
+        if isinstance(event, Dealt | ShoeEnded):
+            return self.pace  # a coup takes a while; the last one stays a while before the shuffle
+        if isinstance(event, ShoeStarted):
+            return self.shuffle_seconds if self._shoe_ended else 0.0
+        return 0.0  # the burn and the cut card come with what precedes them
+
+    def _apply(self, event: ShoeEvent, table: TableState) -> None:
         if isinstance(event, ShoeStarted):
             table.new_shoe(event.shoe_id)
             log.info("demo: shoe %d (%s) shuffled", event.shoe_number, event.shoe_id)
-            return self.pace
-        if isinstance(event, Dealt):
+        elif isinstance(event, Dealt):
             table.add_game(event.game)
             self.coups_dealt += 1
-            return self.pace
-        if isinstance(event, CutCardOut):
+        elif isinstance(event, CutCardOut):
             table.mark_cut_card()
-            return 0.0
-        if isinstance(event, ShoeEnded):
+            log.info("demo: cut card out after game %d; one more coup", event.game)
+        elif isinstance(event, ShoeEnded):
             table.set_shuffling(True)
-            return self.shuffle_seconds
-        if isinstance(event, Burned):
-            return 0.0
-        return 0.0
+            self._shoe_ended = True
 
     def status(self, now: float) -> FeedStatus:
         return FeedStatus.DEMO

@@ -1,4 +1,5 @@
-"""The frame's chrome: header with the feed mark and clock, footer, shuffle banner.
+"""The frame's chrome: header with the feed mark and clock, the cut card's
+"final hand" plate, footer, shuffle banner.
 
 Functions of a :class:`~scoreboard.render.panels.PanelPainter`, which carries the
 theme, the layout and the text cache; sizes are fractions of the boxes.
@@ -73,12 +74,21 @@ def draw_header(
             height=box.height * 0.5,
         )
         right = clock_box.left - round(box.width * 0.012)
-    draw_feed_mark(p, surface, status, right, box)
+    pill = draw_feed_mark(p, surface, status, right, box)
+    if table.cut_card_out and not table.shuffling and not _has_road_title(p):
+        gap = round(box.width * 0.012)
+        strip = pygame.Rect(x + gap, pill.y, max(1, pill.left - 2 * gap - x), pill.height)
+        draw_cut_card_plate(p, surface, strip, max_width=strip.width)
+
+
+def _has_road_title(p: PanelPainter) -> bool:
+    panel = p.layout.panels.get("big_road")
+    return panel is not None and panel.title is not None
 
 
 def draw_feed_mark(
     p: PanelPainter, surface: pygame.Surface, status: FeedStatus, right: int, box: pygame.Rect
-) -> None:
+) -> pygame.Rect:
     """A pill with the feed's state: green live, gold demo, red offline."""
     colors = p.colors
     fill = {
@@ -97,6 +107,50 @@ def draw_feed_mark(
     pill.midright = (right, box.centery)
     pygame.draw.rect(surface, fill, pill, border_radius=height // 2)
     surface.blit(label, label.get_rect(center=pill.center))
+    return pill
+
+
+def draw_cut_card_mark(p: PanelPainter, surface: pygame.Surface, table: TableState) -> None:
+    """ "Final hand" at the right of the big road's title while the cut card is out.
+
+    The big road's title strip has room at every size and orientation and sits
+    where players look; a theme without one gets the plate in the header instead
+    (see :func:`draw_header`).  Hidden under the shuffle screen.
+    """
+    panel = p.layout.panels.get("big_road")
+    if not table.cut_card_out or table.shuffling or panel is None or panel.title is None:
+        return
+    title = panel.title
+    strip = pygame.Rect(title.x, 0, panel.body.right - title.x, round(title.height * 0.7))
+    strip.centery = title.centery
+    draw_cut_card_plate(p, surface, strip)
+
+
+def draw_cut_card_plate(
+    p: PanelPainter, surface: pygame.Surface, strip: pygame.Rect, *, max_width: int | None = None
+) -> pygame.Rect:
+    """An accent plate with a cut card and the label, right-aligned in ``strip``.
+
+    The cut card is drawn as the dealer sees it: a slim card standing in the
+    shoe.  The plate takes at most ``max_width`` (default half of ``strip``, so
+    the panel's title stays clear); the label shrinks to fit.
+    """
+    colors = p.colors
+    height = strip.height
+    ink = colors.header_background if luminance(colors.accent) > 0.5 else colors.header_text
+    if abs(luminance(ink) - luminance(colors.accent)) < 0.3:
+        ink = (0, 0, 0) if luminance(colors.accent) > 0.5 else (255, 255, 255)
+    pad = round(height * 0.45)
+    card = pygame.Rect(0, 0, max(2, round(height * 0.3)), max(3, round(height * 0.62)))
+    room = (strip.width // 2 if max_width is None else max_width) - 2 * pad - card.width - pad // 2
+    label = p.text.fit(p.words("cut_card_out", "  ·  "), height * 0.8, room, ink, bold=True)
+    plate = pygame.Rect(0, 0, label.get_width() + card.width + 2 * pad + pad // 2, height)
+    plate.midright = strip.midright
+    pygame.draw.rect(surface, colors.accent, plate, border_radius=max(2, height // 4))
+    card.midleft = (plate.x + pad, plate.centery)
+    pygame.draw.rect(surface, ink, card, border_radius=max(1, card.width // 4))
+    surface.blit(label, label.get_rect(midleft=(card.right + pad // 2, plate.centery)))
+    return plate
 
 
 def draw_footer(p: PanelPainter, surface: pygame.Surface) -> None:

@@ -18,7 +18,12 @@ from collections.abc import Hashable
 import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.chrome import draw_footer, draw_header, draw_shuffle_banner
+from scoreboard.render.chrome import (
+    draw_cut_card_mark,
+    draw_footer,
+    draw_header,
+    draw_shuffle_banner,
+)
 from scoreboard.render.grid import RoadPainter, RoadView, draw_grid_lines, draw_marks, sprite_size
 from scoreboard.render.hand import draw_last_coup
 from scoreboard.render.layout import ScreenLayout, compute_layout
@@ -83,6 +88,7 @@ class Renderer:
                 table.last_number,
                 status,
                 clock,
+                table.cut_card_out and not table.shuffling,
             ),
             "counters": version,
             "predictions": version,
@@ -167,6 +173,8 @@ class Renderer:
             self.views[name] = draw_marks(frame, grid, marks, self.theme.roads.empty_columns)
             if name == "big_road" and not marks and not table.shuffling:
                 panels.notice(frame, grid.rect, panels.words("waiting", "  ·  "))
+            if name == "big_road":
+                draw_cut_card_mark(panels, frame, table)
         elif name == "header":
             draw_header(panels, frame, table, status, clock)
         elif name == "counters":
