@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from mqtt_broker import (
+    MOSQUITTO_PASSWD,
     Display,
     Recorder,
     needs_mosquitto,
@@ -48,13 +49,12 @@ def deal(controller: Controller, seed: int, count: int) -> None:
 
 
 # -- password file and ACL --------------------------------------------------------
-@pytest.mark.skipif(shutil.which("mosquitto_passwd") is None, reason="needs mosquitto_passwd")
 def test_the_example_acl_stops_a_display_from_publishing_a_coup(tmp_path):
     passwd = tmp_path / "passwd"
     users = {"controller-T1": "c-secret", "display-T1-a": "a-secret"}
     for number, (user, password) in enumerate(users.items()):
         flags = ["-b", "-c"] if number == 0 else ["-b"]
-        subprocess.run(["mosquitto_passwd", *flags, str(passwd), user, password], check=True)
+        subprocess.run([MOSQUITTO_PASSWD, *flags, str(passwd), user, password], check=True)
     passwd.chmod(0o600)
     options = {"allow_anonymous": False, "password_file": passwd, "acl_file": KIOSK / "acl"}
     with running_broker(tmp_path / "broker", **options) as broker:
@@ -104,12 +104,9 @@ def test_the_example_acl_stops_a_display_from_publishing_a_coup(tmp_path):
             display.stop()
 
 
-@pytest.mark.skipif(shutil.which("mosquitto_passwd") is None, reason="needs mosquitto_passwd")
 def test_a_wrong_password_never_connects(tmp_path):
     passwd = tmp_path / "passwd"
-    subprocess.run(
-        ["mosquitto_passwd", "-b", "-c", str(passwd), "display-T1-a", "right"], check=True
-    )
+    subprocess.run([MOSQUITTO_PASSWD, "-b", "-c", str(passwd), "display-T1-a", "right"], check=True)
     with running_broker(tmp_path / "broker", allow_anonymous=False, password_file=passwd) as broker:
         display = Display(
             broker.settings(username="display-T1-a"), PREFIX, password="wrong"
@@ -126,7 +123,7 @@ def make_certificates(directory: Path) -> dict[str, Path]:
     """A throwaway CA, a broker certificate for 127.0.0.1 and a display certificate."""
     openssl = shutil.which("openssl")
     if openssl is None:
-        pytest.skip("needs the openssl command")
+        pytest.fail("the openssl command is missing: run `make test` (or apt-get install openssl)")
     directory.mkdir()
     files = {name: directory / name for name in (
         "ca.key", "ca.crt", "server.key", "server.csr", "server.crt",
@@ -251,7 +248,6 @@ def test_an_exception_in_a_callback_does_not_kill_the_network_thread(tmp_path):
             display.stop()
 
 
-@pytest.mark.skipif(shutil.which("mosquitto_passwd") is None, reason="needs mosquitto_passwd")
 def test_the_commands_with_passwords_acl_and_signatures_end_to_end(tmp_path):
     import sys
 
@@ -259,7 +255,7 @@ def test_the_commands_with_passwords_acl_and_signatures_end_to_end(tmp_path):
     secrets = {"controller-T1": "c-secret", "display-T1-a": "a-secret"}
     for number, (user, password) in enumerate(secrets.items()):
         flags = ["-b", "-c"] if number == 0 else ["-b"]
-        subprocess.run(["mosquitto_passwd", *flags, str(passwd), user, password], check=True)
+        subprocess.run([MOSQUITTO_PASSWD, *flags, str(passwd), user, password], check=True)
     for user, password in secrets.items():
         (tmp_path / f"{user}.password").write_text(password + "\n")
     key_file = tmp_path / "T1.key"
