@@ -10,7 +10,8 @@ the payload in the wire format of :mod:`scoreboard.protocol` (validated again on
 replay).  A torn last line, as a power cut mid-write leaves it, is dropped.
 When a new shoe starts, the finished shoe's journal moves to ``shoes/`` (the
 audit trail, the most recent ``keep_shoes`` kept) and the new one begins with
-the current limits.
+the current limits and a ``history`` record (the shoe number so far and the
+recently finished shoe ids).
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ log = logging.getLogger(__name__)
 
 JOURNAL_NAME = "journal.jsonl"
 ARCHIVE_DIR = "shoes"
+#: The record a rotated journal holds after the limits: the shoes before this one
+#: (their count and recent ids), so a restart shows the right shoe number and a
+#: late message of a finished shoe still cannot restart it.
+HISTORY_KIND = "history"
 
 
 class JournalError(OSError):
@@ -103,6 +108,10 @@ class Journal:
             where = f"journal {self.path} line {number}"
             try:
                 record = json.loads(line)
+                if record["kind"] == HISTORY_KIND:
+                    _restore_history(table, record["data"], where)
+                    count += 1
+                    continue
                 event = parse_dict(record["kind"], record["data"], where)
                 apply_event(table, event)
                 count += 1
@@ -129,7 +138,9 @@ class Journal:
     def _append(self, event: Event) -> None:
         if self._file is None:
             self._open()
-        kind, data = encode(event)
+        self._write(*encode(event))
+
+    def _write(self, kind: str, data: dict) -> None:
         line = canonical_json({"at": round(time.time(), 3), "kind": kind, "data": data}) + b"\n"
         assert self._file is not None
         self._file.write(line)
@@ -157,6 +168,9 @@ class Journal:
             _fsync_dir(self.state_dir / ARCHIVE_DIR)
         self._open()
         self._append(LimitsReceived(table.limits))
+        self._write(
+            HISTORY_KIND, {"shoe_number": table.shoe_number - 1, "archived": list(table.archived)}
+        )
         self._prune()
 
     def _prune(self) -> None:
@@ -174,6 +188,20 @@ class Journal:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def _restore_history(table: TableState, data: dict, where: str) -> None:
+    shoe_number = data["shoe_number"]
+    archived = data["archived"]
+    if (
+        isinstance(shoe_number, bool)
+        or not isinstance(shoe_number, int)
+        or shoe_number < 0
+        or not isinstance(archived, list)
+        or not all(isinstance(shoe_id, str) for shoe_id in archived)
+    ):
+        raise ValueError(f"{where}: history record {data!r:.80} is malformed")
+    table.restore_history(shoe_number, archived)
 
 
 def _safe(shoe_id: str) -> str:

@@ -114,9 +114,11 @@ def test_a_new_shoe_archives_the_finished_one_and_starts_with_the_limits(tmp_pat
     assert len(archived) == 1 and SHOE in archived[0].name
     assert len(archived[0].read_text().splitlines()) == len(GAMES) + 1
     current = [json.loads(line) for line in (tmp_path / JOURNAL_NAME).read_text().splitlines()]
-    assert [r["kind"] for r in current] == ["limits", "event", "coup"]
+    assert [r["kind"] for r in current] == ["limits", "history", "event", "coup"]
+    assert current[1]["data"] == {"shoe_number": 1, "archived": [SHOE]}
     again = replayed(tmp_path)
     assert (again.shoe_id, again.games, again.limits) == ("NEXT", (GAMES[0],), LIMITS)
+    assert again.shoe_number == table.shoe_number == 2 and again.is_archived(SHOE)
 
 
 def test_old_shoes_are_pruned(tmp_path):

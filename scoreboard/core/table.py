@@ -92,8 +92,17 @@ class TableState:
         # Voided game numbers -> the coup that was voided (None if it never arrived),
         # so a QoS 1 redelivery of a voided coup does not bring it back.
         self._voided: dict[int, Coup | None] = {}
+        # Game numbers whose state came from a void or correct event: a snapshot,
+        # possibly older than that event, never undoes it.
+        self._amended: set[int] = set()
         # Recent shoes, so a late redelivery from a finished shoe cannot restart it.
         self._archived: deque[str] = deque(maxlen=64)
+        #: Game numbers where the last snapshot disagreed with a recorded game and the
+        #: display kept its own (a conflict: the feed logs and counts it).
+        self.snapshot_conflicts: tuple[int, ...] = ()
+        #: Game numbers the last snapshot changed or voided (a correction or void the
+        #: display had missed: the feed logs it).
+        self.snapshot_overrides: tuple[int, ...] = ()
 
     # -- reading -----------------------------------------------------------
     @property
@@ -117,6 +126,25 @@ class TableState:
         """Game numbers voided in this shoe."""
         return tuple(sorted(self._voided))
 
+    @property
+    def archived(self) -> tuple[str, ...]:
+        """Recent finished shoes, oldest first."""
+        return tuple(self._archived)
+
+    def restore_history(self, shoe_number: int, archived: Iterable[str]) -> None:
+        """Set the shoe count and the finished shoes (the journal, on replay after a restart).
+
+        >>> table = TableState()
+        >>> table.restore_history(4, ["S3", "S4"])
+        >>> table.new_shoe("S5")
+        >>> table.shoe_number, table.is_archived("S4")
+        (5, True)
+        """
+        self.shoe_number = shoe_number
+        for shoe_id in archived:
+            if shoe_id not in self._archived:
+                self._archived.append(shoe_id)
+
     def is_archived(self, shoe_id: str) -> bool:
         """True for a recent shoe that has been replaced by a newer one."""
         return shoe_id != self.shoe_id and shoe_id in self._archived
@@ -133,6 +161,7 @@ class TableState:
         self.shoe_number += 1
         self._games.clear()
         self._voided.clear()
+        self._amended.clear()
         self.roads = Roads(rows=self.rows)
         self.last_game = None
         self.shuffling = False
@@ -151,6 +180,7 @@ class TableState:
             if voided is None or voided == game.coup:
                 return False
             del self._voided[game.number]
+            self._amended.discard(game.number)
         known = self._games.get(game.number)
         if known is not None:
             if known.coup == game.coup:
@@ -172,18 +202,22 @@ class TableState:
         return True
 
     def void(self, number: int) -> bool:
-        """Remove a game entered by mistake; returns False if nothing changed.
+        """Remove a game entered by mistake; returns False for a repeated void.
 
         A void for a game that has not arrived yet marks it voided, so it is not
-        reported missing and its late arrival is ignored.
+        reported missing and its late arrival is ignored.  A game a snapshot
+        already voided is marked as voided by the event, which no older snapshot
+        can undo (True, though the roads stay the same).
         """
         removed = self._games.pop(number, None)
         if removed is None:
-            if number in self._voided:
+            if number in self._voided and number in self._amended:
                 return False
-            self._voided[number] = None
+            self._amended.add(number)
+            self._voided.setdefault(number, None)
             self.version += 1
             return True
+        self._amended.add(number)
         self._voided[number] = removed.coup
         self._rebuild()
         self._refresh_last_game()
@@ -193,11 +227,14 @@ class TableState:
     def correct(self, game: Game) -> bool:
         """Replace (or supply) a game's coup, then rebuild in game order.
 
-        Returns False when the game already holds exactly that coup.
+        Returns False when a correction already gave the game exactly that coup
+        (a coup a snapshot brought is marked as corrected, which no older
+        snapshot can undo).
         """
         known = self._games.get(game.number)
-        if known is not None and known.coup == game.coup:
+        if known is not None and known.coup == game.coup and game.number in self._amended:
             return False
+        self._amended.add(game.number)
         self._voided.pop(game.number, None)
         self._games[game.number] = game
         self._rebuild()
@@ -233,33 +270,61 @@ class TableState:
     ) -> bool:
         """Merge a controller's snapshot of a shoe; returns True if anything changed.
 
-        The rule of protocol.md: a snapshot replaces this shoe's games when it
-        holds at least every game the display has (recorded or voided).  A
-        snapshot that lacks some of them is older than what the display already
-        saw, so it only fills numbers the display knows nothing about.  A snapshot
-        of a new shoe id starts that shoe; one of a finished (archived) shoe is
-        ignored.
+        The rule of protocol.md: a snapshot replaces this shoe's view when it
+        holds at least every game the display has (recorded or voided), so a
+        void or correction the display missed is caught up (listed in
+        ``snapshot_overrides``).  A snapshot that lacks some of them is older
+        than what the display already saw, so it only fills numbers the display
+        knows nothing about.  Whatever a void or correct event set, and a voided
+        coup, no snapshot brings back or changes (it may predate the event):
+        only a redeal (a different coup for a voided game) replaces a void.
+        A snapshot disagreeing with a game the display keeps is listed in
+        ``snapshot_conflicts`` for the feed to log and count.  A snapshot of a
+        new shoe id starts that shoe; one of a finished (archived) shoe is ignored.
         """
         games = {game.number: game for game in games}
         voided = set(voided)
-        if shoe_id != self.shoe_id:
+        self.snapshot_conflicts = ()
+        self.snapshot_overrides = ()
+        started = shoe_id != self.shoe_id
+        if started:
             if self.is_archived(shoe_id):
                 return False
             self.new_shoe(shoe_id)
         known = set(self._games) | set(self._voided)
-        if known <= set(games) | voided:
-            new_games = games
-            new_voided = {n: self._voided_coup(n) for n in voided}
-        else:
-            new_games = dict(self._games)
-            new_voided = dict(self._voided)
-            for number, game in games.items():
-                if number not in known:
-                    new_games[number] = game
-            for number in voided - known:
-                new_voided[number] = None
-        if new_games == self._games and new_voided.keys() == self._voided.keys():
-            return False
+        newer = known <= set(games) | voided
+        new_games = dict(self._games)
+        new_voided = dict(self._voided)
+        conflicts: list[int] = []
+        overrides: list[int] = []
+        for number in sorted(set(games) | voided):
+            theirs = games.get(number)
+            if number not in known:
+                if theirs is not None:
+                    new_games[number] = theirs
+                else:
+                    new_voided[number] = None
+            elif number in self._voided:
+                gone = self._voided[number]
+                if theirs is not None and gone is not None and theirs.coup != gone:
+                    del new_voided[number]  # a redeal
+                    new_games[number] = theirs
+            elif theirs == self._games[number]:
+                continue
+            elif newer and number not in self._amended:
+                overrides.append(number)
+                if theirs is None:
+                    new_voided[number] = new_games.pop(number).coup
+                else:
+                    new_games[number] = theirs
+            else:
+                conflicts.append(number)
+        self.snapshot_conflicts = tuple(conflicts)
+        self.snapshot_overrides = tuple(overrides)
+        if new_games == self._games and new_voided == self._voided:
+            return started
+        for number in set(new_games) ^ set(self._games) | set(overrides):
+            self._amended.discard(number)
         self._games = new_games
         self._voided = new_voided
         self._rebuild()
@@ -268,12 +333,6 @@ class TableState:
             self.shuffling = False
         self.version += 1
         return True
-
-    def _voided_coup(self, number: int) -> Coup | None:
-        if number in self._voided:
-            return self._voided[number]
-        known = self._games.get(number)
-        return known.coup if known is not None else None
 
     def _refresh_last_game(self) -> None:
         self.last_game = self._games[self.last_number] if self._games else None

@@ -32,6 +32,7 @@ from scoreboard.protocol import (
     ControllerStatus,
     ProtocolError,
     ResyncRequest,
+    Snapshot,
     Topics,
     apply_event,
     canonical_json,
@@ -358,6 +359,8 @@ class MqttFeed:
         except ConflictError as error:
             self._reject("conflict", f"{message.topic}: {error}")
             return
+        if isinstance(event, Snapshot):
+            self._snapshot_disagreements(message.topic, table)
         if not changed:
             return
         self.applied += 1
@@ -368,6 +371,22 @@ class MqttFeed:
                 log.error("journal: cannot record (%s); the roads stay on screen", error)
         if self.on_applied is not None:
             self.on_applied(event, message.received)
+
+    def _snapshot_disagreements(self, topic: str, table: TableState) -> None:
+        """A snapshot that contradicts the display is never applied silently."""
+        if table.snapshot_conflicts:
+            self._reject(
+                "conflict",
+                f"{topic}: games {_ranges(table.snapshot_conflicts)} differ from what a void"
+                " or correct event (or an earlier coup) set; the display keeps its own",
+            )
+        if table.snapshot_overrides:
+            self.rejected_by_reason["snapshot override"] += 1
+            log.warning(
+                "mqtt: %s: games %s changed or voided by the snapshot (a missed correct or void?)",
+                topic,
+                _ranges(table.snapshot_overrides),
+            )
 
     def _reject(self, reason: str, message: str) -> None:
         self.rejected += 1
