@@ -2,6 +2,9 @@
 
 Text is the costliest thing on the board to draw, and most of it never changes
 between coups, so every (text, weight, size, colour) is rendered once and kept.
+The kept surfaces are bounded least-recently-used: a demo that runs for days
+keeps meeting new values (shoe numbers, percentages), and the ones no longer on
+screen must age out rather than pile up.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from scoreboard.theme import RGB, Fonts
 
 log = logging.getLogger(__name__)
 
-_MAX_CACHED = 4000
+_MAX_CACHED = 1024  # a full frame shows a few hundred strings
 
 
 class TextCache:
@@ -48,12 +51,13 @@ class TextCache:
 
     def render(self, text: str, size: int, color: RGB, *, bold: bool = False) -> pygame.Surface:
         key = (text, bold, max(6, int(size)), color)
-        surface = self._texts.get(key)
+        texts = self._texts
+        surface = texts.pop(key, None)
         if surface is None:
-            if len(self._texts) > _MAX_CACHED:
-                self._texts.clear()
             surface = self.font(size, bold=bold).render(text, True, color)
-            self._texts[key] = surface
+            if len(texts) >= _MAX_CACHED:
+                del texts[next(iter(texts))]  # the least recently used
+        texts[key] = surface  # (re)inserted last: most recently used
         return surface
 
     def fit(
