@@ -135,10 +135,8 @@ class RoadPainter:
         if found is not None:
             return found
         colors = self.theme.colors
-        surface = pygame.Surface(size, pygame.SRCALPHA)
-        diameter = round(min(size) * 0.84)
-        area = pygame.Rect(0, 0, diameter, diameter)
-        area.center = (size[0] // 2, size[1] // 2)
+        surface, area = _cell_canvas(size, 0.84)
+        diameter = area.width
         if cell.winner is not None:
             shape = self.side_shape[cell.winner]
             ring = self.sprites.ring(area.size, self.side_color[cell.winner], shape, 0.13)
@@ -167,10 +165,8 @@ class RoadPainter:
         if found is not None:
             return found
         colors = self.theme.colors
-        surface = pygame.Surface(size, pygame.SRCALPHA)
-        diameter = round(min(size) * 0.86)
-        area = pygame.Rect(0, 0, diameter, diameter)
-        area.center = (size[0] // 2, size[1] // 2)
+        surface, area = _cell_canvas(size, 0.86)
+        diameter = area.width
         shape = self.side_shape[coup.winner]
         if natural:
             halo = area.inflate(round(diameter * 0.1), round(diameter * 0.1))
@@ -207,3 +203,11 @@ class RoadPainter:
                 surface.blit(rim, rim.get_rect(center=center))
                 fill = self.sprites.disc((dot, dot), color, "circle")
                 surface.blit(fill, fill.get_rect(center=center))
+
+
+def _cell_canvas(size: tuple[int, int], fraction: float) -> tuple[pygame.Surface, pygame.Rect]:
+    """A transparent cell-sized sprite and the centred square its symbol fills."""
+    diameter = round(min(size) * fraction)
+    area = pygame.Rect(0, 0, diameter, diameter)
+    area.center = (size[0] // 2, size[1] // 2)
+    return pygame.Surface(size, pygame.SRCALPHA), area
