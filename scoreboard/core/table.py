@@ -92,6 +92,10 @@ class TableState:
         # Voided game numbers -> the coup that was voided (None if it never arrived),
         # so a QoS 1 redelivery of a voided coup does not bring it back.
         self._voided: dict[int, Coup | None] = {}
+        # Every coup a game number held before a void or a correction replaced it: a
+        # late copy of one (a QoS 1 redelivery, a stale retained snapshot) is old news,
+        # never a redeal.
+        self._retired: dict[int, set[Coup]] = {}
         # Game numbers whose state came from a void or correct event: a snapshot,
         # possibly older than that event, never undoes it.
         self._amended: set[int] = set()
@@ -162,6 +166,7 @@ class TableState:
         self._games.clear()
         self._voided.clear()
         self._amended.clear()
+        self._retired.clear()
         self.roads = Roads(rows=self.rows)
         self.last_game = None
         self.shuffling = False
@@ -172,12 +177,14 @@ class TableState:
         """Record a game; returns False for an identical redelivery.
 
         Raises :class:`ConflictError` when the number is taken by a different coup.
-        A game number that was voided accepts only a different coup (a redeal);
-        the voided coup itself arriving again is a redelivery and is ignored.
+        A game number that was voided accepts only a coup it never held (a
+        redeal); the voided coup, or one a correction replaced, arriving again is
+        a late copy and is ignored.
         """
+        if self._is_retired(game):
+            return False
         if game.number in self._voided:
-            voided = self._voided[game.number]
-            if voided is None or voided == game.coup:
+            if self._voided[game.number] is None:
                 return False
             del self._voided[game.number]
             self._amended.discard(game.number)
@@ -219,6 +226,7 @@ class TableState:
             return True
         self._amended.add(number)
         self._voided[number] = removed.coup
+        self._retire(number, removed.coup)
         self._rebuild()
         self._refresh_last_game()
         self.version += 1
@@ -236,6 +244,9 @@ class TableState:
             return False
         self._amended.add(game.number)
         self._voided.pop(game.number, None)
+        if known is not None:
+            self._retire(game.number, known.coup)
+        self._retired.get(game.number, set()).discard(game.coup)
         self._games[game.number] = game
         self._rebuild()
         self._refresh_last_game()
@@ -306,13 +317,18 @@ class TableState:
                     new_voided[number] = None
             elif number in self._voided:
                 gone = self._voided[number]
-                if theirs is not None and gone is not None and theirs.coup != gone:
+                if theirs is not None and gone is not None and not self._is_retired(theirs):
                     del new_voided[number]  # a redeal
                     new_games[number] = theirs
             elif theirs == self._games[number]:
                 continue
-            elif newer and number not in self._amended:
+            elif (
+                newer
+                and number not in self._amended
+                and not (theirs is not None and self._is_retired(theirs))
+            ):
                 overrides.append(number)
+                self._retire(number, self._games[number].coup)
                 if theirs is None:
                     new_voided[number] = new_games.pop(number).coup
                 else:
@@ -333,6 +349,16 @@ class TableState:
             self.shuffling = False
         self.version += 1
         return True
+
+    def _retire(self, number: int, coup: Coup) -> None:
+        self._retired.setdefault(number, set()).add(coup)
+
+    def _is_retired(self, game: Game) -> bool:
+        """A coup this game number held before a void or correction replaced it."""
+        known = self._games.get(game.number)
+        return game.coup in self._retired.get(game.number, ()) and (
+            known is None or known.coup != game.coup
+        )
 
     def _refresh_last_game(self) -> None:
         self.last_game = self._games[self.last_number] if self._games else None

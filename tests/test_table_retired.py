@@ -1,0 +1,49 @@
+"""A coup that a void or a correction replaced is old news wherever it turns up again.
+
+Found by the random-order property of test_feed_properties (CI run, 2026-11-29):
+game 1 dealt as X, corrected to Y, then voided; a retained snapshot from before
+the correction (listing X) arrived last and brought game 1 back as X, because X
+differed from the voided coup Y and so looked like a redeal.
+"""
+
+from __future__ import annotations
+
+from test_feed_properties import GAMES, SHOE, assert_shows, deliver, other_coup, table_with
+
+from scoreboard.protocol import Correct, CoupReceived, Snapshot, Void, apply_event
+
+
+def test_a_snapshot_from_before_a_correction_does_not_bring_back_a_voided_game() -> None:
+    table = table_with([1, 2, 3])
+    fixed = other_coup(GAMES, 1)
+    apply_event(table, Correct(SHOE, fixed, "wrong card"))
+    apply_event(table, Void(SHOE, 1, "misdeal"))
+    deliver(table, Snapshot(SHOE, tuple(GAMES[:3])))  # stale: game 1 as first dealt
+    assert_shows(table, SHOE, GAMES[1:3], voided=[1])
+
+
+def test_a_redelivered_original_after_a_correction_is_ignored_not_a_conflict() -> None:
+    table = table_with([1, 2])
+    fixed = other_coup(GAMES, 2)
+    apply_event(table, Correct(SHOE, fixed, "wrong card"))
+    assert deliver(table, CoupReceived(SHOE, GAMES[1])) == 0
+    assert_shows(table, SHOE, [GAMES[0], fixed])
+
+
+def test_two_snapshots_in_reverse_order_do_not_flip_the_road_back() -> None:
+    """The newer snapshot brings a correction the display missed; the older one then loses."""
+    table = table_with([1, 2, 3])
+    fixed = other_coup(GAMES, 2)
+    newer = Snapshot(SHOE, (GAMES[0], fixed, GAMES[2]))
+    older = Snapshot(SHOE, tuple(GAMES[:3]))
+    assert deliver(table, newer) == 0 and table.snapshot_overrides == (2,)
+    assert deliver(table, older) == 1  # kept ours, counted as a conflict
+    assert_shows(table, SHOE, [GAMES[0], fixed, GAMES[2]])
+
+
+def test_a_real_redeal_of_a_voided_game_is_still_accepted() -> None:
+    table = table_with([1, 2])
+    apply_event(table, Void(SHOE, 2, "misdeal"))
+    redeal = other_coup(GAMES, 2, salt=3)
+    assert deliver(table, CoupReceived(SHOE, redeal)) == 0
+    assert_shows(table, SHOE, [GAMES[0], redeal])
