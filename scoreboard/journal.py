@@ -113,9 +113,13 @@ class Journal:
                     count += 1
                     continue
                 event = parse_dict(record["kind"], record["data"], where)
-                apply_event(table, event)
+                try:
+                    apply_event(table, event)
+                except ConflictError as error:
+                    # A rejected coup is journaled so the table remembers it, as live.
+                    log.info("%s: a rejected coup, remembered (%s)", where, error)
                 count += 1
-            except (ValueError, KeyError, TypeError, ProtocolError, ConflictError) as error:
+            except (ValueError, KeyError, TypeError, ProtocolError) as error:
                 log.warning("%s: skipped (%s)", where, error)
         self._shoe = table.shoe_id
         self._open()

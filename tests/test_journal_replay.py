@@ -31,13 +31,18 @@ LIMITS = [Limits("EUR", {"tie": (5, 500)}, {"tie": "8:1"}), Limits("USD", {"tie"
 
 
 def feed(journal: Journal, table: TableState, events) -> None:
-    """What the MQTT feed does: apply, journal what changed, count (here: drop) conflicts."""
+    """What the MQTT feed does: apply, journal what changed, count (here: drop) conflicts.
+
+    An event that taught the table a coup is not a game's truth (``retired_count``
+    grew) is journaled even when rejected or invisible, as the feed does.
+    """
     for event in events:
+        retired = table.retired_count
         try:
             changed = apply_event(table, event)
         except ConflictError:
-            continue
-        if changed:
+            changed = False
+        if changed or table.retired_count != retired:
             journal.record(event, table)
 
 
@@ -151,3 +156,19 @@ def test_a_journal_torn_anywhere_in_its_last_line_loses_at_most_that_event(histo
             between.update(last_game=None, roads=TableState().roads.to_json())
             between.update(shuffling=False, cut_card_out=False)
             assert view(again) == between, cut
+
+
+def test_a_rejected_coup_is_remembered_across_a_restart(tmp_path):
+    """A conflicting coup is journaled (though rejected), so after a power cut a void and a
+    stale snapshot listing that coup cannot bring it back as a redeal."""
+    fixed = Game(1, GAMES[3].coup)
+    table = TableState()
+    journal = Journal(tmp_path)
+    journal.replay(table)
+    feed(journal, table, [NewShoe("A"), Snapshot("A", (fixed,)), CoupReceived("A", GAMES[0])])
+    journal.close()
+    restarted = TableState()
+    Journal(tmp_path).replay(restarted)
+    for event in (Correct("A", fixed), Void("A", 1), Snapshot("A", (GAMES[0],))):
+        apply_event(restarted, event)
+    assert restarted.games == () and restarted.voided == (1,)

@@ -47,3 +47,38 @@ def test_a_real_redeal_of_a_voided_game_is_still_accepted() -> None:
     redeal = other_coup(GAMES, 2, salt=3)
     assert deliver(table, CoupReceived(SHOE, redeal)) == 0
     assert_shows(table, SHOE, [GAMES[0], redeal])
+
+
+def test_a_correction_before_the_original_coup_then_a_void_stays_voided() -> None:
+    """Correct 2 precedes the original coup 2, then void 2; a stale snapshot has the original."""
+    table = table_with([1])
+    fixed = other_coup(GAMES, 2)
+    apply_event(table, Correct(SHOE, fixed, "wrong card"))
+    assert deliver(table, CoupReceived(SHOE, GAMES[1])) == 0  # the replaced original, late
+    apply_event(table, Void(SHOE, 2, "misdeal"))
+    deliver(table, Snapshot(SHOE, (GAMES[0], GAMES[1])))
+    assert_shows(table, SHOE, [GAMES[0]], voided=[2])
+
+
+def test_a_conflicting_coup_is_remembered_so_a_later_stale_snapshot_cannot_use_it() -> None:
+    """The snapshot brought the corrected coup; the original then conflicts, is counted, and
+    after a correct and a void a stale snapshot listing the original changes nothing."""
+    table = table_with([])
+    fixed = other_coup(GAMES, 1)
+    deliver(table, Snapshot(SHOE, (fixed,)))
+    assert deliver(table, CoupReceived(SHOE, GAMES[0])) == 1
+    apply_event(table, Correct(SHOE, fixed, "wrong card"))
+    apply_event(table, Void(SHOE, 1, "misdeal"))
+    deliver(table, Snapshot(SHOE, (GAMES[0],)))
+    assert_shows(table, SHOE, [], voided=[1])
+
+
+def test_a_coup_arriving_after_a_snapshot_voided_it_is_remembered() -> None:
+    table = table_with([])
+    deliver(table, Snapshot(SHOE, (GAMES[1],), voided=(1,)))
+    assert deliver(table, CoupReceived(SHOE, GAMES[0])) == 0  # voided: ignored
+    fixed = other_coup(GAMES, 1)
+    apply_event(table, Correct(SHOE, fixed, "wrong card"))
+    apply_event(table, Void(SHOE, 1, "misdeal"))
+    deliver(table, Snapshot(SHOE, (GAMES[0], GAMES[1])))
+    assert_shows(table, SHOE, [GAMES[1]], voided=[1])

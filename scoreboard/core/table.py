@@ -179,23 +179,30 @@ class TableState:
         Raises :class:`ConflictError` when the number is taken by a different coup.
         A game number that was voided accepts only a coup it never held (a
         redeal); the voided coup, or one a correction replaced, arriving again is
-        a late copy and is ignored.
+        a late copy and is ignored, as is the original coup of a game a correct
+        event set before the original arrived.
         """
-        if self._is_retired(game):
-            return False
-        if game.number in self._voided:
-            if self._voided[game.number] is None:
-                return False
-            del self._voided[game.number]
-            self._amended.discard(game.number)
         known = self._games.get(game.number)
         if known is not None:
             if known.coup == game.coup:
                 return False
+            # Only a correct event changes a recorded game, so this coup is not the
+            # game's truth: remember it, so no stale snapshot brings it back later.
+            self._retire(game.number, game.coup)
+            if game.number in self._amended:
+                return False  # the coup a correction replaced, arriving late
             raise ConflictError(
                 f"game {game.number} is already recorded as {known.coup.winner.value}"
                 " with different content; only a correct event may change it"
             )
+        if self._is_retired(game):
+            return False
+        if game.number in self._voided:
+            if self._voided[game.number] is None:
+                self._retire(game.number, game.coup)  # the voided game, seen at last
+                return False
+            del self._voided[game.number]
+            self._amended.discard(game.number)
         in_order = game.number > self.last_number
         self._games[game.number] = game
         if in_order:
@@ -317,9 +324,13 @@ class TableState:
                     new_voided[number] = None
             elif number in self._voided:
                 gone = self._voided[number]
-                if theirs is not None and gone is not None and not self._is_retired(theirs):
+                if theirs is None:
+                    continue
+                if gone is not None and not self._is_retired(theirs):
                     del new_voided[number]  # a redeal
                     new_games[number] = theirs
+                else:
+                    self._retire(number, theirs.coup)
             elif theirs == self._games[number]:
                 continue
             elif (
@@ -335,6 +346,8 @@ class TableState:
                     new_games[number] = theirs
             else:
                 conflicts.append(number)
+                if theirs is not None:
+                    self._retire(number, theirs.coup)
         self.snapshot_conflicts = tuple(conflicts)
         self.snapshot_overrides = tuple(overrides)
         if new_games == self._games and new_voided == self._voided:
@@ -349,6 +362,16 @@ class TableState:
             self.shuffling = False
         self.version += 1
         return True
+
+    @property
+    def retired_count(self) -> int:
+        """How many replaced or rejected coups the table remembers.
+
+        It grows when an event teaches the table that a coup is not a game's
+        truth, even when nothing on screen changes (or the event is rejected as a
+        conflict): the feed journals such events too, so a restart remembers it.
+        """
+        return sum(len(coups) for coups in self._retired.values())
 
     def _retire(self, number: int, coup: Coup) -> None:
         self._retired.setdefault(number, set()).add(coup)

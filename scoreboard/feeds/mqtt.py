@@ -30,6 +30,7 @@ from scoreboard.journal import Journal
 from scoreboard.protocol import (
     DISPLAY_OFFLINE,
     ControllerStatus,
+    Event,
     ProtocolError,
     ResyncRequest,
     Snapshot,
@@ -354,23 +355,31 @@ class MqttFeed:
             return
         if isinstance(event, ResyncRequest):
             return
+        retired = table.retired_count
         try:
             changed = apply_event(table, event)
         except ConflictError as error:
             self._reject("conflict", f"{message.topic}: {error}")
+            if table.retired_count != retired:
+                self._journal(event, table)  # rejected, but a restart must remember it
             return
         if isinstance(event, Snapshot):
             self._snapshot_disagreements(message.topic, table)
         if not changed:
+            if table.retired_count != retired:
+                self._journal(event, table)
             return
         self.applied += 1
+        self._journal(event, table)
+        if self.on_applied is not None:
+            self.on_applied(event, message.received)
+
+    def _journal(self, event: Event, table: TableState) -> None:
         if self.journal is not None:
             try:
                 self.journal.record(event, table)
             except OSError as error:
                 log.error("journal: cannot record (%s); the roads stay on screen", error)
-        if self.on_applied is not None:
-            self.on_applied(event, message.received)
 
     def _snapshot_disagreements(self, topic: str, table: TableState) -> None:
         """A snapshot that contradicts the display is never applied silently."""
