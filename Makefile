@@ -12,8 +12,19 @@ PYTEST_ARGS ?=
 
 .PHONY: demo test lint bench screenshots system-deps clean
 
+# Debian's python3 needs python3-venv for `-m venv`; installed here when run as root.
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "scoreboard needs Python 3.11 or newer ($(PYTHON) is older)"; exit 1; }
+	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
+		rm -rf $(VENV); \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv \
+			&& $(PYTHON) -m venv $(VENV); \
+		else \
+			echo "cannot create $(VENV): install python3-venv (sudo apt-get install python3-venv)"; \
+			exit 1; \
+		fi; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
