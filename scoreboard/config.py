@@ -20,9 +20,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
-import yaml
-
 from scoreboard.core.variants import VARIANTS
+from scoreboard.yamlfile import YamlSyntaxError, parse_yaml
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 1883
@@ -89,9 +88,9 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     except OSError as error:
         raise ConfigError(f"{source}: cannot read ({error.strerror or error})") from None
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise ConfigError(f"{source}: not valid YAML ({error})") from None
+        data = parse_yaml(text, source)
+    except YamlSyntaxError as error:
+        raise ConfigError(str(error)) from None
     return config_from_mapping(data or {}, source=source)
 
 
@@ -184,12 +183,21 @@ def parse_hostport(text: str, *, default_port: int = DEFAULT_PORT) -> tuple[str,
     return host, port
 
 
+MIN_SIDE, MAX_SIDE = 64, 8192
+
+
 def parse_size(text: str) -> tuple[int, int]:
-    """``"1920x1080"`` -> ``(1920, 1080)``."""
-    match = re.fullmatch(r"\s*(\d{2,5})\s*[xX]\s*(\d{2,5})\s*", str(text))
+    """``"1920x1080"`` -> ``(1920, 1080)``; each side 64 to 8192 pixels.
+
+    The one size parser of the command line and the config file.
+    """
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", str(text))
     if not match:
         raise ValueError(f"expected WIDTHxHEIGHT such as 1920x1080, got {text!r}")
-    return int(match.group(1)), int(match.group(2))
+    width, height = int(match.group(1)), int(match.group(2))
+    if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
+        raise ValueError(f"each side must be {MIN_SIDE} to {MAX_SIDE} pixels, got {text!r}")
+    return width, height
 
 
 def read_secret(path: Path | str, what: str) -> bytes:
@@ -265,5 +273,5 @@ class _Reader:
             return None
         try:
             return parse_size(value)
-        except ValueError:
-            self.fail(key, "WIDTHxHEIGHT such as 1920x1080", value)
+        except ValueError as error:
+            raise ConfigError(f"{self.source}: {key}: {error}") from None

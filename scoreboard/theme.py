@@ -22,7 +22,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import yaml
+from scoreboard.yamlfile import YamlSyntaxError, parse_yaml
 
 RGB = tuple[int, int, int]
 
@@ -257,12 +257,9 @@ def load_theme(name_or_file: str | Path) -> Theme:
 
 def parse_theme(text: str, path: Path) -> Theme:
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "YAML"
-        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        raise ThemeError([f"{path}: {where}: YAML syntax error: {problem}"]) from None
+        data = parse_yaml(text, str(path))
+    except YamlSyntaxError as error:
+        raise ThemeError([str(error)]) from None
     checker = _Checker(path)
     theme = checker.theme(data)
     if checker.errors:

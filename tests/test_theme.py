@@ -145,7 +145,9 @@ def test_themes_ship_inside_the_package():
     setuptools = project["tool"]["setuptools"]
     assert setuptools["package-dir"]["scoreboard.themes"] == "themes"
     assert "scoreboard.themes" in setuptools["packages"]
-    assert {"*.yaml", "fonts/*"} <= set(setuptools["package-data"]["scoreboard.themes"])
+    assert "scoreboard.themes.fonts" in setuptools["packages"]
+    assert "*.yaml" in setuptools["package-data"]["scoreboard.themes"]
+    assert "*.otf" in setuptools["package-data"]["scoreboard.themes.fonts"]
     assert (themes_dir() / "classic.yaml").is_file()
     assert (themes_dir() / "fonts" / "OFL.txt").is_file()
 

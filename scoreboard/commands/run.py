@@ -103,7 +103,13 @@ def build_display(config: Config) -> tuple[TableState, object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from scoreboard.theme import ThemeError, load_theme
+
     config = settings_from_args(args)
+    try:  # a bad theme is a config mistake: refuse before touching the journal or the broker
+        theme = load_theme(config.theme)
+    except ThemeError as error:
+        raise UsageError(str(error)) from None
     table, feed = build_display(config)
     run_kiosk = None
     if not args.headless:
@@ -113,12 +119,6 @@ def run(args: argparse.Namespace) -> int:
             log.warning("run: the display app is not available; running headless")
     if run_kiosk is None:
         return run_headless(feed, table)
-    from scoreboard.theme import ThemeError, load_theme
-
-    try:
-        theme = load_theme(config.theme)
-    except ThemeError as error:
-        raise UsageError(str(error)) from None
     if threading.current_thread() is threading.main_thread():
         # systemd stops the kiosk with SIGTERM: leave through the loop's cleanup,
         # which says goodbye on the status topic and closes the journal.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from scoreboard import config
 from scoreboard.cli import UsageError
 from scoreboard.theme import Theme, ThemeError, available_themes, load_theme, themes_dir
 
@@ -62,11 +63,8 @@ def display_from_args(args: argparse.Namespace) -> tuple[Theme, tuple[int, int] 
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    """``"1920x1080"`` -> ``(1920, 1080)``; sizes from 64 to 8192 pixels."""
-    parts = text.lower().replace(" ", "").split("x")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise UsageError(f"--size: expected WIDTHxHEIGHT such as 1920x1080, got {text!r}")
-    width, height = int(parts[0]), int(parts[1])
-    if not (64 <= width <= 8192 and 64 <= height <= 8192):
-        raise UsageError(f"--size: each side must be 64 to 8192 pixels, got {text!r}")
-    return width, height
+    """``"1920x1080"`` -> ``(1920, 1080)``, or a one-line ``--size`` usage error."""
+    try:
+        return config.parse_size(text)
+    except ValueError as error:
+        raise UsageError(f"--size: {error}") from None

@@ -235,7 +235,7 @@ class MqttFeed:
     def start(self, wake: Callable[[], None]) -> None:
         self._wake = wake
         log.info(
-            "mqtt: connecting to %s:%d (MQTT %s) as display %s, topics %s/#",
+            "mqtt: connecting to %s:%d (MQTT %s) as display %s, topics %s/{coup,event,...}",
             self.settings.host,
             self.settings.port,
             self.settings.protocol,
