@@ -13,6 +13,7 @@ import importlib
 import logging
 import pkgutil
 import sys
+from typing import NoReturn
 
 import scoreboard.commands
 
@@ -21,10 +22,15 @@ class UsageError(Exception):
     """A bad argument value found after parsing; exits 2 with a one-line message."""
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Argument errors in one line, like every other error of the command."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="scoreboard", description="Baccarat roadmap kiosk and tools."
-    )
+    parser = OneLineParser(prog="scoreboard", description="Baccarat roadmap kiosk and tools.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages to stderr")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for info in sorted(pkgutil.iter_modules(scoreboard.commands.__path__), key=lambda m: m.name):

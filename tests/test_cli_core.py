@@ -107,3 +107,14 @@ def test_simulate_prints_a_readable_table() -> None:
     result = scoreboard("simulate", "--shoes", "5", "--seed", "1", "--decks", "6")
     assert result.returncode == 0
     assert "5 shoes of 6 decks" in result.stdout and "Banker wins" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["odds", "--decks", "0"], ["simulate", "--shoes", "x"], ["nosuch"], ["roads", "--rows"]],
+)
+def test_argument_mistakes_are_one_line_without_the_usage_block(args: list[str]) -> None:
+    result = scoreboard(*args)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "usage:" not in result.stderr and "(see --help)" in result.stderr
