@@ -8,7 +8,7 @@ import sys
 
 from scoreboard.cli import UsageError
 from scoreboard.core.cards import UnknownCardError, parse_cards
-from scoreboard.core.rules import Coup, ImpossibleHandError, deal_coup
+from scoreboard.core.rules import Coup, ImpossibleHandError, ShortShoeError, deal_coup
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,7 +32,7 @@ def coup_from_tokens(tokens: list[str]) -> Coup:
         raise ImpossibleHandError(f"{len(cards)} cards given; a coup needs at least 4")
     try:
         coup = deal_coup(cards)
-    except ValueError as error:  # ShortShoeError
+    except ShortShoeError as error:
         raise ImpossibleHandError(
             f"the tableau needs more than the {len(cards)} cards given"
         ) from error

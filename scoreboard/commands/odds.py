@@ -6,8 +6,8 @@ import argparse
 import json
 from collections.abc import Callable
 
-from scoreboard.cli import UsageError
 from scoreboard.core.odds import EVENTS, exact_odds
+from scoreboard.core.shoe import MAX_DECKS
 from scoreboard.core.variants import VARIANTS, Variant
 
 LABELS = {
@@ -51,7 +51,7 @@ def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
-decks_argument = whole_number(1, 8)
+decks_argument = whole_number(1, MAX_DECKS)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -61,7 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Exact probabilities of a fresh shoe by full enumeration (card removal "
         "included), and the house edge of each bet for the chosen pay table.",
     )
-    parser.add_argument("--decks", type=decks_argument, default=8, help="1 to 8 (default 8)")
+    parser.add_argument(
+        "--decks", type=decks_argument, default=MAX_DECKS, help=f"1 to {MAX_DECKS} (default 8)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_variant_arguments(parser)
     parser.set_defaults(func=run)
@@ -69,10 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     variant = variant_from(args)
-    try:
-        odds = {key: float(value) for key, value in exact_odds(args.decks).items()}
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    odds = {key: float(value) for key, value in exact_odds(args.decks).items()}
     edges = variant.house_edges(odds)
     if args.json:
         print(

@@ -10,6 +10,7 @@ import time
 
 from scoreboard.commands.odds import LABELS, decks_argument, whole_number
 from scoreboard.core.odds import EVENTS, exact_odds
+from scoreboard.core.shoe import MAX_DECKS
 from scoreboard.core.simulation import simulate
 
 
@@ -20,7 +21,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Deal whole simulated shoes (burn, cut card, end-of-shoe rule) and print "
         "observed frequencies beside the exact ones, with z-scores.",
     )
-    parser.add_argument("--decks", type=decks_argument, default=8, help="1 to 8 (default 8)")
+    parser.add_argument(
+        "--decks", type=decks_argument, default=MAX_DECKS, help=f"1 to {MAX_DECKS} (default 8)"
+    )
     parser.add_argument("--shoes", type=whole_number(1), default=1000, help="shoes to deal (1000)")
     parser.add_argument("--seed", type=int, help="seed for a repeatable run")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -15,8 +15,8 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-from scoreboard.core.cards import RANKS
-from scoreboard.core.rules import banker_draws, player_draws
+from scoreboard.core.cards import RANKS, SUITS, Card
+from scoreboard.core.rules import banker_draws, is_natural, player_draws
 
 EVENTS = ("B", "P", "T", "player_pair", "banker_pair", "natural", "banker_six", "dragon7", "panda8")
 
@@ -24,8 +24,8 @@ EVENTS = ("B", "P", "T", "player_pair", "banker_pair", "natural", "banker_six", 
 def point_counts(decks: int) -> list[int]:
     """Cards of each point value 0-9 in a full shoe: tens and faces are worth 0."""
     per_deck = [0] * 10
-    for rank_index in range(len(RANKS)):
-        per_deck[min(rank_index + 1, 10) % 10] += 4
+    for rank in RANKS:
+        per_deck[Card(rank).points] += len(SUITS)
     return [count * decks for count in per_deck]
 
 
@@ -88,7 +88,7 @@ def exact_odds(decks: int = 8) -> dict[str, Fraction]:
                         continue
                     counts[b2] -= 1
                     player, banker = (p1 + p2) % 10, (b1 + b2) % 10
-                    if player >= 8 or banker >= 8:
+                    if is_natural(player) or is_natural(banker):
                         acc["natural"] += w4 * after4
                         settle(player, banker, False, False, w4 * after4)
                     elif player_draws(player):

@@ -330,6 +330,14 @@ class Roads:
         except KeyError:
             raise ValueError(f"no derived road with cycle {k}; k is 1, 2 or 3") from None
 
+    def road(self, name: str) -> Sequence[BeadCell] | Sequence[BigRoadCell] | Sequence[DerivedCell]:
+        """Any road by its name: ``bead_plate``, ``big_road`` or a key of ``DERIVED_ROADS``."""
+        if name == "bead_plate":
+            return self.bead_plate
+        if name == "big_road":
+            return self.big_road
+        return self.derived(DERIVED_ROADS[name])
+
     @property
     def big_eye_boy(self) -> tuple[DerivedCell, ...]:
         return self.derived(1)

@@ -21,6 +21,7 @@ __all__ = [
     "Coup",
     "Game",
     "ImpossibleHandError",
+    "ShortShoeError",
     "Winner",
     "banker_draws",
     "deal_coup",
@@ -28,6 +29,7 @@ __all__ = [
     "player_draws",
     "record_coup",
     "result_coup",
+    "winner_of",
 ]
 
 
@@ -157,16 +159,23 @@ class Game:
     coup: Coup
 
 
+def winner_of(player_total: int, banker_total: int) -> Winner:
+    """Higher total wins; equal totals tie.
+
+    >>> winner_of(1, 5)
+    <Winner.BANKER: 'B'>
+    """
+    if player_total > banker_total:
+        return Winner.PLAYER
+    if banker_total > player_total:
+        return Winner.BANKER
+    return Winner.TIE
+
+
 def _finish(player: tuple[Card, ...], banker: tuple[Card, ...]) -> Coup:
     player_total, banker_total = hand_total(player), hand_total(banker)
-    if player_total > banker_total:
-        winner = Winner.PLAYER
-    elif banker_total > player_total:
-        winner = Winner.BANKER
-    else:
-        winner = Winner.TIE
     return Coup(
-        winner=winner,
+        winner=winner_of(player_total, banker_total),
         player=player,
         banker=banker,
         player_total=player_total,
@@ -274,21 +283,17 @@ def result_coup(
     for name, total in (("player_total", player_total), ("banker_total", banker_total)):
         if total is not None and not (isinstance(total, int) and 0 <= total <= 9):
             raise ImpossibleHandError(f"{name} must be 0-9, got {total!r}")
-    if player_total is not None and banker_total is not None:
-        implied = (
-            Winner.PLAYER
-            if player_total > banker_total
-            else Winner.BANKER
-            if banker_total > player_total
-            else Winner.TIE
+    if (
+        player_total is not None
+        and banker_total is not None
+        and winner_of(player_total, banker_total) is not winner
+    ):
+        raise ImpossibleHandError(
+            f"result {winner.value} disagrees with totals Player {player_total} "
+            f"Banker {banker_total}"
         )
-        if implied is not winner:
-            raise ImpossibleHandError(
-                f"result {winner.value} disagrees with totals Player {player_total} "
-                f"Banker {banker_total}"
-            )
-    player_natural = natural and (player_total is None or player_total >= 8)
-    banker_natural = natural and (banker_total is None or banker_total >= 8)
+    player_natural = natural and (player_total is None or is_natural(player_total))
+    banker_natural = natural and (banker_total is None or is_natural(banker_total))
     if natural and not (player_natural or banker_natural):
         raise ImpossibleHandError(
             f"natural flagged but neither total is 8 or 9 (Player {player_total}, "

@@ -12,20 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from scoreboard.core.odds import EVENTS
 from scoreboard.core.rules import banker_draws, player_draws
 from scoreboard.core.shoe import DECK, POINTS, RANK_INDEX, Dealer, burn_count
-
-EVENTS = (
-    "B",
-    "P",
-    "T",
-    "player_pair",
-    "banker_pair",
-    "natural",
-    "banker_six",
-    "dragon7",
-    "panda8",
-)
 
 # Drawing tables generated from the rules, indexed by two-card totals.
 _PLAYER_DRAWS = tuple(player_draws(total) for total in range(10))

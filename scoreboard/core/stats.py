@@ -78,20 +78,7 @@ COUNTER_NAMES: tuple[str, ...] = tuple(field.name for field in fields(Counts))
 class Tally:
     """The mutable running totals behind :class:`Counts`; one :meth:`add` per coup."""
 
-    __slots__ = (
-        "banker",
-        "banker_naturals",
-        "banker_pairs",
-        "banker_six",
-        "dragon7",
-        "games",
-        "naturals",
-        "panda8",
-        "player",
-        "player_naturals",
-        "player_pairs",
-        "tie",
-    )
+    __slots__ = COUNTER_NAMES
 
     def __init__(self) -> None:
         for name in COUNTER_NAMES:
@@ -101,13 +88,11 @@ class Tally:
         winner = coup.winner
         if winner is BANKER:
             self.banker += 1
-            if coup.banker_total is not None:  # result-only coups may have no totals
-                self.banker_six += coup.banker_six
-                self.dragon7 += coup.dragon7
+            self.banker_six += coup.banker_six
+            self.dragon7 += coup.dragon7
         elif winner is PLAYER:
             self.player += 1
-            if coup.player_total is not None:
-                self.panda8 += coup.panda8
+            self.panda8 += coup.panda8
         else:
             self.tie += 1
         self.games += 1
@@ -115,7 +100,7 @@ class Tally:
             self.banker_pairs += 1
         if coup.player_pair:
             self.player_pairs += 1
-        if coup.player_natural or coup.banker_natural:
+        if coup.natural:
             self.naturals += 1
             if coup.player_natural:
                 self.player_naturals += 1
@@ -123,20 +108,7 @@ class Tally:
                 self.banker_naturals += 1
 
     def counts(self) -> Counts:
-        return Counts(
-            self.banker,
-            self.player,
-            self.tie,
-            self.banker_pairs,
-            self.player_pairs,
-            self.naturals,
-            self.player_naturals,
-            self.banker_naturals,
-            self.games,
-            self.banker_six,
-            self.dragon7,
-            self.panda8,
-        )
+        return Counts(*(getattr(self, name) for name in COUNTER_NAMES))
 
 
 @dataclass(frozen=True, slots=True)

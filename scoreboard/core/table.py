@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from scoreboard.core.roads import Roads
+from scoreboard.core.roads import GameOrderError, Roads
 from scoreboard.core.rules import Coup, Game
 from scoreboard.core.variants import VARIANTS, Variant
 
@@ -85,7 +85,6 @@ class TableState:
         self.shoe_number = 0
         self._games: dict[int, Game] = {}
         self.roads = Roads(rows=rows)
-        self.last_game: Game | None = None
         self.shuffling = False
         self.cut_card_out = False
         self.version = 0
@@ -113,6 +112,11 @@ class TableState:
     def games(self) -> tuple[Game, ...]:
         """The shoe's games in game order."""
         return tuple(self._games[number] for number in sorted(self._games))
+
+    @property
+    def last_game(self) -> Game | None:
+        """The game with the highest number: the last coup on the board."""
+        return self._games.get(self.last_number)
 
     @property
     def last_number(self) -> int:
@@ -168,7 +172,6 @@ class TableState:
         self._amended.clear()
         self._retired.clear()
         self.roads = Roads(rows=self.rows)
-        self.last_game = None
         self.shuffling = False
         self.cut_card_out = False
         self.version += 1
@@ -203,14 +206,11 @@ class TableState:
                 return False
             del self._voided[game.number]
             self._amended.discard(game.number)
-        in_order = game.number > self.last_number
         self._games[game.number] = game
-        if in_order:
-            self.roads.append(game)
-        else:
-            self._rebuild()
-        if self.last_game is None or game.number >= self.last_game.number:
-            self.last_game = game
+        try:
+            self.roads.append(game)  # the next game in order: incremental
+        except GameOrderError:
+            self._rebuild()  # a late game filling a gap
         self.shuffling = False
         self.version += 1
         return True
@@ -235,7 +235,6 @@ class TableState:
         self._voided[number] = removed.coup
         self._retire(number, removed.coup)
         self._rebuild()
-        self._refresh_last_game()
         self.version += 1
         return True
 
@@ -256,7 +255,6 @@ class TableState:
         self._retired.get(game.number, set()).discard(game.coup)
         self._games[game.number] = game
         self._rebuild()
-        self._refresh_last_game()
         self.version += 1
         return True
 
@@ -357,7 +355,6 @@ class TableState:
         self._games = new_games
         self._voided = new_voided
         self._rebuild()
-        self._refresh_last_game()
         if self._games:
             self.shuffling = False
         self.version += 1
@@ -382,9 +379,6 @@ class TableState:
         return game.coup in self._retired.get(game.number, ()) and (
             known is None or known.coup != game.coup
         )
-
-    def _refresh_last_game(self) -> None:
-        self.last_game = self._games[self.last_number] if self._games else None
 
     def _rebuild(self) -> None:
         self.roads = Roads.build(self.games, rows=self.rows)

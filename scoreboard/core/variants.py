@@ -73,16 +73,21 @@ class Variant:
             banker_return = banker_win - p["dragon7"]
         else:
             banker_return = banker_win * float(1 - self.banker_commission)
+
+        def side_bet(event: str, pays: int) -> float:
+            """A bet that wins ``pays`` to one when ``event`` happens and loses otherwise."""
+            return (1 - p[event]) - pays * p[event]
+
         edges = {
             "player": p["B"] - p["P"],
             "banker": p["P"] - banker_return,
-            "tie": (1 - p["T"]) - self.tie_pays * p["T"],
-            "player_pair": (1 - p["player_pair"]) - self.pair_pays * p["player_pair"],
-            "banker_pair": (1 - p["banker_pair"]) - self.pair_pays * p["banker_pair"],
+            "tie": side_bet("T", self.tie_pays),
+            "player_pair": side_bet("player_pair", self.pair_pays),
+            "banker_pair": side_bet("banker_pair", self.pair_pays),
         }
         if self.ez:
-            edges["dragon7"] = (1 - p["dragon7"]) - self.dragon7_pays * p["dragon7"]
-            edges["panda8"] = (1 - p["panda8"]) - self.panda8_pays * p["panda8"]
+            edges["dragon7"] = side_bet("dragon7", self.dragon7_pays)
+            edges["panda8"] = side_bet("panda8", self.panda8_pays)
         return edges
 
     def with_options(self, *, tie_pays: int | None = None, pair_pays: int | None = None) -> Variant:

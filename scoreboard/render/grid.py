@@ -13,14 +13,12 @@ from dataclasses import dataclass
 
 import pygame
 
-from scoreboard.core.roads import BeadCell, BigRoadCell, Color, Roads
+from scoreboard.core.roads import DERIVED_ROADS, BeadCell, BigRoadCell, Color, Roads
 from scoreboard.core.rules import Winner
 from scoreboard.render.layout import Grid
 from scoreboard.render.symbols import Sprites
 from scoreboard.render.text import TextCache
 from scoreboard.theme import RGB, Theme
-
-DERIVED_K = {"big_eye_boy": 1, "small_road": 2, "cockroach_pig": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +110,7 @@ class RoadPainter:
             return [Mark(c.col, c.row, self.bead(c, size)) for c in roads.bead_plate]
         if road == "big_road":
             return [Mark(c.col, c.row, self.big_road(c, size)) for c in roads.big_road]
-        k = DERIVED_K[road]
+        k = DERIVED_ROADS[road]
         return [Mark(c.col, c.row, self.derived(k, c.color, size)) for c in roads.derived(k)]
 
     # -- single symbols -------------------------------------------------------------

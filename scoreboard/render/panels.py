@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pygame
 
-from scoreboard.core.roads import Color, Counts, Roads
+from scoreboard.core.roads import DERIVED_ROADS, Color, Counts, Roads
 from scoreboard.core.rules import Winner
 from scoreboard.core.table import Limits, TableState
 from scoreboard.render.grid import RoadPainter
@@ -197,7 +197,7 @@ class PanelPainter:
             self.put(surface, self.words(key), label, colors.text, height=row.height * 0.5)
             predicted = roads.predictions.get(winner, {})
             slot = size * 1.15
-            for k, road in enumerate(("big_eye_boy", "small_road", "cockroach_pig"), start=1):
+            for road, k in DERIVED_ROADS.items():
                 cell = pygame.Rect(0, 0, size, size)
                 cell.centery = row.centery
                 cell.right = round(body.right - (3 - k) * slot)

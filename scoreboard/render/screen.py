@@ -151,16 +151,9 @@ class Renderer:
 
     # -- drawing ----------------------------------------------------------------------------
     def _road_grew(self, road: str, table: TableState) -> bool:
-        roads = table.roads
-        if road == "bead_plate":
-            cells: tuple[object, ...] = tuple(roads.bead_plate[-1:])
-            length = len(roads.bead_plate)
-        elif road == "big_road":
-            cells, length = tuple(roads.big_road[-1:]), len(roads.big_road)
-        else:
-            derived = roads.derived(("big_eye_boy", "small_road", "cockroach_pig").index(road) + 1)
-            cells, length = tuple(derived[-1:]), len(derived)
-        signature = (table.shoe_id, length, cells)
+        entries = table.roads.road(road)
+        length = len(entries)
+        signature = (table.shoe_id, length, tuple(entries[-1:]))
         grew = self._signatures.get(road) != signature and length > 0
         self._signatures[road] = signature
         return grew
