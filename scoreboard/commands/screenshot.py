@@ -18,6 +18,7 @@ from scoreboard.commands.themes import add_display_arguments, display_from_args
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer, Dealt, ShoeStarted
 from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.feeds.simulated import apply_shoe_event
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -73,17 +74,23 @@ def results_games(text: str) -> list[Game]:
 def dealt_table(
     seed: int, coups: int, decks: int = 8, table: TableState | None = None
 ) -> TableState:
-    """A table after ``coups`` coups of a seeded simulated shoe (the current shoe shown)."""
+    """A table after ``coups`` coups of a seeded simulated shoe (the current shoe shown).
+
+    Only shuffles and coups are applied: the picture is of the hand just dealt,
+    without the cut card's mark or the shuffle screen (``--cut-card`` and
+    ``--shuffling`` add those).
+    """
     table = table or TableState(table_id="T1")
     if coups <= 0:
-        table.new_shoe(f"T1-{seed:x}-001")
+        # The shoe id does not depend on the decks, so the default Dealer is
+        # used: an empty table never rejected --decks, and still does not.
+        apply_shoe_event(table, next(iter(Dealer(seed=seed))))
         return table
     dealt = 0
     for event in Dealer(decks=decks, seed=seed):
-        if isinstance(event, ShoeStarted):
-            table.new_shoe(event.shoe_id)
-        elif isinstance(event, Dealt):
-            table.add_game(event.game)
+        if isinstance(event, ShoeStarted | Dealt):
+            apply_shoe_event(table, event)
+        if isinstance(event, Dealt):
             dealt += 1
             if dealt >= coups:
                 break
@@ -93,24 +100,16 @@ def dealt_table(
 def build_table(args: argparse.Namespace) -> TableState:
     if args.coups and args.seed is None:
         raise UsageError("--coups needs --seed")
-    if args.results is not None:
-        table = TableState(table_id="T1", table_name=args.table_name)
-        table.new_shoe("screenshot")
-        for game in results_games(args.results):
-            table.add_game(game)
-        return table
-    if args.seed is not None:
+    table = TableState(table_id="T1", table_name=args.table_name)
+    if args.seed is not None and args.results is None:
         try:
-            return dealt_table(
-                args.seed,
-                args.coups,
-                args.decks,
-                TableState(table_id="T1", table_name=args.table_name),
-            )
+            return dealt_table(args.seed, args.coups, args.decks, table)
         except ValueError as error:
             raise UsageError(str(error)) from None
-    table = TableState(table_id="T1", table_name=args.table_name)
     table.new_shoe("screenshot")
+    if args.results is not None:
+        for game in results_games(args.results):
+            table.add_game(game)
     return table
 
 

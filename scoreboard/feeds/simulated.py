@@ -33,6 +33,18 @@ from scoreboard.core.table import FeedStatus, TableState
 log = logging.getLogger(__name__)
 
 
+def apply_shoe_event(table: TableState, event: ShoeEvent) -> None:
+    """Apply one shoe event to ``table`` (a burn changes nothing on screen)."""
+    if isinstance(event, ShoeStarted):
+        table.new_shoe(event.shoe_id)
+    elif isinstance(event, Dealt):
+        table.add_game(event.game)
+    elif isinstance(event, CutCardOut):
+        table.mark_cut_card()
+    elif isinstance(event, ShoeEnded):
+        table.set_shuffling(True)
+
+
 class SimulatedFeed:
     """Deals from a :class:`~scoreboard.core.shoe.Dealer`, shoe after shoe, forever."""
 
@@ -72,17 +84,14 @@ class SimulatedFeed:
         return 0.0  # the burn and the cut card come with what precedes them
 
     def _apply(self, event: ShoeEvent, table: TableState) -> None:
+        apply_shoe_event(table, event)
         if isinstance(event, ShoeStarted):
-            table.new_shoe(event.shoe_id)
             log.info("demo: shoe %d (%s) shuffled", event.shoe_number, event.shoe_id)
         elif isinstance(event, Dealt):
-            table.add_game(event.game)
             self.coups_dealt += 1
         elif isinstance(event, CutCardOut):
-            table.mark_cut_card()
             log.info("demo: cut card out after game %d; one more coup", event.game)
         elif isinstance(event, ShoeEnded):
-            table.set_shuffling(True)
             self._shoe_ended = True
 
     def status(self, now: float) -> FeedStatus:
