@@ -11,7 +11,7 @@ import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.panels import PanelPainter
-from scoreboard.theme import RGB
+from scoreboard.theme import RGB, Colors
 
 STATUS_LABEL = {
     FeedStatus.DEMO: "demo",
@@ -32,6 +32,25 @@ def luminance(color: RGB) -> float:
 def mix(a: RGB, b: RGB, amount: float) -> RGB:
     """``a`` moved ``amount`` of the way towards ``b``."""
     return tuple(round(x + (y - x) * amount) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+def _ink_on(colors: Colors, fill: RGB) -> RGB:
+    """Text colour for a pill of ``fill``: a theme colour if it contrasts, else black or white."""
+    ink = colors.header_background if luminance(fill) > 0.5 else colors.header_text
+    if abs(luminance(ink) - luminance(fill)) < 0.3:
+        ink = (0, 0, 0) if luminance(fill) > 0.5 else (255, 255, 255)
+    return ink
+
+
+def plate_shows(table: TableState) -> bool:
+    """The cut card's "final hand" plate is up: the card is out and the shoe not yet over."""
+    return table.cut_card_out and not table.shuffling
+
+
+def plate_in_header(p: PanelPainter) -> bool:
+    """The plate goes in the header: the layout has no big-road title strip to carry it."""
+    panel = p.layout.panels.get("big_road")
+    return panel is None or panel.title is None
 
 
 def draw_header(
@@ -75,15 +94,10 @@ def draw_header(
         )
         right = clock_box.left - round(box.width * 0.012)
     pill = draw_feed_mark(p, surface, status, right, box)
-    if table.cut_card_out and not table.shuffling and not _has_road_title(p):
+    if plate_shows(table) and plate_in_header(p):
         gap = round(box.width * 0.012)
         strip = pygame.Rect(x + gap, pill.y, max(1, pill.left - 2 * gap - x), pill.height)
         draw_cut_card_plate(p, surface, strip, max_width=strip.width)
-
-
-def _has_road_title(p: PanelPainter) -> bool:
-    panel = p.layout.panels.get("big_road")
-    return panel is not None and panel.title is not None
 
 
 def draw_feed_mark(
@@ -99,9 +113,7 @@ def draw_feed_mark(
     }.get(status, colors.error)
     text = p.words(STATUS_LABEL[status], "  ")
     height = round(box.height * 0.46)
-    ink = colors.header_background if luminance(fill) > 0.5 else colors.header_text
-    if abs(luminance(ink) - luminance(fill)) < 0.3:
-        ink = (0, 0, 0) if luminance(fill) > 0.5 else (255, 255, 255)
+    ink = _ink_on(colors, fill)
     label = p.text.fit(text, height * 0.8, box.width * 0.2, ink, bold=True)
     pill = pygame.Rect(0, 0, label.get_width() + height, height)
     pill.midright = (right, box.centery)
@@ -117,10 +129,11 @@ def draw_cut_card_mark(p: PanelPainter, surface: pygame.Surface, table: TableSta
     where players look; a theme without one gets the plate in the header instead
     (see :func:`draw_header`).  Hidden under the shuffle screen.
     """
-    panel = p.layout.panels.get("big_road")
-    if not table.cut_card_out or table.shuffling or panel is None or panel.title is None:
+    if not plate_shows(table) or plate_in_header(p):
         return
+    panel = p.layout.panels["big_road"]
     title = panel.title
+    assert title is not None  # plate_in_header is false
     strip = pygame.Rect(title.x, 0, panel.body.right - title.x, round(title.height * 0.7))
     strip.centery = title.centery
     draw_cut_card_plate(p, surface, strip)
@@ -137,9 +150,7 @@ def draw_cut_card_plate(
     """
     colors = p.colors
     height = strip.height
-    ink = colors.header_background if luminance(colors.accent) > 0.5 else colors.header_text
-    if abs(luminance(ink) - luminance(colors.accent)) < 0.3:
-        ink = (0, 0, 0) if luminance(colors.accent) > 0.5 else (255, 255, 255)
+    ink = _ink_on(colors, colors.accent)
     pad = round(height * 0.45)
     card = pygame.Rect(0, 0, max(2, round(height * 0.3)), max(3, round(height * 0.62)))
     room = (strip.width // 2 if max_width is None else max_width) - 2 * pad - card.width - pad // 2

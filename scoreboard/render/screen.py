@@ -23,6 +23,7 @@ from scoreboard.render.chrome import (
     draw_footer,
     draw_header,
     draw_shuffle_banner,
+    plate_shows,
 )
 from scoreboard.render.grid import RoadPainter, RoadView, draw_grid_lines, draw_marks, sprite_size
 from scoreboard.render.hand import draw_last_coup
@@ -88,7 +89,7 @@ class Renderer:
                 table.last_number,
                 status,
                 clock,
-                table.cut_card_out and not table.shuffling,
+                plate_shows(table),
             ),
             "counters": version,
             "predictions": version,
