@@ -20,6 +20,10 @@ from scoreboard.render.symbols import Sprites
 from scoreboard.render.text import TextCache
 from scoreboard.theme import RGB, Theme
 
+SIDE_KEY = {Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}
+"""Each winner's label key (and key in ``theme.roads.letters``); see also
+:attr:`RoadPainter.side_color` and :attr:`RoadPainter.side_shape`."""
+
 
 @dataclass(frozen=True, slots=True)
 class Mark:
@@ -178,7 +182,7 @@ class RoadPainter:
     def _bead_text(self, cell: BeadCell) -> str:
         coup = cell.coup
         letters = self.theme.roads.letters
-        side = {Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}[coup.winner]
+        side = SIDE_KEY[coup.winner]
         if self.theme.roads.bead_text == "total":
             total = coup.player_total if coup.winner is Winner.PLAYER else coup.banker_total
             if total is not None:

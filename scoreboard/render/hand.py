@@ -11,6 +11,7 @@ import pygame
 from scoreboard.core.cards import Card
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.table import TableState
+from scoreboard.render.grid import SIDE_KEY
 from scoreboard.render.panels import PanelPainter
 
 SUIT_GLYPHS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -32,26 +33,22 @@ def draw_last_coup(p: PanelPainter, surface: pygame.Surface, table: TableState) 
         return
     coup = game.coup
     half = body.width // 2
-    for i, (key, cards, total, side) in enumerate(
+    for i, (cards, total, side) in enumerate(
         (
-            ("player", coup.player, coup.player_total, Winner.PLAYER),
-            ("banker", coup.banker, coup.banker_total, Winner.BANKER),
+            (coup.player, coup.player_total, Winner.PLAYER),
+            (coup.banker, coup.banker_total, Winner.BANKER),
         )
     ):
         area = pygame.Rect(body.x + i * half, body.y, half, body.height)
-        draw_hand(p, surface, area.inflate(-p.layout.px(0.008), 0), key, cards, total, coup, side)
+        inset = area.inflate(-p.layout.px(0.008), 0)
+        draw_hand(p, surface, inset, SIDE_KEY[side], cards, total, coup, side)
     if not coup.has_cards:
-        side_key = {Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}
-        fill = {
-            Winner.BANKER: p.colors.banker,
-            Winner.PLAYER: p.colors.player,
-            Winner.TIE: p.colors.tie,
-        }[coup.winner]
+        fill = p.roads.side_color[coup.winner]
         below = pygame.Rect(body.x, body.y + round(body.height * 0.36), body.width, 0)
         below.height = body.bottom - below.y
         p.put(
             surface,
-            p.words(side_key[coup.winner]),
+            p.words(SIDE_KEY[coup.winner]),
             below.inflate(-body.width // 4, -below.height // 4),
             fill,
             bold=True,
@@ -70,7 +67,7 @@ def draw_hand(
     side: Winner,
 ) -> None:
     colors = p.colors
-    color = colors.player if side is Winner.PLAYER else colors.banker
+    color = p.roads.side_color[side]
     won = coup.winner is side
     head = pygame.Rect(area.x, area.y, area.width, round(area.height * 0.3))
     if won or coup.winner is Winner.TIE:

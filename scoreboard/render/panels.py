@@ -11,7 +11,7 @@ import pygame
 from scoreboard.core.roads import DERIVED_ROADS, Color, Counts, Roads
 from scoreboard.core.rules import Winner
 from scoreboard.core.table import Limits, TableState
-from scoreboard.render.grid import RoadPainter
+from scoreboard.render.grid import SIDE_KEY, RoadPainter
 from scoreboard.render.layout import ScreenLayout
 from scoreboard.render.text import TextCache
 from scoreboard.theme import RGB, Theme
@@ -88,11 +88,11 @@ class PanelPainter:
         tiles_h = round(body.height * 0.46)
         tile_w = (body.width - 2 * gap) / 3
         sides = (
-            ("banker", counts.banker, "banker", colors.banker),
-            ("player", counts.player, "player", colors.player),
-            ("tie", counts.tie, "tie", colors.tie),
+            ("banker", counts.banker, colors.banker),
+            ("player", counts.player, colors.player),
+            ("tie", counts.tie, colors.tie),
         )
-        for i, (key, count, percent_key, color) in enumerate(sides):
+        for i, (key, count, color) in enumerate(sides):
             tile = pygame.Rect(
                 round(body.x + i * (tile_w + gap)), body.y + gap, round(tile_w), tiles_h
             )
@@ -111,7 +111,7 @@ class PanelPainter:
             pct_box = pygame.Rect(
                 tile.x, count_box.bottom, tile.width, tile.bottom - count_box.bottom
             )
-            pct = f"{counts.percent(percent_key):.1f}%"
+            pct = f"{counts.percent(key):.1f}%"
             self.put(surface, pct, pct_box.inflate(0, -gap), colors.bead_text, align="center")
         streaks = table.roads.streaks
         rows: list[tuple[str, str, RGB]] = [
@@ -126,7 +126,7 @@ class PanelPainter:
         side = streaks.current_side
         current = "–"
         if side is not None:
-            letter = letters["banker" if side is Winner.BANKER else "player"]
+            letter = letters[SIDE_KEY[side]]
             current = f"{letter} × {streaks.current_length}"
         longest = (
             f"{letters['banker']} {streaks.longest_banker} · {letters['player']} "
@@ -174,15 +174,14 @@ class PanelPainter:
         body = self.layout.panels["predictions"].body
         colors = self.colors
         row_h = body.height / 2
-        for i, (winner, key) in enumerate(((Winner.BANKER, "banker"), (Winner.PLAYER, "player"))):
+        for i, winner in enumerate((Winner.BANKER, Winner.PLAYER)):
+            key = SIDE_KEY[winner]
             row = pygame.Rect(body.x, round(body.y + i * row_h), body.width, round(row_h))
             size = round(min(row.height * 0.78, body.width / 7))
             chip = pygame.Rect(row.x, 0, size, size)
             chip.centery = row.centery
-            shape = (
-                self.theme.symbols.banker if winner is Winner.BANKER else self.theme.symbols.player
-            )
-            color = colors.banker if winner is Winner.BANKER else colors.player
+            shape = self.roads.side_shape[winner]
+            color = self.roads.side_color[winner]
             surface.blit(self.roads.sprites.disc(chip.size, color, shape), chip)
             letter = self.theme.roads.letters[key]
             self.put(
