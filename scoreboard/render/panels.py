@@ -60,11 +60,12 @@ class PanelPainter:
         self, texts: list[str], height: float, width: float, *, bold: bool = False
     ) -> int:
         """One font size for a column of texts: the largest at which all of them fit."""
-        size = self.text.size_for_height(height)
-        widest = max((self.text.font(size, bold=bold).size(t)[0] for t in texts), default=0)
-        if widest > width > 0:
-            size = max(6, int(size * width / widest))
-        return size
+        font = self.text.font
+        return self.text.size_to_fit(
+            height,
+            width,
+            lambda size: max((font(size, bold=bold).size(t)[0] for t in texts), default=0),
+        )
 
     def title(self, surface: pygame.Surface, name: str, extra: str = "") -> None:
         """The panel's title strip: primary label, then the other languages, muted."""
@@ -139,14 +140,20 @@ class PanelPainter:
         per_col = (len(rows) + 1) // 2
         row_h = area.height / per_col
         col_w = (area.width - 2 * gap) / 2
-        size = self.text.size_for_height(row_h * 0.6)
-        widest = max(
-            self.text.font(size).size(label)[0] + self.text.font(size, bold=True).size(value)[0]
-            for label, value, _ in rows
-        )
+        font = self.text.font
         room = col_w - 2 * gap
-        if widest > room:
-            size = max(6, int(size * room / widest))
+        size = (
+            self.text.size_to_fit(
+                row_h * 0.6,
+                room,
+                lambda size: max(
+                    font(size).size(label)[0] + font(size, bold=True).size(value)[0]
+                    for label, value, _ in rows
+                ),
+            )
+            if room > 0
+            else 6  # no room at all: the smallest size
+        )
         for index, (label, value, color) in enumerate(rows):
             col, row = divmod(index, per_col)
             cell = pygame.Rect(

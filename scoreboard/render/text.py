@@ -10,6 +10,7 @@ screen must age out rather than pile up.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -49,6 +50,18 @@ class TextCache:
         """The font size whose glyphs (not the font's generous CJK line gap) fill ``height``."""
         return max(6, int(height * self.scale / (self.line_ratio * 0.8)))
 
+    def size_to_fit(self, height: float, max_width: float, width_at: Callable[[int], float]) -> int:
+        """The font size for ``height``, shrunk until ``width_at(size)`` fits ``max_width``.
+
+        ``width_at`` measures the text (or the widest of several) at a font size;
+        a ``max_width`` of 0 or less sets no limit.
+        """
+        size = self.size_for_height(height)
+        width = width_at(size)
+        if width > max_width > 0:
+            size = max(6, int(size * max_width / width))
+        return size
+
     def render(self, text: str, size: int, color: RGB, *, bold: bool = False) -> pygame.Surface:
         key = (text, bold, max(6, int(size)), color)
         texts = self._texts
@@ -64,8 +77,5 @@ class TextCache:
         self, text: str, height: float, max_width: float, color: RGB, *, bold: bool = False
     ) -> pygame.Surface:
         """Text as tall as ``height`` allows, shrunk until it fits ``max_width``."""
-        size = self.size_for_height(height)
-        width = self.font(size, bold=bold).size(text)[0]
-        if width > max_width > 0:
-            size = max(6, int(size * max_width / width))
+        size = self.size_to_fit(height, max_width, lambda s: self.font(s, bold=bold).size(text)[0])
         return self.render(text, size, color, bold=bold)
