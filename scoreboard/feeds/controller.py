@@ -5,7 +5,8 @@ reference publisher for controller vendors: every coup (with cards), the shoe
 events, a retained snapshot after every coup, the retained limits, its own
 status with a last will, and an answer to ``cmd/resync``.
 
-Publishing happens on the calling thread only; paho's callbacks just set flags.
+Publishing happens on the calling thread only; paho's callbacks just set flags
+and queue the raw resync requests, which the calling thread parses.
 While the broker is unreachable the controller waits (a real shoe cannot deal
 into the void either) and on reconnect re-announces its status, the limits and
 the snapshot, since a broker without persistence forgets retained messages.
@@ -14,6 +15,7 @@ the snapshot, since a broker without persistence forgets retained messages.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 from collections.abc import Iterable
@@ -86,10 +88,11 @@ class Controller:
         self._resync = threading.Event()
         self._wakeup = threading.Event()
         self._stopping = threading.Event()
+        #: Raw (topic, payload) from paho's thread, parsed by :meth:`_service`.
+        self._inbox: queue.SimpleQueue[tuple[str, bytes]] = queue.SimpleQueue()
         self._last_resync = 0.0
         self.shoe_id: str | None = None
         self.games: list[Game] = []
-        self.published = 0
         self._pending: list[mqtt.MQTTMessageInfo] = []
 
     # -- paho's thread ----------------------------------------------------------
@@ -115,19 +118,10 @@ class Controller:
 
     def _on_message(self, client, userdata, message) -> None:
         try:
-            event = parse_message(
-                self.topics, message.topic, bytes(message.payload), key=self.hmac_key
-            )
-        except ProtocolError as error:
-            log.warning("controller: ignored %s", error)
-            return
+            self._inbox.put((message.topic, bytes(message.payload)))
+            self._wakeup.set()
         except Exception:
             log.exception("controller: error in on_message (ignored)")
-            return
-        if isinstance(event, ResyncRequest):
-            log.info("controller: resync asked by %s (missing %s)", event.display, event.missing)
-            self._resync.set()
-            self._wakeup.set()
 
     # -- publishing ---------------------------------------------------------------
     def start(self) -> None:
@@ -197,10 +191,46 @@ class Controller:
             self.publish(LimitsReceived(self.limits), retain=True)
             self._publish_snapshot()
             log.info("controller: online on %s", self.topics.prefix)
+        self._read_inbox()
         if self._resync.is_set() and time.monotonic() - self._last_resync >= RESYNC_MIN_INTERVAL:
             self._resync.clear()
             self._last_resync = time.monotonic()
             self._publish_snapshot()
+
+    def _read_inbox(self) -> None:
+        """Parse what paho handed over; a valid ``cmd/resync`` asks for a snapshot.
+
+        Logs once for the whole batch, however many messages arrived.
+        """
+        asked: list[str] = []
+        ignored: list[str] = []
+        failed = 0
+        while True:
+            try:
+                topic, payload = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            try:
+                event = parse_message(self.topics, topic, payload, key=self.hmac_key)
+            except ProtocolError as error:
+                ignored.append(str(error))
+                continue
+            except Exception:  # a bug: report it once per batch, keep dealing
+                if not failed:
+                    log.exception("controller: error while reading a message (ignored)")
+                failed += 1
+                continue
+            if isinstance(event, ResyncRequest):
+                asked.append(f"{event.display} (missing {event.missing})")
+        if asked:
+            log.info("controller: resync asked by %s", ", ".join(asked))
+            self._resync.set()
+        if len(ignored) == 1:
+            log.warning("controller: ignored %s", ignored[0])
+        elif ignored:
+            log.warning("controller: ignored %d messages, the first: %s", len(ignored), ignored[0])
+        if failed > 1:
+            log.error("controller: %d more messages could not be read (ignored)", failed - 1)
 
     def wait(self, seconds: float) -> None:
         """Sleep for the pace, answering resyncs and reconnects meanwhile."""
@@ -248,7 +278,6 @@ class Controller:
                     log.info("controller: shoe %s ended after %d games", shoe_event.shoe_id, games)
                     if shoes is not None and finished >= shoes:
                         break
-        self.published = coups
         return coups
 
     def linger(self, seconds: float) -> None:

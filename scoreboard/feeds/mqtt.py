@@ -39,8 +39,8 @@ from scoreboard.protocol import (
     canonical_json,
     display_status,
     encode,
+    encode_payload,
     parse_message,
-    sign,
 )
 
 log = logging.getLogger(__name__)
@@ -172,8 +172,6 @@ class MqttFeed:
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._wake: Callable[[], None] = lambda: None
         self.connected = False
-        #: True once the broker acknowledged the subscriptions of the current connection.
-        self.subscribed = False
         self._subscribed_at: float | None = None
         self.ever_connected = False
         self._reported_unreachable = False
@@ -188,48 +186,53 @@ class MqttFeed:
         #: Called after each applied event with (event, monotonic receive time): benchmarks.
         self.on_applied: Callable[[Any, float], None] | None = None
 
+    @property
+    def subscribed(self) -> bool:
+        """True once the broker acknowledged the subscriptions of the current connection."""
+        return self._subscribed_at is not None
+
     # -- paho's thread: never block, never raise ---------------------------------
-    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+    def _hand_over(self, make: Callable[[], object], callback: str) -> None:
+        """Queue what ``make`` builds for the main loop and wake it; never raise.
+
+        An exception escaping a paho callback silently kills paho's thread, so
+        every callback goes through here.
+        """
         try:
-            if reason_code.is_failure:
-                self._queue.put(_ConnectRefused(str(reason_code)))
-            else:
-                client.subscribe([(topic, 1) for topic in self.topics.display_subscriptions])
-                self._queue.put(_Connected(bool(getattr(flags, "session_present", False))))
+            self._queue.put(make())
             self._wake()
         except Exception:
-            log.exception("mqtt: error in on_connect (ignored)")
+            log.exception("mqtt: error in %s (ignored)", callback)
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        def connected() -> object:
+            if reason_code.is_failure:
+                return _ConnectRefused(str(reason_code))
+            client.subscribe([(topic, 1) for topic in self.topics.display_subscriptions])
+            return _Connected(bool(getattr(flags, "session_present", False)))
+
+        self._hand_over(connected, "on_connect")
 
     def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
-        try:
+        def subscribed() -> object:
             failed = [str(code) for code in reason_codes if code.is_failure]
             if failed:
                 log.error("mqtt: broker refused subscriptions: %s", ", ".join(failed))
-            self._queue.put(_Subscribed())
-            self._wake()
-        except Exception:
-            log.exception("mqtt: error in on_subscribe (ignored)")
+            return _Subscribed()
+
+        self._hand_over(subscribed, "on_subscribe")
 
     def _on_connect_fail(self, client, userdata) -> None:
-        try:
-            self._queue.put(_Unreachable())
-            self._wake()
-        except Exception:
-            log.exception("mqtt: error in on_connect_fail (ignored)")
+        self._hand_over(_Unreachable, "on_connect_fail")
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
-        try:
-            self._queue.put(_Disconnected(str(reason_code)))
-            self._wake()
-        except Exception:
-            log.exception("mqtt: error in on_disconnect (ignored)")
+        self._hand_over(lambda: _Disconnected(str(reason_code)), "on_disconnect")
 
     def _on_message(self, client, userdata, message) -> None:
-        try:
-            self._queue.put(_Message(message.topic, bytes(message.payload), time.monotonic()))
-            self._wake()
-        except Exception:
-            log.exception("mqtt: error in on_message (ignored)")
+        self._hand_over(
+            lambda: _Message(message.topic, bytes(message.payload), time.monotonic()),
+            "on_message",
+        )
 
     # -- the Feed protocol -------------------------------------------------------
     def start(self, wake: Callable[[], None]) -> None:
@@ -315,13 +318,11 @@ class MqttFeed:
                 self._resync_due = now if table.missing else None
                 log.info("mqtt: connected to %s:%d", self.settings.host, self.settings.port)
             case _Subscribed():
-                self.subscribed = self.connected
                 self._subscribed_at = now if self.connected else None
             case _Disconnected(reason=reason):
                 if self.connected:
                     log.warning("mqtt: disconnected (%s); reconnecting", reason)
                 self.connected = False
-                self.subscribed = False
                 self._subscribed_at = None
             case _ConnectRefused(reason=reason):
                 if not self._reported_unreachable:
@@ -360,18 +361,16 @@ class MqttFeed:
             changed = apply_event(table, event)
         except ConflictError as error:
             self._reject("conflict", f"{message.topic}: {error}")
-            if table.retired_count != retired:
-                self._journal(event, table)  # rejected, but a restart must remember it
-            return
-        if isinstance(event, Snapshot):
-            self._snapshot_disagreements(message.topic, table)
-        if not changed:
-            if table.retired_count != retired:
-                self._journal(event, table)
-            return
-        self.applied += 1
-        self._journal(event, table)
-        if self.on_applied is not None:
+            changed = False
+        else:
+            if isinstance(event, Snapshot):
+                self._snapshot_disagreements(message.topic, table)
+            if changed:
+                self.applied += 1
+        # Rejected or not, a retired original is journalled: a restart must remember it.
+        if changed or table.retired_count != retired:
+            self._journal(event, table)
+        if changed and self.on_applied is not None:
             self.on_applied(event, message.received)
 
     def _journal(self, event: Event, table: TableState) -> None:
@@ -413,7 +412,7 @@ class MqttFeed:
             self._resync_due = now
         if now >= self._resync_due:
             request = ResyncRequest(self.display_id, table.shoe_id, table.missing)
-            payload = canonical_json(sign(encode(request)[1], self.hmac_key))
+            payload = encode_payload(encode(request)[1], self.hmac_key)
             self.client.publish(self.topics.resync, payload, qos=1)
             log.info("mqtt: games %s missing; asked for a resync", _ranges(table.missing))
             self._resync_due = now + self._resync_interval
