@@ -118,7 +118,6 @@ class Kiosk:
         self.running = True
         self.reload_requested = threading.Event()
         self._next_theme_check = 0.0
-        self.frames = 0
         self._reported: dict[str, float] = {}
 
     def wake(self) -> None:
@@ -187,7 +186,6 @@ class Kiosk:
             for rect in dirty:
                 self.screen.blit(self.renderer.frame, rect, rect)
             pygame.display.update(dirty)
-            self.frames += 1
 
     def _report(self, what: str, now: float) -> None:
         """Log a failure with its traceback, but a repeating one only once a minute."""

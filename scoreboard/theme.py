@@ -165,7 +165,7 @@ class RoadStyle:
 class Style:
     """Proportions (of the shorter screen side) for the frame's furniture."""
 
-    gap: float = 0.008
+    gap: float = 0.008  # reserved: themes may set it, but the layout does not use it yet
     corner_radius: float = 0.006
     border_width: float = 0.0015
     title_height: float = 0.032
@@ -187,9 +187,6 @@ class Panel:
 @dataclass(frozen=True, slots=True)
 class Layout:
     panels: tuple[Panel, ...]
-
-    def panel(self, name: str) -> Panel | None:
-        return next((p for p in self.panels if p.name == name), None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,15 +13,6 @@ from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.panels import PanelPainter
 from scoreboard.theme import RGB, Colors
 
-STATUS_LABEL = {
-    FeedStatus.DEMO: "demo",
-    FeedStatus.LIVE: "live",
-    FeedStatus.CONNECTING: "connecting",
-    FeedStatus.OFFLINE: "offline",
-    FeedStatus.CONTROLLER_OFFLINE: "controller_offline",
-    FeedStatus.MISSING_GAMES: "missing_games",
-}
-
 
 def luminance(color: RGB) -> float:
     """Perceived lightness 0..1, to pick light or dark text on a coloured pill."""
@@ -111,7 +102,7 @@ def draw_feed_mark(
         FeedStatus.CONNECTING: colors.warning,
         FeedStatus.MISSING_GAMES: colors.warning,
     }.get(status, colors.error)
-    text = p.words(STATUS_LABEL[status], "  ")
+    text = p.words(status.name.lower(), "  ")  # the label key: "controller_offline", ...
     height = round(box.height * 0.46)
     ink = _ink_on(colors, fill)
     label = p.text.fit(text, height * 0.8, box.width * 0.2, ink, bold=True)

@@ -96,11 +96,10 @@ class RoadPainter:
         self.sprites = sprites
         self.text = text
         colors = theme.colors
-        self.side_color: dict[Winner | None, RGB] = {
+        self.side_color: dict[Winner, RGB] = {
             Winner.BANKER: colors.banker,
             Winner.PLAYER: colors.player,
             Winner.TIE: colors.tie,
-            None: colors.tie,
         }
         self.side_shape = {
             Winner.BANKER: theme.symbols.banker,

@@ -35,7 +35,6 @@ class TextCache:
         probe = self.font(100, bold=False)
         # Pixel height of a line per unit of font size, to size text by box height.
         self.line_ratio = probe.get_height() / 100
-        self.cap_ratio = probe.size("H")[1] / 100
 
     def font(self, size: int, *, bold: bool = False) -> pygame.font.Font:
         size = max(6, int(size))
