@@ -7,7 +7,7 @@ import unicodedata
 import pygame.freetype
 import pytest
 
-from scoreboard.commands.check_theme import missing_glyphs
+from scoreboard.commands.check_theme import absent_glyphs, missing_glyphs
 from scoreboard.theme import available_themes, load_theme, themes_dir
 
 FONTS = themes_dir() / "fonts"
@@ -29,10 +29,8 @@ def font(request):
 
 
 def absent(font: pygame.freetype.Font, text: str) -> str:
-    """The characters of ``text`` the font has no glyph for."""
-    return "".join(
-        sorted({c for c, m in zip(text, font.get_metrics(text), strict=True) if m is None})
-    )
+    """The characters of ``text`` the font has no glyph for, as check-theme finds them."""
+    return "".join(absent_glyphs(font, text))
 
 
 def ideographs(codec: str, leads: range, trails: tuple[range, ...]) -> str:

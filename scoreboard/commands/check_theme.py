@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
 
 from scoreboard.theme import Theme, ThemeError, load_theme
+
+if TYPE_CHECKING:
+    import pygame.freetype
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -52,9 +56,18 @@ def missing_glyphs(theme: Theme) -> list[str]:
     for path in sorted({theme.fonts.regular, theme.fonts.bold}):
         font = pygame.freetype.Font(str(path), 20)
         for key, text in texts.items():
-            metrics = font.get_metrics(text)
-            absent = sorted({c for c, m in zip(text, metrics, strict=False) if m is None})
-            absent = [c for c in absent if not c.isspace()]
+            absent = absent_glyphs(font, text)
             if absent:
                 problems.append(f"{key}: {path.name} has no glyph for {''.join(absent)}")
     return problems
+
+
+def absent_glyphs(font: pygame.freetype.Font, text: str) -> list[str]:
+    """The characters of ``text`` (sorted, whitespace aside) ``font`` has no glyph for.
+
+    pygame.freetype, not pygame.font: ``pygame.font.Font.metrics`` (pygame-ce 2.5)
+    gives the .notdef box's metrics for a missing glyph, never None.
+    """
+    metrics = font.get_metrics(text)
+    absent = sorted({c for c, m in zip(text, metrics, strict=False) if m is None})
+    return [c for c in absent if not c.isspace()]
