@@ -316,7 +316,7 @@ class _Checker:
         colors = self.colors(data.get("colors"))
         fonts = self.fonts(data.get("fonts"))
         languages, labels = self.labels(data.get("languages", ["en"]), data.get("labels"))
-        symbols = self.dataclass(Symbols, data.get("symbols"), "symbols")
+        symbols = self.symbols(data.get("symbols"))
         roads = self.roads(data.get("roads"))
         style = self.dataclass(Style, data.get("style"), "style")
         layouts = self.layouts(data.get("layout"))
@@ -422,6 +422,19 @@ class _Checker:
             style = dataclasses.replace(style, letters=MappingProxyType(merged))
         return style
 
+    def symbols(self, value: Any) -> Symbols:
+        """Each side's shape: text, and one of :data:`SHAPES`."""
+        given = self.mapping(value, "symbols", tuple(f.name for f in dataclasses.fields(Symbols)))
+        shapes: dict[str, str] = {}
+        for name, raw in given.items():
+            key = f"symbols.{name}"
+            shape = self.string(raw, key)  # an error for anything but text
+            if shape in SHAPES:
+                shapes[name] = shape
+            elif isinstance(raw, str):
+                self.error(key, f"expected one of {', '.join(SHAPES)}, got {raw!r}")
+        return Symbols(**shapes)
+
     def dataclass(self, cls: type, value: Any, key: str) -> Any:
         """Fill a dataclass of plain fields, checking each value against its default's type."""
         fields = {f.name: f for f in dataclasses.fields(cls)}
@@ -444,8 +457,6 @@ class _Checker:
             else:
                 ok = isinstance(raw, str)
                 want = "text"
-            if cls is Symbols and ok and raw not in SHAPES:
-                ok, want = False, f"one of {', '.join(SHAPES)}"
             if ok:
                 accepted[name] = raw
             else:
