@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from scoreboard.core.variants import VARIANTS
+from scoreboard.protocol.topics import PREFIX_RULE, check_prefix, default_prefix
 from scoreboard.yamlfile import YamlSyntaxError, parse_yaml
 
 DEFAULT_HOST = "127.0.0.1"
@@ -68,7 +69,7 @@ class Config:
 
     @property
     def prefix(self) -> str:
-        return self.mqtt.prefix or f"baccarat/v1/{self.table_id}"
+        return self.mqtt.prefix or default_prefix(self.table_id)
 
     @property
     def resolved_state_dir(self) -> Path:
@@ -135,8 +136,10 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
     prefix = mqtt.get("prefix")
     if prefix is not None:
         prefix = reader.text(prefix, "mqtt.prefix")
-        if not prefix or re.search(r"[#+\0]", prefix) or prefix.endswith("/"):
-            reader.fail("mqtt.prefix", "a topic without wildcards or a trailing /", prefix)
+        try:
+            check_prefix(prefix)
+        except ValueError:
+            reader.fail("mqtt.prefix", PREFIX_RULE, prefix)
     return Config(
         table_id=table_id,
         table_name=reader.text(table.get("name", ""), "table.name"),

@@ -6,26 +6,42 @@ topics (``Topics``, ``default_prefix``, ``topic_for``) without reading payloads.
 
 from __future__ import annotations
 
+#: What a table's topic prefix must be, as error messages put it.
+PREFIX_RULE = "a topic without wildcards or a trailing /"
+
 
 def default_prefix(table_id: str) -> str:
     return f"baccarat/v1/{table_id}"
+
+
+def check_prefix(prefix: str) -> str:
+    """``prefix`` if it can stand before ``/coup``; else ValueError."""
+    if not prefix or any(c in prefix for c in "#+\0") or prefix.endswith("/"):
+        raise ValueError(f"MQTT prefix {prefix!r}: expected {PREFIX_RULE}")
+    return prefix
 
 
 class Topics:
     """The topic names under one table's prefix."""
 
     def __init__(self, prefix: str) -> None:
-        if not prefix or any(c in prefix for c in "#+\0") or prefix.endswith("/"):
-            raise ValueError(
-                f"MQTT prefix {prefix!r}: expected a topic without wildcards or a trailing /"
-            )
-        self.prefix = prefix
+        self.prefix = check_prefix(prefix)
         self.coup = f"{prefix}/coup"
         self.event = f"{prefix}/event"
         self.snapshot = f"{prefix}/snapshot"
         self.limits = f"{prefix}/limits"
         self.controller_status = f"{prefix}/controller/status"
         self.resync = f"{prefix}/cmd/resync"
+        #: payload kind -> topic, and back (``topic_for`` and ``kind_of``).
+        self.by_kind: dict[str, str] = {
+            "coup": self.coup,
+            "event": self.event,
+            "snapshot": self.snapshot,
+            "limits": self.limits,
+            "controller_status": self.controller_status,
+            "resync": self.resync,
+        }
+        self._kinds = {topic: kind for kind, topic in self.by_kind.items()}
 
     def display_status(self, display_id: str) -> str:
         return f"{self.prefix}/display/{display_id}/status"
@@ -36,22 +52,8 @@ class Topics:
         return (self.coup, self.event, self.snapshot, self.limits, self.controller_status)
 
     def kind_of(self, topic: str) -> str | None:
-        return {
-            self.coup: "coup",
-            self.event: "event",
-            self.snapshot: "snapshot",
-            self.limits: "limits",
-            self.controller_status: "controller_status",
-            self.resync: "resync",
-        }.get(topic)
+        return self._kinds.get(topic)
 
 
 def topic_for(topics: Topics, kind: str) -> str:
-    return {
-        "coup": topics.coup,
-        "event": topics.event,
-        "snapshot": topics.snapshot,
-        "limits": topics.limits,
-        "controller_status": topics.controller_status,
-        "resync": topics.resync,
-    }[kind]
+    return topics.by_kind[kind]
