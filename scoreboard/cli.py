@@ -9,10 +9,14 @@ are discovered, so adding one never edits this file.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
 import pkgutil
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from typing import NoReturn
 
 import scoreboard.commands
@@ -27,6 +31,30 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Meanwhile, SIGTERM leaves as Ctrl-C does: through every ``finally`` on the way out.
+
+    A service manager stops the kiosk with SIGTERM; the loops' cleanup says goodbye on
+    the status topic and closes the journal.  Only the main thread can set a signal
+    handler, so elsewhere (tests) this does nothing.  The previous handler comes back
+    on exit.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
 
 
 def build_parser() -> argparse.ArgumentParser:

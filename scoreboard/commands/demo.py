@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import argparse
 import logging
-import signal
 import threading
 
-from scoreboard.cli import UsageError
-from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, secrets
+from scoreboard.cli import UsageError, sigterm_as_interrupt
+from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, mqtt_endpoint
 from scoreboard.commands.themes import add_display_arguments, display_from_args
 from scoreboard.config import Config
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import Limits, TableState
-from scoreboard.protocol import Topics
 
 log = logging.getLogger(__name__)
 
@@ -87,11 +85,7 @@ def run_over_mqtt(args, config: Config, dealer: Dealer, table: TableState, theme
     from scoreboard.feeds.controller import start_background_controller
     from scoreboard.feeds.mqtt import MqttFeed
 
-    try:
-        topics = Topics(config.prefix)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    password, key = secrets(config.mqtt)
+    topics, password, key = mqtt_endpoint(config)
     display_id = f"demo-{config.display_id}"
     log.info(
         "demo: dealing to %s:%d %s (display %s)",
@@ -112,19 +106,15 @@ def run_over_mqtt(args, config: Config, dealer: Dealer, table: TableState, theme
         hmac_key=key,
         password=password,
     )
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        # A service manager stops the demo with SIGTERM: leave as Ctrl-C does, through
-        # the loop's cleanup (the display's goodbye) and the controller's.
-        previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        return run_kiosk(
-            feed, table, theme, windowed=args.windowed, size=size, run_for=args.duration
-        )
-    finally:
-        stop_controller(controller, thread)
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+    # SIGTERM leaves as Ctrl-C does: through the loop's cleanup (the display's goodbye)
+    # and the controller's.
+    with sigterm_as_interrupt():
+        try:
+            return run_kiosk(
+                feed, table, theme, windowed=args.windowed, size=size, run_for=args.duration
+            )
+        finally:
+            stop_controller(controller, thread)
 
 
 def stop_controller(controller, thread: threading.Thread) -> None:
@@ -136,7 +126,3 @@ def stop_controller(controller, thread: threading.Thread) -> None:
     thread.join(CONTROLLER_JOIN_SECONDS)
     if thread.is_alive():
         log.warning("demo: the controller thread did not stop in %.0f s", CONTROLLER_JOIN_SECONDS)
-
-
-def _interrupt(*_: object) -> None:
-    raise KeyboardInterrupt

@@ -16,13 +16,13 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from scoreboard.cli import UsageError
-from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, secrets
-from scoreboard.config import Config, ConfigError, load_config, parse_size
+from scoreboard.cli import UsageError, sigterm_as_interrupt
+from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, mqtt_endpoint
+from scoreboard.commands.themes import parse_size
+from scoreboard.config import Config, ConfigError, load_config
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.journal import Journal, JournalError
-from scoreboard.protocol import Topics
 
 log = logging.getLogger(__name__)
 
@@ -67,10 +67,7 @@ def settings_from_args(args: argparse.Namespace) -> Config:
     if args.windowed:
         changes["windowed"] = True
     if args.size:
-        try:
-            changes["size"] = parse_size(args.size)
-        except ValueError as error:
-            raise UsageError(f"--size: {error}") from None
+        changes["size"] = parse_size(args.size)
     return replace(config, **changes) if changes else config
 
 
@@ -78,11 +75,7 @@ def build_display(config: Config) -> tuple[TableState, object]:
     """The table (replayed from the journal) and its MQTT feed."""
     from scoreboard.feeds.mqtt import MqttFeed
 
-    try:
-        topics = Topics(config.prefix)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    password, key = secrets(config.mqtt)
+    topics, password, key = mqtt_endpoint(config)
     table = TableState(
         table_id=config.table_id, table_name=config.table_name, variant=VARIANTS[config.variant]
     )
@@ -119,17 +112,12 @@ def run(args: argparse.Namespace) -> int:
             log.warning("run: the display app is not available; running headless")
     if run_kiosk is None:
         return run_headless(feed, table)
-    if threading.current_thread() is threading.main_thread():
-        # systemd stops the kiosk with SIGTERM: leave through the loop's cleanup,
-        # which says goodbye on the status topic and closes the journal.
-        signal.signal(signal.SIGTERM, _interrupt)
-    return int(
-        run_kiosk(feed, table, theme, windowed=config.windowed, size=config.size) or 0  # type: ignore[call-arg]
-    )
-
-
-def _interrupt(*_: object) -> None:
-    raise KeyboardInterrupt
+    # systemd stops the kiosk with SIGTERM: leave through the loop's cleanup,
+    # which says goodbye on the status topic and closes the journal.
+    with sigterm_as_interrupt():
+        return int(
+            run_kiosk(feed, table, theme, windowed=config.windowed, size=config.size) or 0  # type: ignore[call-arg]
+        )
 
 
 def run_headless(feed, table: TableState, *, stop: threading.Event | None = None) -> int:

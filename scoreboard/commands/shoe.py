@@ -11,6 +11,7 @@ from pathlib import Path
 
 from scoreboard.cli import UsageError
 from scoreboard.config import (
+    PROTOCOLS,
     Config,
     ConfigError,
     MqttConfig,
@@ -34,7 +35,7 @@ def add_mqtt_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--table", metavar="ID", help="table id (default T1)")
     group.add_argument("--prefix", metavar="PREFIX", help="topic prefix (default baccarat/v1/ID)")
     group.add_argument(
-        "--mqtt-protocol", choices=("5", "3.1.1"), help="MQTT protocol version (default 5)"
+        "--mqtt-protocol", choices=PROTOCOLS, help="MQTT protocol version (default 5)"
     )
     group.add_argument("--username", metavar="U", help="broker user name")
     group.add_argument("--password-file", metavar="F", type=Path, help="file holding the password")
@@ -109,6 +110,16 @@ def secrets(settings: MqttConfig) -> tuple[str | None, bytes | None]:
     return password, key
 
 
+def mqtt_endpoint(config: Config) -> tuple[Topics, str | None, bytes | None]:
+    """The table's topics, the broker password and the HMAC key; a usage error if unusable."""
+    try:
+        topics = Topics(config.prefix)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    password, key = secrets(config.mqtt)
+    return topics, password, key
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "shoe",
@@ -151,11 +162,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--shoes must be 1 or more, got {args.shoes}")
     config = apply_mqtt_arguments(Config(), args)
     try:
-        topics = Topics(config.prefix)
         dealer = Dealer(decks=args.decks, seed=args.seed, table_id=config.table_id)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    password, key = secrets(config.mqtt)
+    topics, password, key = mqtt_endpoint(config)
     controller = Controller(
         config.mqtt,
         topics=topics,
