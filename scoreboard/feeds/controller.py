@@ -27,7 +27,7 @@ from scoreboard.config import MqttConfig
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Burned, CutCardOut, Dealt, ShoeEnded, ShoeEvent, ShoeStarted
 from scoreboard.core.table import Limits
-from scoreboard.feeds.mqtt import build_client, connect_async
+from scoreboard.feeds.mqtt import build_client, connect_async, default_client_id
 from scoreboard.protocol import (
     Burn,
     ControllerStatus,
@@ -75,7 +75,7 @@ class Controller:
         self.hmac_key = hmac_key
         self.client = build_client(
             settings,
-            client_id or f"scoreboard-controller-{topics.prefix.replace('/', '-')}"[:128],
+            client_id or default_client_id("controller", topics),
             password=password,
         )
         offline = encode_payload(encode(ControllerStatus(False))[1], hmac_key)

@@ -64,6 +64,11 @@ PAHO_LOG = logging.getLogger("scoreboard.paho")
 PAHO_LOG.addFilter(_ShutdownNoise())
 
 
+def default_client_id(who: str, topics: Topics) -> str:
+    """``scoreboard-WHO-PREFIX`` (slashes as dashes), cut to MQTT's 128 characters."""
+    return f"scoreboard-{who}-{topics.prefix.replace('/', '-')}"[:128]
+
+
 def build_client(
     settings: MqttConfig,
     client_id: str,
@@ -160,7 +165,7 @@ class MqttFeed:
         self.status_topic = topics.display_status(display_id)
         self.client = build_client(
             settings,
-            client_id or f"scoreboard-{display_id}-{topics.prefix.replace('/', '-')}"[:128],
+            client_id or default_client_id(display_id, topics),
             password=password,
         )
         self.client.will_set(self.status_topic, DISPLAY_OFFLINE, qos=1, retain=True)
