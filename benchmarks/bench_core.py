@@ -37,8 +37,9 @@ def best_of(runs: int, action: Callable[[], object]) -> float:
 
 
 def main() -> None:
+    from scoreboard.core.events import CoupReceived
     from scoreboard.core.odds import exact_odds
-    from scoreboard.core.shoe import Dealer, Dealt
+    from scoreboard.core.shoe import Dealer
     from scoreboard.core.simulation import simulate
 
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {pin_to_one_core()}")
@@ -58,7 +59,7 @@ def main() -> None:
     start = time.perf_counter()
     coups = 0
     for _ in range(500):
-        coups += sum(1 for event in dealer.shoe() if isinstance(event, Dealt))
+        coups += sum(1 for event in dealer.shoe() if isinstance(event, CoupReceived))
     rate = coups / (time.perf_counter() - start)
     print(f"Dealer (full Coup values, demo path): {rate:,.0f} coups/s")
 

@@ -32,7 +32,7 @@ import pygame
 
 from scoreboard.app import Kiosk
 from scoreboard.config import MqttConfig
-from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.shoe import Dealer, timed
 from scoreboard.core.table import Limits, TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.feeds.controller import Controller
@@ -127,8 +127,8 @@ def main() -> int:
         events = iter(dealer)
         count = 0
         for event in events:
-            controller.deal([event], pace=args.pace)
-            if isinstance(event, Dealt):
+            controller.deal(timed([event], args.pace, 0.0))
+            if isinstance(event, CoupReceived):
                 count += 1
                 if count >= args.coups:
                     break

@@ -19,7 +19,8 @@ import pygame
 
 from scoreboard.app import Kiosk
 from scoreboard.commands.screenshot import dealt_table
-from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.events import CoupReceived
+from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.feeds.simulated import SimulatedFeed
 from scoreboard.render.screen import Renderer
@@ -47,7 +48,7 @@ def full_frames(theme_name: str, size: tuple[int, int]) -> tuple[float, float]:
         renderer.render(table, FeedStatus.DEMO, clock="12:00")
         full.append((time.perf_counter() - start) * 1000)
     coups = []
-    games = [e.game for e in Dealer(seed=2).shoe() if isinstance(e, Dealt)]
+    games = [e.game for e in Dealer(seed=2).shoe() if isinstance(e, CoupReceived)]
     table = TableState()
     table.new_shoe("bench")
     renderer.render(table, FeedStatus.DEMO, clock="12:00")

@@ -22,17 +22,11 @@ import os
 import re
 import time
 from pathlib import Path
+from typing import Any, BinaryIO
 
-from scoreboard.core.table import ConflictError, TableState
-from scoreboard.protocol import (
-    Event,
-    LimitsReceived,
-    ProtocolError,
-    apply_event,
-    canonical_json,
-    encode,
-    parse_dict,
-)
+from scoreboard.core.events import Event, LimitsReceived
+from scoreboard.core.table import Applied, TableState, apply_event
+from scoreboard.protocol import ProtocolError, canonical_json, encode, parse_dict
 
 log = logging.getLogger(__name__)
 
@@ -55,15 +49,13 @@ class Journal:
     >>> from scoreboard.protocol import NewShoe
     >>> state = tempfile.mkdtemp()
     >>> table = TableState()
-    >>> journal = Journal(state)
-    >>> journal.replay(table)
+    >>> with Journal(state) as journal:
+    ...     journal.replay(table)
+    ...     journal.keep(NewShoe("S1"), table, apply_event(table, NewShoe("S1")))
     0
-    >>> apply_event(table, NewShoe("S1"))
-    True
-    >>> journal.record(NewShoe("S1"), table)
-    >>> journal.close()
     >>> again = TableState()
-    >>> Journal(state).replay(again), again.shoe_id
+    >>> with Journal(state) as journal:
+    ...     journal.replay(again), again.shoe_id
     (1, 'S1')
     """
 
@@ -76,7 +68,7 @@ class Journal:
         except OSError as error:
             raise JournalError(f"state dir {self.state_dir}: cannot create it ({error})") from None
         self.path = self.state_dir / JOURNAL_NAME
-        self._file = None
+        self._file: BinaryIO | None = None
         self._shoe: str | None = None
 
     # -- start ---------------------------------------------------------------
@@ -113,11 +105,11 @@ class Journal:
                     count += 1
                     continue
                 event = parse_dict(record["kind"], record["data"], where)
-                try:
-                    apply_event(table, event)
-                except ConflictError as error:
+                applied = apply_event(table, event)
+                if applied.conflicts:
                     # A rejected coup is journaled so the table remembers it, as live.
-                    log.info("%s: a rejected coup, remembered (%s)", where, error)
+                    log.info("%s: a rejected coup, remembered (game %s)", where,
+                             list(applied.conflicts))  # fmt: skip
                 count += 1
             except (ValueError, KeyError, TypeError, ProtocolError) as error:
                 log.warning("%s: skipped (%s)", where, error)
@@ -127,6 +119,19 @@ class Journal:
         return count
 
     # -- recording -----------------------------------------------------------
+    def keep(self, event: Event, table: TableState, applied: Applied) -> None:
+        """Record ``event`` if applying it must survive a restart; a disk error is logged.
+
+        That is when it changed the table, and also when it was refused but taught
+        the table that a coup is not a game's truth (``applied.retired``).
+        """
+        if not applied.worth_keeping:
+            return
+        try:
+            self.record(event, table)
+        except OSError as error:
+            log.error("journal: cannot record (%s); the roads stay on screen", error)
+
     def record(self, event: Event, table: TableState) -> None:
         """Append an event that changed ``table`` (call after applying it).
 
@@ -144,7 +149,7 @@ class Journal:
             self._open()
         self._write(*encode(event))
 
-    def _write(self, kind: str, data: dict) -> None:
+    def _write(self, kind: str, data: dict[str, Any]) -> None:
         line = canonical_json({"at": round(time.time(), 3), "kind": kind, "data": data}) + b"\n"
         assert self._file is not None
         self._file.write(line)
@@ -192,6 +197,12 @@ class Journal:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
 
 def _restore_history(table: TableState, data: dict, where: str) -> None:

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from scoreboard.core.roads import Roads
 from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer, Dealt
-from scoreboard.core.table import ConflictError, TableState
+from scoreboard.core.shoe import Dealer
+from scoreboard.core.table import TableState
 from scoreboard.protocol import (
     Correct,
     CoupReceived,
@@ -35,7 +35,7 @@ def dealt(seed: int) -> tuple[str, list[Game]]:
     """One small (one-deck) shoe: its id and games."""
     if seed not in SHOES:
         events = list(Dealer(decks=1, seed=seed, cut_card=(12, 14)).shoe())
-        SHOES[seed] = (events[0].shoe_id, [e.game for e in events if isinstance(e, Dealt)])
+        SHOES[seed] = (events[0].shoe, [e.game for e in events if isinstance(e, CoupReceived)])
     return SHOES[seed]
 
 
@@ -47,11 +47,7 @@ def wire(event):
 
 def deliver(table: TableState, event) -> int:
     """Apply one event as the feed does; returns 1 for a counted conflict."""
-    try:
-        apply_event(table, wire(event))
-    except ConflictError:
-        return 1
-    return len(table.snapshot_conflicts) if isinstance(event, Snapshot) else 0
+    return 1 if apply_event(table, wire(event)).conflicts else 0
 
 
 def other_coup(games: list[Game], number: int, salt: int = 0) -> Game:
@@ -239,16 +235,15 @@ def test_a_stale_snapshot_does_not_undo_a_correction_and_the_conflict_is_counted
     table = table_with([1, 2, 3])
     fixed = other_coup(GAMES, 2)
     apply_event(table, Correct(SHOE, fixed, "wrong card"))
-    assert deliver(table, Snapshot(SHOE, tuple(GAMES[:4]))) == 1
-    assert table.snapshot_conflicts == (2,)
+    assert apply_event(table, wire(Snapshot(SHOE, tuple(GAMES[:4])))).conflicts == (2,)
     assert_shows(table, SHOE, [GAMES[0], fixed, GAMES[2], GAMES[3]])
 
 
 def test_a_newer_snapshot_brings_a_correction_the_display_missed():
     table = table_with([1, 2, 3])
     fixed = other_coup(GAMES, 2)
-    assert deliver(table, Snapshot(SHOE, (GAMES[0], fixed, GAMES[2], GAMES[3]))) == 0
-    assert table.snapshot_overrides == (2,)
+    applied = apply_event(table, wire(Snapshot(SHOE, (GAMES[0], fixed, GAMES[2], GAMES[3]))))
+    assert applied.conflicts == () and applied.overrides == (2,)
     assert_shows(table, SHOE, [GAMES[0], fixed, GAMES[2], GAMES[3]])
     # the correct event itself, arriving afterwards, changes nothing and is no conflict
     assert deliver(table, Correct(SHOE, fixed)) == 0
@@ -325,7 +320,7 @@ def test_an_empty_snapshot_of_a_new_shoe_starts_it_and_says_so():
     # the controller publishes it right after new_shoe; a display that missed that
     # event must start the shoe and report the change (so the journal keeps it)
     table = table_with([1, 2, 3])
-    assert apply_event(table, Snapshot(NEXT, ())) is True
+    assert apply_event(table, Snapshot(NEXT, ())).changed is True
     assert_shows(table, NEXT, ())
 
 

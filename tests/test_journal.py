@@ -6,7 +6,7 @@ import json
 import logging
 
 from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import Limits, TableState
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal
 from scoreboard.protocol import (
@@ -19,16 +19,15 @@ from scoreboard.protocol import (
 )
 
 EVENTS = list(Dealer(seed=5).shoe())
-GAMES = [e.game for e in EVENTS if isinstance(e, Dealt)]
-SHOE = EVENTS[0].shoe_id
+GAMES = [e.game for e in EVENTS if isinstance(e, CoupReceived)]
+SHOE = EVENTS[0].shoe
 LIMITS = Limits("EUR", {"tie": (5, 500)}, {"tie": "8:1"})
 
 
 def feed(journal: Journal, table: TableState, events) -> None:
     """What the MQTT feed does: apply, and journal what changed."""
     for event in events:
-        if apply_event(table, event):
-            journal.record(event, table)
+        journal.keep(event, table, apply_event(table, event))
 
 
 def replayed(state_dir) -> TableState:

@@ -20,8 +20,9 @@ from mqtt_broker import (
     wait_for,
 )
 
+from scoreboard.core.events import NewShoe
 from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer, Dealt, ShoeStarted
+from scoreboard.core.shoe import Dealer, timed
 from scoreboard.core.table import FeedStatus, Limits
 from scoreboard.core.variants import VARIANTS
 from scoreboard.feeds.controller import Controller
@@ -58,8 +59,8 @@ def start_display(displays, broker, prefix, **options) -> Display:
 
 def dealer_games(seed: int, decks: int = 8) -> tuple[str, list[Game]]:
     events = list(Dealer(decks=decks, seed=seed).shoe())
-    shoe_id = next(e.shoe_id for e in events if isinstance(e, ShoeStarted))
-    return shoe_id, [e.game for e in events if isinstance(e, Dealt)]
+    shoe_id = next(e.shoe for e in events if isinstance(e, NewShoe))
+    return shoe_id, [e.game for e in events if isinstance(e, CoupReceived)]
 
 
 def coup_payload(shoe: str, game: Game, key: bytes | None = None) -> bytes:
@@ -82,7 +83,7 @@ class ControllerThread:
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self):
-        self.controller.deal(self.events, pace=self.pace)
+        self.controller.deal(timed(self.events, self.pace, 0.0))
         if self.linger:
             self.controller.linger(self.linger)
 
@@ -204,7 +205,7 @@ def test_a_gap_is_shown_and_healed_by_resync(broker, prefix, displays):
 
 def test_a_display_started_mid_shoe_catches_up_from_the_retained_snapshot(broker, prefix, displays):
     events = list(Dealer(seed=6).shoe())
-    dealt = [e for e in events if isinstance(e, Dealt)]
+    dealt = [e for e in events if isinstance(e, CoupReceived)]
     first_part = events[: events.index(dealt[20]) + 1]
     controller = ControllerThread(broker, prefix, first_part).start()
     controller.join()
@@ -229,7 +230,7 @@ def test_broker_restart_mid_shoe_shows_offline_then_reconnects_and_misses_nothin
 ):
     display = start_display(displays, broker, prefix)
     events = list(Dealer(seed=8).shoe())
-    dealt = [e.game for e in events if isinstance(e, Dealt)]
+    dealt = [e.game for e in events if isinstance(e, CoupReceived)]
     controller = ControllerThread(broker, prefix, events, pace=0.02).start()
     assert display.until(lambda: len(display.table.games) >= 10)
     broker.stop()
@@ -255,7 +256,7 @@ def test_mqtt_3_1_1_is_selectable(broker, prefix, displays):
     events = list(Dealer(seed=9).shoe())[:6]
     controller = ControllerThread(broker, prefix, events, protocol="3.1.1").start()
     controller.join()
-    wanted = [e.game for e in events if isinstance(e, Dealt)]
+    wanted = [e.game for e in events if isinstance(e, CoupReceived)]
     assert display.until(lambda: display.table.games == tuple(wanted))
     controller.controller.stop()
 
@@ -306,7 +307,7 @@ def test_a_restarted_display_replays_its_journal_then_catches_up(broker, prefix,
     from scoreboard.journal import Journal
 
     events = list(Dealer(seed=13).shoe())
-    dealt = [e for e in events if isinstance(e, Dealt)]
+    dealt = [e for e in events if isinstance(e, CoupReceived)]
     cut = events.index(dealt[15]) + 1
     state = tmp_path / "state"
     journal = Journal(state)
@@ -362,7 +363,7 @@ def test_scoreboard_run_shows_the_feed_in_the_kiosk_window(broker, prefix, tmp_p
         events = list(Dealer(seed=17).shoe())[:8]
         controller = ControllerThread(broker, prefix, events).start()
         controller.join()
-        wanted = sum(isinstance(e, Dealt) for e in events)
+        wanted = sum(isinstance(e, CoupReceived) for e in events)
         assert wait_for(lambda: last().get("games") == wanted, 20), last()
         process.terminate()
         assert process.wait(20) in (0, 130, -15)

@@ -8,14 +8,14 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.reasoncodes import ReasonCode
 
 from scoreboard.config import MqttConfig
-from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.feeds.mqtt import MqttFeed, _ranges
 from scoreboard.protocol import CoupReceived, Topics, encode, encode_payload
 
 PREFIX = "unit/v1/T1"
 TOPICS = Topics(PREFIX)
-GAMES = [e.game for e in Dealer(seed=1).shoe() if isinstance(e, Dealt)]
+GAMES = [e.game for e in Dealer(seed=1).shoe() if isinstance(e, CoupReceived)]
 SHOE = "S1"
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from mqtt_broker import Display, needs_mosquitto, publisher, running_broker, unique_prefix
 
-from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.shoe import Dealer
 from scoreboard.protocol import (
     MAX_PAYLOAD,
     CoupReceived,
@@ -139,8 +139,8 @@ def rejected_only(topics: Topics, pairs, count: int, recorded: set[bytes]):
 def test_ten_thousand_malformed_payloads_change_nothing(tmp_path):
     rng = random.Random(20261129)
     events = list(Dealer(seed=77).shoe())
-    dealt = [e for e in events if isinstance(e, Dealt)]
-    shoe_id = dealt[0].shoe_id
+    dealt = [e for e in events if isinstance(e, CoupReceived)]
+    shoe_id = dealt[0].shoe
     games = [e.game for e in dealt]
     with running_broker(tmp_path / "broker") as broker:
         prefix = unique_prefix()

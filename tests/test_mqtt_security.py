@@ -22,7 +22,7 @@ from mqtt_broker import (
 
 from scoreboard.config import TlsConfig
 from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.shoe import Dealer, timed
 from scoreboard.core.table import Limits
 from scoreboard.core.variants import VARIANTS
 from scoreboard.feeds.controller import Controller
@@ -36,15 +36,15 @@ PREFIX = "baccarat/v1/T1"  # the prefix of the example ACL
 
 def games(seed: int, count: int) -> tuple[str, list[Game]]:
     events = list(Dealer(seed=seed).shoe())
-    dealt = [e for e in events if isinstance(e, Dealt)][:count]
-    return dealt[0].shoe_id, [e.game for e in dealt]
+    dealt = [e for e in events if isinstance(e, CoupReceived)][:count]
+    return dealt[0].shoe, [e.game for e in dealt]
 
 
 def deal(controller: Controller, seed: int, count: int) -> None:
     events = list(Dealer(seed=seed).shoe())
-    last = [i for i, e in enumerate(events) if isinstance(e, Dealt)][count - 1]
+    last = [i for i, e in enumerate(events) if isinstance(e, CoupReceived)][count - 1]
     controller.start()
-    controller.deal(events[: last + 1], pace=0)
+    controller.deal(timed(events[: last + 1], 0.0, 0.0))
     assert controller.flush(10)
 
 
@@ -287,10 +287,10 @@ def test_the_commands_with_passwords_acl_and_signatures_end_to_end(tmp_path):
                 capture_output=True, text=True, timeout=120,
             )  # fmt: skip
             assert shoe.returncode == 0, shoe.stderr
-            dealt = [e for e in Dealer(decks=1, seed=5).shoe() if isinstance(e, Dealt)]
+            dealt = [e for e in Dealer(decks=1, seed=5).shoe() if isinstance(e, CoupReceived)]
             assert wait_for(lambda: status().get("games") == len(dealt), 20), status()
             assert status()["rejected"] == 0 and status()["missing"] == []
-            assert status()["shoe"] == dealt[0].shoe_id
+            assert status()["shoe"] == dealt[0].shoe
         finally:
             display.terminate()
             display.wait(20)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scoreboard.core.cards import parse_cards
 from scoreboard.core.rules import Game, Winner, record_coup
-from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import Limits
 from scoreboard.core.variants import VARIANTS
 from scoreboard.protocol import (
@@ -285,8 +285,8 @@ def test_without_a_key_a_signature_is_not_checked():
 # -- round trips --------------------------------------------------------------------------
 def round_trip_events():
     events = list(Dealer(seed=12).shoe())
-    games = [e.game for e in events if isinstance(e, Dealt)]
-    shoe = events[0].shoe_id
+    games = [e.game for e in events if isinstance(e, CoupReceived)]
+    shoe = events[0].shoe
     natural = record_coup(*(parse_cards(h) for h in (["9S", "KH"], ["4D", "3C"])))
     return [
         *(CoupReceived(shoe, g, "2026-11-29T14:03:11Z") for g in games),
@@ -336,6 +336,6 @@ def test_any_payload_either_parses_or_raises_a_protocol_error(suffix, payload):
 @given(st.integers(0, 2**32 - 1))
 def test_every_dealt_coup_survives_the_wire(seed):
     for event in Dealer(decks=1, seed=seed).shoe():
-        if isinstance(event, Dealt):
-            sent = CoupReceived(event.shoe_id, event.game)
+        if isinstance(event, CoupReceived):
+            sent = CoupReceived(event.shoe, event.game)
             assert parse(encode_payload(encode(sent)[1], b"k"), key=b"k") == sent

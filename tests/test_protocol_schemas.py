@@ -15,7 +15,7 @@ import pytest
 
 from scoreboard.core.cards import parse_cards
 from scoreboard.core.rules import Game, Winner, record_coup, result_coup
-from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import Limits, TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.protocol import (
@@ -160,8 +160,8 @@ def test_the_documented_examples_also_parse(kind):
 
 def test_everything_the_controller_and_display_emit_validates():
     events = list(Dealer(seed=3).shoe())
-    games = [e.game for e in events if isinstance(e, Dealt)]
-    shoe = events[0].shoe_id
+    games = [e.game for e in events if isinstance(e, CoupReceived)]
+    shoe = events[0].shoe
     result_only = Game(5, result_coup(Winner.TIE, player_pair=True, natural=True))
     emitted = [
         CoupReceived(shoe, games[0], "2026-11-29T14:03:11.123Z"),

@@ -6,9 +6,10 @@ import math
 
 import pytest
 
+from scoreboard.core.events import CoupReceived
 from scoreboard.core.odds import exact_odds
 from scoreboard.core.rules import Winner
-from scoreboard.core.shoe import Dealer, Dealt
+from scoreboard.core.shoe import Dealer
 from scoreboard.core.simulation import EVENTS, simulate
 
 
@@ -22,7 +23,7 @@ def test_the_fast_tally_equals_a_coup_by_coup_count_of_the_same_shoes(
     dealer = Dealer(decks=decks, seed=seed)
     for _ in range(shoes):
         for event in dealer.shoe():
-            if not isinstance(event, Dealt):
+            if not isinstance(event, CoupReceived):
                 continue
             coup = event.game.coup
             coups += 1

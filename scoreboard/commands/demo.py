@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--shuffle-seconds",
         type=float,
         metavar="SECONDS",
-        help="how long the shuffle screen shows between shoes (default 3 x pace; not with --mqtt)",
+        help="how long the shuffle screen shows between shoes (default 3 x pace)",
     )
     parser.add_argument("--table-name", default="", help="table name for the header")
     parser.add_argument("--duration", type=float, metavar="SECONDS", help="quit after this long")
@@ -103,6 +103,7 @@ def run_over_mqtt(args, config: Config, dealer: Dealer, table: TableState, theme
         dealer=dealer,
         limits=Limits.default_for(table.variant),
         pace=args.pace,
+        shuffle_seconds=args.shuffle_seconds,
         hmac_key=key,
         password=password,
     )

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from scoreboard.cli import UsageError
 from scoreboard.commands.themes import add_display_arguments, display_from_args
+from scoreboard.core.events import CoupReceived, NewShoe
 from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer, Dealt, ShoeStarted
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.feeds.simulated import apply_shoe_event
+from scoreboard.core.shoe import Dealer
+from scoreboard.core.table import FeedStatus, TableState, apply_event
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -84,13 +84,13 @@ def dealt_table(
     if coups <= 0:
         # The shoe id does not depend on the decks, so the default Dealer is
         # used: an empty table never rejected --decks, and still does not.
-        apply_shoe_event(table, next(iter(Dealer(seed=seed))))
+        apply_event(table, next(iter(Dealer(seed=seed))))
         return table
     dealt = 0
     for event in Dealer(decks=decks, seed=seed):
-        if isinstance(event, ShoeStarted | Dealt):
-            apply_shoe_event(table, event)
-        if isinstance(event, Dealt):
+        if isinstance(event, NewShoe | CoupReceived):
+            apply_event(table, event)
+        if isinstance(event, CoupReceived):
             dealt += 1
             if dealt >= coups:
                 break

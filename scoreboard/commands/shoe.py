@@ -135,6 +135,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--pace", type=float, default=2.0, metavar="SECONDS", help="seconds between coups"
     )
+    parser.add_argument(
+        "--shuffle-seconds",
+        type=float,
+        metavar="SECONDS",
+        help="how long the shuffle lasts between shoes (default 3 x pace)",
+    )
     parser.add_argument("--seed", type=int, help="shuffle seed (default: random)")
     parser.add_argument("--decks", type=int, default=MAX_DECKS, help="decks in the shoe")
     parser.add_argument(
@@ -158,6 +164,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.pace < 0:
         raise UsageError(f"--pace must be 0 or more, got {args.pace}")
+    shuffle_seconds = 3 * args.pace if args.shuffle_seconds is None else args.shuffle_seconds
+    if shuffle_seconds < 0:
+        raise UsageError(f"--shuffle-seconds must be 0 or more, got {shuffle_seconds}")
     if args.shoes is not None and args.shoes < 1:
         raise UsageError(f"--shoes must be 1 or more, got {args.shoes}")
     config = apply_mqtt_arguments(Config(), args)
@@ -185,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
     )
     controller.start()
     try:
-        controller.deal(dealer, pace=args.pace, shoes=args.shoes)
+        controller.deal(dealer.timed(args.pace, shuffle_seconds), shoes=args.shoes)
         if args.linger:
             controller.linger(args.linger)
     finally:

@@ -4,63 +4,30 @@ Demo mode and the simulated controller deal from here, so a trade-show board
 shows exactly what a real table would.  Everything is driven by one seedable
 generator: the same seed deals the same shoes.
 
+The dealer yields the events of :mod:`scoreboard.core.events`, the same a
+shoe controller publishes, so the demo, the simulated controller and a live
+table all reach the board through one ``apply_event``:
+
 >>> dealer = Dealer(decks=1, seed=7)
 >>> events = list(dealer.shoe())
->>> type(events[0]).__name__, type(events[1]).__name__, type(events[-1]).__name__
-('ShoeStarted', 'Burned', 'ShoeEnded')
+>>> [type(event).__name__ for event in events[:3]], type(events[-1]).__name__
+(['NewShoe', 'Burn', 'CoupReceived'], 'Shuffle')
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 
 from scoreboard.core.cards import RANKS, SUITS, Card
+from scoreboard.core.events import Burn, CoupReceived, CutCard, NewShoe, Shuffle
 from scoreboard.core.rules import Coup, Game, deal_coup
 
 MAX_DECKS = 8
 
 
-@dataclass(frozen=True, slots=True)
-class ShoeStarted:
-    """A fresh shuffle: the start of a new shoe."""
-
-    shoe_id: str
-    shoe_number: int
-    decks: int
-    seed: int
-
-
-@dataclass(frozen=True, slots=True)
-class Burned:
-    """The burn: the first card face up, then as many face down as its value (0 burns 10)."""
-
-    shoe_id: str
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CutCardOut:
-    """The cut card came out during game ``game``: one more coup follows, then the shoe ends."""
-
-    shoe_id: str
-    game: int
-
-
-@dataclass(frozen=True, slots=True)
-class Dealt:
-    shoe_id: str
-    game: Game
-
-
-@dataclass(frozen=True, slots=True)
-class ShoeEnded:
-    shoe_id: str
-    games: int
-
-
-ShoeEvent = ShoeStarted | Burned | CutCardOut | Dealt | ShoeEnded
+#: What the dealer yields: the table's own event vocabulary, nothing of its own.
+ShoeEvent = NewShoe | Burn | CoupReceived | CutCard | Shuffle
 
 
 # One deck in a fixed order; a shoe holds indices into it ("codes"), so shuffling
@@ -161,23 +128,64 @@ class Dealer:
         return Shoe(codes, self.random.randint(*self.cut_card))
 
     def shoe(self) -> Iterator[ShoeEvent]:
-        """Deal exactly one shoe: shuffle, burn, coups, cut card, one more coup, end."""
+        """Deal exactly one shoe: new shoe, burn, coups, cut card, one more coup, shuffle.
+
+        The cut card comes right after the coup during which it came out; the
+        closing ``Shuffle`` is the dealer shuffling the next shoe, shown over the
+        finished one until the next ``NewShoe``.
+        """
         shoe_id = self.next_shoe_id()
         self.shoes_dealt += 1
         shoe = self.new_shoe()
-        yield ShoeStarted(shoe_id, self.shoes_dealt, self.decks, self.seed)
-        yield Burned(shoe_id, shoe.burn())
+        yield NewShoe(shoe_id)
+        yield Burn(shoe.burn())
         number = 0
         last_game: int | None = None
         while last_game is None or number < last_game:
             number += 1
-            coup = shoe.deal_coup()
-            yield Dealt(shoe_id, Game(number, coup))
+            yield CoupReceived(shoe_id, Game(number, shoe.deal_coup()))
             if last_game is None and shoe.cut_card_out:
                 last_game = number + 1
-                yield CutCardOut(shoe_id, number)
-        yield ShoeEnded(shoe_id, number)
+                yield CutCard()
+        yield Shuffle()
 
     def __iter__(self) -> Iterator[ShoeEvent]:
         while True:
             yield from self.shoe()
+
+    def timed(self, pace: float, shuffle_seconds: float) -> Iterator[tuple[float, ShoeEvent]]:
+        """Shoe after shoe, forever, each event with its wait (see :func:`timed`).
+
+        >>> from itertools import islice
+        >>> events = Dealer(decks=1, seed=7).timed(pace=4.0, shuffle_seconds=12.0)
+        >>> [(wait, type(event).__name__) for wait, event in islice(events, 3)]
+        [(0.0, 'NewShoe'), (0.0, 'Burn'), (4.0, 'CoupReceived')]
+        """
+        return timed(self, pace, shuffle_seconds)
+
+
+def timed(
+    events: Iterable[ShoeEvent], pace: float, shuffle_seconds: float
+) -> Iterator[tuple[float, ShoeEvent]]:
+    """``(seconds to wait before it, event)`` for each event: a table's rhythm.
+
+    A coup takes ``pace``; the last coup of a shoe stays ``pace`` before the
+    shuffle; the shuffle shows for ``shuffle_seconds`` before the next shoe
+    (the first shoe starts at once); the burn and the cut card come with what
+    precedes them.  The demo and the simulated controller both deal by it, so
+    a board shows the end of a shoe the same way whichever feeds it.
+    """
+    finished = 0
+    for event in events:
+        yield pause_before(event, pace, shuffle_seconds, first=finished == 0), event
+        if isinstance(event, Shuffle):
+            finished += 1
+
+
+def pause_before(event: ShoeEvent, pace: float, shuffle_seconds: float, *, first: bool) -> float:
+    """Seconds a table waits before ``event`` (see :meth:`Dealer.timed`)."""
+    if isinstance(event, CoupReceived | Shuffle):
+        return pace
+    if isinstance(event, NewShoe):
+        return 0.0 if first else shuffle_seconds
+    return 0.0

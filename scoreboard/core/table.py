@@ -1,21 +1,65 @@
-"""The table's state: the current shoe's games, its roads, the limits.
+"""The table's state: the current shoe's games, its roads, the limits; and how events change it.
 
-Feeds turn their input into events; this module applies them.  The roads are
-always a function of the shoe's games in game order, never of arrival order:
-appending the next game in order is incremental, anything else (a late game
-filling a gap, a void, a correction) rebuilds the roads from the games.
+Every feed (the demo dealer, MQTT, the journal's replay) hands events of the one
+vocabulary (:mod:`scoreboard.core.events`) to :func:`apply_event`, which
+returns an :class:`Applied` value saying what happened.  Each game number
+is a :class:`~scoreboard.core.records.GameRecord` changed only by
+:func:`~scoreboard.core.records.transition`.  The roads are always a function
+of the shoe's recorded games in game order, never of arrival order: appending
+the next game in order is incremental, anything else (a late game filling a
+gap, a void, a correction) rebuilds them.
+
+>>> from scoreboard.core.events import CoupReceived, NewShoe, Void
+>>> from scoreboard.core.rules import Game, Winner, result_coup
+>>> table = TableState()
+>>> apply_event(table, NewShoe("S1")).changed
+True
+>>> apply_event(table, CoupReceived("S1", Game(2, result_coup(Winner.PLAYER)))).changed
+True
+>>> table.missing, len(table.roads.bead_plate)
+((1,), 1)
+>>> apply_event(table, Void("S1", 1)).changed, table.missing
+(True, ())
 """
 
 from __future__ import annotations
 
 import enum
 from collections import deque
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 
+from scoreboard.core.events import (
+    Burn,
+    Correct,
+    CoupReceived,
+    CutCard,
+    Event,
+    LimitsReceived,
+    NewShoe,
+    Shuffle,
+    Snapshot,
+    Void,
+)
+from scoreboard.core.limits import Limits
+from scoreboard.core.records import (
+    Arrived,
+    Change,
+    Corrected,
+    Effect,
+    GameRecord,
+    Reported,
+    Voided,
+    transition,
+)
 from scoreboard.core.roads import GameOrderError, Roads
-from scoreboard.core.rules import Coup, Game
+from scoreboard.core.rules import Game
 from scoreboard.core.variants import VARIANTS, Variant
+
+__all__ = ["Applied", "FeedStatus", "Limits", "TableState", "apply_event"]
+
+#: How many finished shoes the table remembers, so a late message cannot restart one.
+ARCHIVED_SHOES = 64
 
 
 class FeedStatus(enum.Enum):
@@ -29,42 +73,42 @@ class FeedStatus(enum.Enum):
     MISSING_GAMES = "missing games"
 
 
-class ConflictError(ValueError):
-    """A game number already recorded with different content (only ``correct`` may change it)."""
-
-
 @dataclass(frozen=True, slots=True)
-class Limits:
-    """Table limits and pay table as shown on the board.
+class Applied:
+    """What applying one event did.
 
-    ``bets`` maps a bet name (``player``, ``banker``, ``tie``, ``player_pair``,
-    ``banker_pair``, ...) to ``(minimum, maximum)``; ``pays`` maps it to odds text.
+    ``changed``: the board changed (``version`` was bumped).  ``conflicts``: game
+    numbers where the event contradicted what the table keeps (refused: the feed
+    counts and logs it).  ``overrides``: game numbers a newer snapshot changed or
+    voided (a correction or void the display had missed: logged).  ``retired``:
+    how many coups the table newly learned are not a game's truth; such an event
+    must be journaled even when nothing changed, so a restart remembers it.
     """
 
-    currency: str = "USD"
-    bets: Mapping[str, tuple[int, int]] = field(default_factory=dict)
-    pays: Mapping[str, str] = field(default_factory=dict)
+    changed: bool = False
+    conflicts: tuple[int, ...] = ()
+    overrides: tuple[int, ...] = ()
+    retired: int = 0
 
-    @classmethod
-    def default_for(cls, variant: Variant) -> Limits:
-        return cls(
-            currency="USD",
-            bets={
-                "player": (25, 10000),
-                "banker": (25, 10000),
-                "tie": (5, 1000),
-                "player_pair": (5, 500),
-                "banker_pair": (5, 500),
-            },
-            pays=variant.pays(),
-        )
+    def __bool__(self) -> bool:
+        raise TypeError("an Applied is not a truth value: ask .changed or .worth_keeping")
+
+    @property
+    def worth_keeping(self) -> bool:
+        """True when the journal must record the event."""
+        return self.changed or self.retired > 0
+
+
+UNCHANGED = Applied()
+CHANGED = Applied(changed=True)
 
 
 class TableState:
-    """Mutable holder of one table's current shoe; every change bumps ``version``.
+    """One table's current shoe, readable by the renderer; every change bumps ``version``.
 
-    Readers (the renderer, the status publisher) use ``version`` to know when to
-    redraw or republish.
+    Readers (the renderer, the status publisher) compare ``version`` to know when
+    to redraw or republish.  Change it only through :func:`apply_event` (or the
+    :meth:`apply` method it calls) and :meth:`set_rows`.
     """
 
     def __init__(
@@ -83,68 +127,197 @@ class TableState:
         self.rows = rows
         self.shoe_id: str | None = None
         self.shoe_number = 0
-        self._games: dict[int, Game] = {}
         self.roads = Roads(rows=rows)
         self.shuffling = False
         self.cut_card_out = False
         self.version = 0
-        # Voided game numbers -> the coup that was voided (None if it never arrived),
-        # so a QoS 1 redelivery of a voided coup does not bring it back.
-        self._voided: dict[int, Coup | None] = {}
-        # Every coup a game number held before a void or a correction replaced it: a
-        # late copy of one (a QoS 1 redelivery, a stale retained snapshot) is old news,
-        # never a redeal.
-        self._retired: dict[int, set[Coup]] = {}
-        # Game numbers whose state came from a void or correct event: a snapshot,
-        # possibly older than that event, never undoes it.
-        self._amended: set[int] = set()
-        # Recent shoes, so a late redelivery from a finished shoe cannot restart it.
-        self._archived: deque[str] = deque(maxlen=64)
-        #: Game numbers where the last snapshot disagreed with a recorded game and the
-        #: display kept its own (a conflict: the feed logs and counts it).
-        self.snapshot_conflicts: tuple[int, ...] = ()
-        #: Game numbers the last snapshot changed or voided (a correction or void the
-        #: display had missed: the feed logs it).
-        self.snapshot_overrides: tuple[int, ...] = ()
+        self._records: dict[int, GameRecord] = {}
+        self._archived: deque[str] = deque(maxlen=ARCHIVED_SHOES)
 
     # -- reading -----------------------------------------------------------
     @property
     def games(self) -> tuple[Game, ...]:
-        """The shoe's games in game order."""
-        return tuple(self._games[number] for number in sorted(self._games))
+        """The shoe's recorded games in game order."""
+        return tuple(
+            Game(number, record.coup)
+            for number, record in sorted(self._records.items())
+            if record.recorded and record.coup is not None
+        )
+
+    def game(self, number: int) -> Game | None:
+        """Game ``number`` if it is recorded (on the board)."""
+        record = self._records.get(number)
+        if record is None or not record.recorded or record.coup is None:
+            return None
+        return Game(number, record.coup)
+
+    def record(self, number: int) -> GameRecord | None:
+        """Everything the table knows about game ``number`` (None: nothing)."""
+        return self._records.get(number)
+
+    @property
+    def last_number(self) -> int:
+        """The highest recorded game number (0 for an empty shoe)."""
+        return max((n for n, r in self._records.items() if r.recorded), default=0)
 
     @property
     def last_game(self) -> Game | None:
         """The game with the highest number: the last coup on the board."""
-        return self._games.get(self.last_number)
-
-    @property
-    def last_number(self) -> int:
-        return max(self._games, default=0)
+        return self.game(self.last_number)
 
     @property
     def missing(self) -> tuple[int, ...]:
         """Game numbers below the highest one that have neither arrived nor been voided."""
-        return tuple(
-            n for n in range(1, self.last_number) if n not in self._games and n not in self._voided
-        )
+        return tuple(n for n in range(1, self.last_number) if n not in self._records)
 
     @property
     def voided(self) -> tuple[int, ...]:
         """Game numbers voided in this shoe."""
-        return tuple(sorted(self._voided))
+        return tuple(sorted(n for n, record in self._records.items() if record.voided))
 
     @property
     def archived(self) -> tuple[str, ...]:
         """Recent finished shoes, oldest first."""
         return tuple(self._archived)
 
+    def is_archived(self, shoe_id: str) -> bool:
+        """True for a recent shoe that has been replaced by a newer one."""
+        return shoe_id != self.shoe_id and shoe_id in self._archived
+
+    # -- changing ------------------------------------------------------------
+    def apply(self, event: Event) -> Applied:
+        """Apply one event the way protocol.md says (see :func:`apply_event`)."""
+        match event:
+            case CoupReceived(shoe=shoe, game=game):
+                if self.is_archived(shoe):
+                    return UNCHANGED  # a late redelivery of a finished shoe
+                started = self.new_shoe(shoe) if shoe != self.shoe_id else UNCHANGED
+                return _either(started, self.add_game(game))
+            case NewShoe(shoe=shoe):
+                if shoe == self.shoe_id or self.is_archived(shoe):
+                    return UNCHANGED
+                return self.new_shoe(shoe)
+            case Shuffle():
+                return self.set_shuffling(True)
+            case Burn():
+                return self.set_shuffling(False)
+            case CutCard():
+                return self.mark_cut_card()
+            case Void(shoe=shoe, game=number):
+                return self.void(number) if shoe == self.shoe_id else UNCHANGED
+            case Correct(shoe=shoe, game=game):
+                return self.correct(game) if shoe == self.shoe_id else UNCHANGED
+            case Snapshot(shoe=shoe, games=games, voided=voided):
+                return self.apply_snapshot(shoe, games, voided)
+            case LimitsReceived(limits=limits):
+                return self.set_limits(limits)
+        return UNCHANGED  # feed-level events (controller status, resync) change no table
+
+    def new_shoe(self, shoe_id: str) -> Applied:
+        """Start a new shoe: the roads clear, the shoe number advances."""
+        if self.shoe_id is not None and self.shoe_id != shoe_id:
+            self._archived.append(self.shoe_id)
+        self.shoe_id = shoe_id
+        self.shoe_number += 1
+        self._records = {}
+        self.roads = Roads(rows=self.rows)
+        self.shuffling = False
+        self.cut_card_out = False
+        self.version += 1
+        return CHANGED
+
+    def add_game(self, game: Game) -> Applied:
+        """Record a coup of the current shoe (idempotent; a contradiction is a conflict)."""
+        before = self._records.get(game.number)
+        applied = self._change(game.number, Arrived(game.coup))
+        if not applied.changed:
+            return applied
+        self.shuffling = False
+        if before is None:
+            try:
+                self.roads.append(game)  # the next game in order: incremental
+                return applied
+            except GameOrderError:
+                pass  # a late game filling a gap
+        self._rebuild()
+        return applied
+
+    def void(self, number: int) -> Applied:
+        """Remove a game entered by mistake; a void for a game not yet arrived marks it."""
+        return self._rebuilt(self._change(number, Voided()))
+
+    def correct(self, game: Game) -> Applied:
+        """Replace (or supply) a game's coup, then rebuild in game order."""
+        return self._rebuilt(self._change(game.number, Corrected(game.coup)))
+
+    def apply_snapshot(
+        self, shoe_id: str, games: Iterable[Game], voided: Iterable[int] = ()
+    ) -> Applied:
+        """Merge a controller's snapshot of a shoe (the rule of protocol.md).
+
+        The snapshot is *newer* when it holds at least every game number the
+        display knows (recorded or voided): then it may override what it
+        disagrees on, so a void or correction the display missed is caught up.
+        An older one only fills numbers the display knows nothing about.  What a
+        void or correct event set, and a retired coup, no snapshot changes.  A
+        snapshot of a new shoe id starts that shoe; one of a finished shoe is
+        ignored.
+        """
+        if shoe_id != self.shoe_id and self.is_archived(shoe_id):
+            return UNCHANGED
+        started = self.new_shoe(shoe_id) if shoe_id != self.shoe_id else UNCHANGED
+        reported: dict[int, Reported] = {}
+        theirs = {game.number: game.coup for game in games}
+        newer = set(self._records) <= set(theirs) | set(voided)
+        for number in set(voided):
+            reported[number] = Reported(None, newer)
+        for number, coup in theirs.items():
+            reported[number] = Reported(coup, newer)
+        applied = self._change_many(reported)
+        if applied.changed:
+            if self.games:
+                self.shuffling = False
+            self._rebuild()
+        return _either(started, applied)
+
+    def set_limits(self, limits: Limits) -> Applied:
+        if limits == self.limits:
+            return UNCHANGED
+        self.limits = limits
+        self.version += 1
+        return CHANGED
+
+    def set_shuffling(self, shuffling: bool) -> Applied:
+        """The dealer is shuffling (shown on the board until the burn or the first coup)."""
+        if self.shuffling == shuffling:
+            return UNCHANGED
+        self.shuffling = shuffling
+        self.version += 1
+        return CHANGED
+
+    def mark_cut_card(self) -> Applied:
+        """The cut card is out: the next coup is the shoe's last."""
+        if self.cut_card_out:
+            return UNCHANGED
+        self.cut_card_out = True
+        self.version += 1
+        return CHANGED
+
+    def set_rows(self, rows: int) -> bool:
+        """Lay the roads out on ``rows`` rows (the theme owns this); True if it changed."""
+        if rows == self.rows:
+            return False
+        self.rows = rows
+        self._rebuild()
+        self.version += 1
+        return True
+
     def restore_history(self, shoe_number: int, archived: Iterable[str]) -> None:
         """Set the shoe count and the finished shoes (the journal, on replay after a restart).
 
         >>> table = TableState()
         >>> table.restore_history(4, ["S3", "S4"])
-        >>> table.new_shoe("S5")
+        >>> _ = table.new_shoe("S5")
         >>> table.shoe_number, table.is_archived("S4")
         (5, True)
         """
@@ -153,232 +326,57 @@ class TableState:
             if shoe_id not in self._archived:
                 self._archived.append(shoe_id)
 
-    def is_archived(self, shoe_id: str) -> bool:
-        """True for a recent shoe that has been replaced by a newer one."""
-        return shoe_id != self.shoe_id and shoe_id in self._archived
+    # -- inside ------------------------------------------------------------
+    def _change(self, number: int, change: Change) -> Applied:
+        return self._change_many({number: change})
 
-    def game(self, number: int) -> Game | None:
-        return self._games.get(number)
-
-    # -- events ------------------------------------------------------------
-    def new_shoe(self, shoe_id: str) -> None:
-        """Start a new shoe: the roads clear, the shoe number advances."""
-        if self.shoe_id is not None and self.shoe_id != shoe_id:
-            self._archived.append(self.shoe_id)
-        self.shoe_id = shoe_id
-        self.shoe_number += 1
-        self._games.clear()
-        self._voided.clear()
-        self._amended.clear()
-        self._retired.clear()
-        self.roads = Roads(rows=self.rows)
-        self.shuffling = False
-        self.cut_card_out = False
-        self.version += 1
-
-    def add_game(self, game: Game) -> bool:
-        """Record a game; returns False for an identical redelivery.
-
-        Raises :class:`ConflictError` when the number is taken by a different coup.
-        A game number that was voided accepts only a coup it never held (a
-        redeal); the voided coup, or one a correction replaced, arriving again is
-        a late copy and is ignored, as is the original coup of a game a correct
-        event set before the original arrived.
-        """
-        known = self._games.get(game.number)
-        if known is not None:
-            if known.coup == game.coup:
-                return False
-            # Only a correct event changes a recorded game, so this coup is not the
-            # game's truth: remember it, so no stale snapshot brings it back later.
-            self._retire(game.number, game.coup)
-            if game.number in self._amended:
-                return False  # the coup a correction replaced, arriving late
-            raise ConflictError(
-                f"game {game.number} is already recorded as {known.coup.winner.value}"
-                " with different content; only a correct event may change it"
-            )
-        if self._is_retired(game):
-            return False
-        if game.number in self._voided:
-            if self._voided[game.number] is None:
-                self._retire(game.number, game.coup)  # the voided game, seen at last
-                return False
-            del self._voided[game.number]
-            self._amended.discard(game.number)
-        self._games[game.number] = game
-        try:
-            self.roads.append(game)  # the next game in order: incremental
-        except GameOrderError:
-            self._rebuild()  # a late game filling a gap
-        self.shuffling = False
-        self.version += 1
-        return True
-
-    def void(self, number: int) -> bool:
-        """Remove a game entered by mistake; returns False for a repeated void.
-
-        A void for a game that has not arrived yet marks it voided, so it is not
-        reported missing and its late arrival is ignored.  A game a snapshot
-        already voided is marked as voided by the event, which no older snapshot
-        can undo (True, though the roads stay the same).
-        """
-        removed = self._games.pop(number, None)
-        if removed is None:
-            if number in self._voided and number in self._amended:
-                return False
-            self._amended.add(number)
-            self._voided.setdefault(number, None)
-            self.version += 1
-            return True
-        self._amended.add(number)
-        self._voided[number] = removed.coup
-        self._retire(number, removed.coup)
-        self._rebuild()
-        self.version += 1
-        return True
-
-    def correct(self, game: Game) -> bool:
-        """Replace (or supply) a game's coup, then rebuild in game order.
-
-        Returns False when a correction already gave the game exactly that coup
-        (a coup a snapshot brought is marked as corrected, which no older
-        snapshot can undo).
-        """
-        known = self._games.get(game.number)
-        if known is not None and known.coup == game.coup and game.number in self._amended:
-            return False
-        self._amended.add(game.number)
-        self._voided.pop(game.number, None)
-        if known is not None:
-            self._retire(game.number, known.coup)
-        self._retired.get(game.number, set()).discard(game.coup)
-        self._games[game.number] = game
-        self._rebuild()
-        self.version += 1
-        return True
-
-    def set_limits(self, limits: Limits) -> bool:
-        if limits == self.limits:
-            return False
-        self.limits = limits
-        self.version += 1
-        return True
-
-    def set_shuffling(self, shuffling: bool) -> bool:
-        """The dealer is shuffling (shown on the board until the burn or the first coup)."""
-        if self.shuffling == shuffling:
-            return False
-        self.shuffling = shuffling
-        self.version += 1
-        return True
-
-    def mark_cut_card(self) -> bool:
-        """The cut card is out: the next coup is the shoe's last."""
-        if self.cut_card_out:
-            return False
-        self.cut_card_out = True
-        self.version += 1
-        return True
-
-    def apply_snapshot(
-        self, shoe_id: str, games: Iterable[Game], voided: Iterable[int] = ()
-    ) -> bool:
-        """Merge a controller's snapshot of a shoe; returns True if anything changed.
-
-        The rule of protocol.md: a snapshot replaces this shoe's view when it
-        holds at least every game the display has (recorded or voided), so a
-        void or correction the display missed is caught up (listed in
-        ``snapshot_overrides``).  A snapshot that lacks some of them is older
-        than what the display already saw, so it only fills numbers the display
-        knows nothing about.  Whatever a void or correct event set, and a voided
-        coup, no snapshot brings back or changes (it may predate the event):
-        only a redeal (a different coup for a voided game) replaces a void.
-        A snapshot disagreeing with a game the display keeps is listed in
-        ``snapshot_conflicts`` for the feed to log and count.  A snapshot of a
-        new shoe id starts that shoe; one of a finished (archived) shoe is ignored.
-        """
-        games = {game.number: game for game in games}
-        voided = set(voided)
-        self.snapshot_conflicts = ()
-        self.snapshot_overrides = ()
-        started = shoe_id != self.shoe_id
-        if started:
-            if self.is_archived(shoe_id):
-                return False
-            self.new_shoe(shoe_id)
-        known = set(self._games) | set(self._voided)
-        newer = known <= set(games) | voided
-        new_games = dict(self._games)
-        new_voided = dict(self._voided)
+    def _change_many(self, changes: dict[int, Change]) -> Applied:
+        """Run each game number's change through the one transition; bump ``version`` once."""
         conflicts: list[int] = []
         overrides: list[int] = []
-        for number in sorted(set(games) | voided):
-            theirs = games.get(number)
-            if number not in known:
-                if theirs is not None:
-                    new_games[number] = theirs
-                else:
-                    new_voided[number] = None
-            elif number in self._voided:
-                gone = self._voided[number]
-                if theirs is None:
-                    continue
-                if gone is not None and not self._is_retired(theirs):
-                    del new_voided[number]  # a redeal
-                    new_games[number] = theirs
-                else:
-                    self._retire(number, theirs.coup)
-            elif theirs == self._games[number]:
-                continue
-            elif (
-                newer
-                and number not in self._amended
-                and not (theirs is not None and self._is_retired(theirs))
-            ):
-                overrides.append(number)
-                self._retire(number, self._games[number].coup)
-                if theirs is None:
-                    new_voided[number] = new_games.pop(number).coup
-                else:
-                    new_games[number] = theirs
-            else:
+        retired = 0
+        changed = False
+        for number in sorted(changes):
+            before = self._records.get(number)
+            after, effect = transition(before, changes[number])
+            if after is not None and after is not before:
+                self._records[number] = after
+                retired += len(after.retired - before.retired) if before else len(after.retired)
+            changed |= effect in (Effect.CHANGED, Effect.OVERRIDE)
+            if effect is Effect.CONFLICT:
                 conflicts.append(number)
-                if theirs is not None:
-                    self._retire(number, theirs.coup)
-        self.snapshot_conflicts = tuple(conflicts)
-        self.snapshot_overrides = tuple(overrides)
-        if new_games == self._games and new_voided == self._voided:
-            return started
-        for number in set(new_games) ^ set(self._games) | set(overrides):
-            self._amended.discard(number)
-        self._games = new_games
-        self._voided = new_voided
-        self._rebuild()
-        if self._games:
-            self.shuffling = False
-        self.version += 1
-        return True
+            elif effect is Effect.OVERRIDE:
+                overrides.append(number)
+        if changed:
+            self.version += 1
+        return Applied(changed, tuple(conflicts), tuple(overrides), retired)
 
-    @property
-    def retired_count(self) -> int:
-        """How many replaced or rejected coups the table remembers.
-
-        It grows when an event teaches the table that a coup is not a game's
-        truth, even when nothing on screen changes (or the event is rejected as a
-        conflict): the feed journals such events too, so a restart remembers it.
-        """
-        return sum(len(coups) for coups in self._retired.values())
-
-    def _retire(self, number: int, coup: Coup) -> None:
-        self._retired.setdefault(number, set()).add(coup)
-
-    def _is_retired(self, game: Game) -> bool:
-        """A coup this game number held before a void or correction replaced it."""
-        known = self._games.get(game.number)
-        return game.coup in self._retired.get(game.number, ()) and (
-            known is None or known.coup != game.coup
-        )
+    def _rebuilt(self, applied: Applied) -> Applied:
+        if applied.changed:
+            self._rebuild()
+        return applied
 
     def _rebuild(self) -> None:
         self.roads = Roads.build(self.games, rows=self.rows)
+
+
+def _either(first: Applied, second: Applied) -> Applied:
+    """Two steps of one event as one result."""
+    if first is UNCHANGED:
+        return second
+    return Applied(
+        first.changed or second.changed,
+        first.conflicts + second.conflicts,
+        first.overrides + second.overrides,
+        first.retired + second.retired,
+    )
+
+
+def apply_event(table: TableState, event: Event) -> Applied:
+    """Apply one event to ``table`` the way protocol.md says, and say what it did.
+
+    Events of a finished shoe (a late redelivery) and feed-level events
+    (controller status, resync) change nothing.  Nothing raises: a coup that
+    contradicts a recorded one comes back in ``Applied.conflicts``.
+    """
+    return table.apply(event)

@@ -24,15 +24,13 @@ from datetime import UTC, datetime
 import paho.mqtt.client as mqtt
 
 from scoreboard.config import MqttConfig
+from scoreboard.core.limits import Limits
 from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Burned, CutCardOut, Dealt, ShoeEnded, ShoeEvent, ShoeStarted
-from scoreboard.core.table import Limits
+from scoreboard.core.shoe import Dealer, ShoeEvent
 from scoreboard.feeds.mqtt import build_client, connect_async, default_client_id
 from scoreboard.protocol import (
-    Burn,
     ControllerStatus,
     CoupReceived,
-    CutCard,
     Event,
     LimitsReceived,
     NewShoe,
@@ -244,41 +242,45 @@ class Controller:
             self._wakeup.clear()
 
     def deal(
-        self, events: Iterable[ShoeEvent], *, pace: float = 2.0, shoes: int | None = None
+        self,
+        events: Iterable[tuple[float, ShoeEvent]],
+        *,
+        shoes: int | None = None,
     ) -> int:
-        """Publish shoe events, ``pace`` seconds between coups; stop after ``shoes`` shoes.
+        """Publish timed shoe events (:meth:`Dealer.timed`); stop after ``shoes`` shoes.
 
+        Each event is published after its wait, answering resyncs meanwhile.
         Returns the number of coups published.
         """
         finished = 0
         coups = 0
-        for shoe_event in events:
+        for wait, event in events:
             if self._stopping.is_set():
                 break
-            self._service()
-            match shoe_event:
-                case ShoeStarted(shoe_id=shoe_id, shoe_number=number):
-                    self.shoe_id, self.games = shoe_id, []
-                    log.info("controller: shoe %d (%s)", number, shoe_id)
-                    self.publish(NewShoe(shoe_id))
-                    self._publish_snapshot()
-                    self.publish(Shuffle())
-                case Burned(cards=cards):
-                    self.publish(Burn(cards))
-                case Dealt(game=game):
-                    self.wait(pace)
-                    self.games.append(game)
-                    self.publish(CoupReceived(shoe_event.shoe_id, game, utc_now()))
-                    self._publish_snapshot()
-                    coups += 1
-                case CutCardOut():
-                    self.publish(CutCard())
-                case ShoeEnded(games=games):
-                    finished += 1
-                    log.info("controller: shoe %s ended after %d games", shoe_event.shoe_id, games)
-                    if shoes is not None and finished >= shoes:
-                        break
+            self.wait(wait)
+            if self._stopping.is_set():
+                break
+            self._publish_shoe_event(event)
+            if isinstance(event, CoupReceived):
+                coups += 1
+            elif isinstance(event, Shuffle):
+                finished += 1
+                log.info("controller: shoe %s ended after %d games", self.shoe_id, len(self.games))
+                if shoes is not None and finished >= shoes:
+                    break
         return coups
+
+    def _publish_shoe_event(self, event: ShoeEvent) -> None:
+        """Publish one dealer event as protocol.md says (a snapshot after what changes it)."""
+        if isinstance(event, CoupReceived):
+            self.games.append(event.game)
+            event = CoupReceived(event.shoe, event.game, utc_now())
+        elif isinstance(event, NewShoe):
+            self.shoe_id, self.games = event.shoe, []
+            log.info("controller: shoe %s", event.shoe)
+        self.publish(event)
+        if isinstance(event, CoupReceived | NewShoe):
+            self._publish_snapshot()
 
     def linger(self, seconds: float) -> None:
         """Stay online (answering resyncs) for a while after the last shoe."""
@@ -289,9 +291,10 @@ def start_background_controller(
     settings: MqttConfig,
     *,
     topics: Topics,
-    dealer: Iterable[ShoeEvent],
+    dealer: Dealer,
     limits: Limits,
     pace: float = 2.0,
+    shuffle_seconds: float | None = None,
     hmac_key: bytes | None = None,
     password: str | None = None,
 ) -> tuple[Controller, threading.Thread]:
@@ -303,9 +306,9 @@ def start_background_controller(
         settings, topics=topics, limits=limits, password=password, hmac_key=hmac_key
     )
     controller.start()
+    timed = dealer.timed(pace, 3 * pace if shuffle_seconds is None else shuffle_seconds)
     thread = threading.Thread(
-        target=controller.deal, args=(dealer,), kwargs={"pace": pace}, daemon=True,
-        name="scoreboard-controller",
-    )  # fmt: skip
+        target=controller.deal, args=(timed,), daemon=True, name="scoreboard-controller"
+    )
     thread.start()
     return controller, thread

@@ -25,7 +25,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from scoreboard.config import MqttConfig
-from scoreboard.core.table import ConflictError, FeedStatus, TableState
+from scoreboard.core.table import Applied, FeedStatus, TableState, apply_event
 from scoreboard.journal import Journal
 from scoreboard.protocol import (
     DISPLAY_OFFLINE,
@@ -35,7 +35,6 @@ from scoreboard.protocol import (
     ResyncRequest,
     Snapshot,
     Topics,
-    apply_event,
     canonical_json,
     display_status,
     encode,
@@ -307,8 +306,6 @@ class MqttFeed:
         except Exception as error:  # shutting down: report, never hang
             log.warning("mqtt: error while disconnecting (%s)", error)
         self.client.loop_stop()
-        if self.journal is not None:
-            self.journal.close()
 
     # -- the main loop's side ----------------------------------------------------
     def _handle(self, item: Any, table: TableState, now: float) -> None:
@@ -361,45 +358,23 @@ class MqttFeed:
             return
         if isinstance(event, ResyncRequest):
             return
-        retired = table.retired_count
-        try:
-            changed = apply_event(table, event)
-        except ConflictError as error:
-            self._reject("conflict", f"{message.topic}: {error}")
-            changed = False
-        else:
-            if isinstance(event, Snapshot):
-                self._snapshot_disagreements(message.topic, table)
-            if changed:
-                self.applied += 1
-        # Rejected or not, a retired original is journalled: a restart must remember it.
-        if changed or table.retired_count != retired:
-            self._journal(event, table)
-        if changed and self.on_applied is not None:
-            self.on_applied(event, message.received)
-
-    def _journal(self, event: Event, table: TableState) -> None:
-        if self.journal is not None:
-            try:
-                self.journal.record(event, table)
-            except OSError as error:
-                log.error("journal: cannot record (%s); the roads stay on screen", error)
-
-    def _snapshot_disagreements(self, topic: str, table: TableState) -> None:
-        """A snapshot that contradicts the display is never applied silently."""
-        if table.snapshot_conflicts:
-            self._reject(
-                "conflict",
-                f"{topic}: games {_ranges(table.snapshot_conflicts)} differ from what a void"
-                " or correct event (or an earlier coup) set; the display keeps its own",
-            )
-        if table.snapshot_overrides:
+        applied = apply_event(table, event)
+        if applied.conflicts:
+            self._reject("conflict", f"{message.topic}: {_conflict_text(event, applied, table)}")
+        if applied.overrides:
             self.rejected_by_reason["snapshot override"] += 1
             log.warning(
                 "mqtt: %s: games %s changed or voided by the snapshot (a missed correct or void?)",
-                topic,
-                _ranges(table.snapshot_overrides),
+                message.topic,
+                _ranges(applied.overrides),
             )
+        if applied.changed:
+            self.applied += 1
+        # Rejected or not, a retired original is journalled: a restart must remember it.
+        if self.journal is not None:
+            self.journal.keep(event, table, applied)
+        if applied.changed and self.on_applied is not None:
+            self.on_applied(event, message.received)
 
     def _reject(self, reason: str, message: str) -> None:
         self.rejected += 1
@@ -437,6 +412,22 @@ class MqttFeed:
         if payload != self._published_status:
             self.client.publish(self.status_topic, payload, qos=1, retain=True)
             self._published_status = payload
+
+
+def _conflict_text(event: Event, applied: Applied, table: TableState) -> str:
+    """Why a coup or snapshot was refused, for the log."""
+    if isinstance(event, Snapshot):
+        return (
+            f"games {_ranges(applied.conflicts)} differ from what a void or correct event"
+            " (or an earlier coup) set; the display keeps its own"
+        )
+    number = applied.conflicts[0]
+    game = table.game(number)
+    kept = f" as {game.coup.winner.value}" if game is not None else ""
+    return (
+        f"game {number} is already recorded{kept} with different content;"
+        " only a correct event may change it"
+    )
 
 
 def _ranges(numbers: tuple[int, ...]) -> str:

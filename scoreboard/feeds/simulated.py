@@ -1,11 +1,13 @@
 """The demo feed: a simulated shoe dealt coup by coup at a table's pace.
 
 It needs no thread: the app loop asks :meth:`SimulatedFeed.next_deadline` when
-to come back and calls :meth:`poll`, which applies every shoe event that is
-due.  A coup comes ``pace`` seconds after the previous event; the burn and the
-cut card come at once, so the cut card's "final hand" mark is on screen for a
-whole ``pace`` before that hand is dealt.  Between shoes the table shows the
-shuffle screen for ``shuffle_seconds``.
+to come back and calls :meth:`poll`, which applies every event that is due.
+The dealer yields the table's own events and :meth:`Dealer.timed` gives their
+rhythm, so the demo applies exactly what the simulated controller publishes,
+through the same :func:`~scoreboard.core.table.apply_event` as an MQTT display
+(and journals it when given a journal): the last coup of a shoe stays ``pace``
+seconds, then the shuffle screen shows over the finished shoe for
+``shuffle_seconds``, then the next shoe starts.
 
 >>> from scoreboard.core.shoe import Dealer
 >>> from scoreboard.core.table import TableState
@@ -20,46 +22,34 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 
-from scoreboard.core.shoe import (
-    CutCardOut,
-    Dealer,
-    Dealt,
-    ShoeEnded,
-    ShoeEvent,
-    ShoeStarted,
-)
-from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.core.events import CoupReceived, CutCard, NewShoe, Shuffle
+from scoreboard.core.shoe import Dealer, ShoeEvent
+from scoreboard.core.table import FeedStatus, TableState, apply_event
+from scoreboard.journal import Journal
 
 log = logging.getLogger(__name__)
-
-
-def apply_shoe_event(table: TableState, event: ShoeEvent) -> None:
-    """Apply one shoe event to ``table`` (a burn changes nothing on screen)."""
-    if isinstance(event, ShoeStarted):
-        table.new_shoe(event.shoe_id)
-    elif isinstance(event, Dealt):
-        table.add_game(event.game)
-    elif isinstance(event, CutCardOut):
-        table.mark_cut_card()
-    elif isinstance(event, ShoeEnded):
-        table.set_shuffling(True)
 
 
 class SimulatedFeed:
     """Deals from a :class:`~scoreboard.core.shoe.Dealer`, shoe after shoe, forever."""
 
     def __init__(
-        self, dealer: Dealer, *, pace: float = 4.0, shuffle_seconds: float | None = None
+        self,
+        dealer: Dealer,
+        *,
+        pace: float = 4.0,
+        shuffle_seconds: float | None = None,
+        journal: Journal | None = None,
     ) -> None:
         if pace <= 0:
             raise ValueError(f"pace must be positive seconds per coup, got {pace}")
         self.dealer = dealer
         self.pace = pace
         self.shuffle_seconds = 3 * pace if shuffle_seconds is None else shuffle_seconds
-        self._events: Iterator[ShoeEvent] = iter(dealer)
+        self.journal = journal
+        self._timed: Iterator[tuple[float, ShoeEvent]] = dealer.timed(pace, self.shuffle_seconds)
         self._next: ShoeEvent | None = None
         self._due: float | None = None
-        self._shoe_ended = False
         self.coups_dealt = 0
 
     def start(self, wake: Callable[[], None]) -> None:
@@ -68,31 +58,27 @@ class SimulatedFeed:
     def poll(self, table: TableState, now: float) -> None:
         """Apply every event due by ``now`` (several if the loop was late)."""
         if self._next is None or self._due is None:
-            self._next = next(self._events)
-            self._due = now + self._wait_before(self._next)
+            wait, self._next = next(self._timed)
+            self._due = now + wait
         while now >= self._due:
             self._apply(self._next, table)
-            self._next = next(self._events)
-            self._due += self._wait_before(self._next)
-
-    def _wait_before(self, event: ShoeEvent) -> float:
-        """Seconds between the previous event and ``event``."""
-        if isinstance(event, Dealt | ShoeEnded):
-            return self.pace  # a coup takes a while; the last one stays a while before the shuffle
-        if isinstance(event, ShoeStarted):
-            return self.shuffle_seconds if self._shoe_ended else 0.0
-        return 0.0  # the burn and the cut card come with what precedes them
+            wait, self._next = next(self._timed)
+            self._due += wait
 
     def _apply(self, event: ShoeEvent, table: TableState) -> None:
-        apply_shoe_event(table, event)
-        if isinstance(event, ShoeStarted):
-            log.info("demo: shoe %d (%s) shuffled", event.shoe_number, event.shoe_id)
-        elif isinstance(event, Dealt):
+        applied = apply_event(table, event)
+        if self.journal is not None:
+            self.journal.keep(event, table, applied)
+        if isinstance(event, NewShoe):
+            log.info("demo: shoe %d (%s)", table.shoe_number, event.shoe)
+        elif isinstance(event, CoupReceived):
             self.coups_dealt += 1
-        elif isinstance(event, CutCardOut):
-            log.info("demo: cut card out after game %d; one more coup", event.game)
-        elif isinstance(event, ShoeEnded):
-            self._shoe_ended = True
+        elif isinstance(event, CutCard):
+            log.info("demo: cut card out after game %d; one more coup", table.last_number)
+        elif isinstance(event, Shuffle):
+            log.info(
+                "demo: shoe %s over after %d games; shuffling", table.shoe_id, len(table.games)
+            )
 
     def status(self, now: float) -> FeedStatus:
         return FeedStatus.DEMO
@@ -101,4 +87,4 @@ class SimulatedFeed:
         return now if self._due is None else self._due
 
     def stop(self) -> None:
-        """Nothing to release."""
+        """Nothing to release (the command owns the journal)."""

@@ -23,6 +23,20 @@ re-exported here.  Inside: ``contract`` (version and bounds), ``errors``,
 
 from __future__ import annotations
 
+from scoreboard.core.events import (
+    Burn,
+    ControllerStatus,
+    Correct,
+    CoupReceived,
+    CutCard,
+    Event,
+    LimitsReceived,
+    NewShoe,
+    ResyncRequest,
+    Shuffle,
+    Snapshot,
+    Void,
+)
 from scoreboard.protocol.contract import MAX_GAME, MAX_PAYLOAD, MAX_SHOE_ID, VERSION
 from scoreboard.protocol.decoding import decode, parse_dict, parse_message
 from scoreboard.protocol.display import DISPLAY_OFFLINE, apply_event, display_status
@@ -36,20 +50,6 @@ from scoreboard.protocol.errors import (
     SchemaError,
     SignatureError,
     UnknownTopicError,
-)
-from scoreboard.protocol.events import (
-    Burn,
-    ControllerStatus,
-    Correct,
-    CoupReceived,
-    CutCard,
-    Event,
-    LimitsReceived,
-    NewShoe,
-    ResyncRequest,
-    Shuffle,
-    Snapshot,
-    Void,
 )
 from scoreboard.protocol.signing import canonical_json, encode_payload, sign, signature, verify
 from scoreboard.protocol.topics import Topics, default_prefix, topic_for

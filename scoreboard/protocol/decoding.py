@@ -13,17 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoreboard.core.cards import UnknownCardError, parse_card
-from scoreboard.core.rules import Game
-from scoreboard.core.table import Limits
-from scoreboard.protocol.contract import MAX_GAME, MAX_PAYLOAD, MAX_SHOE_ID
-from scoreboard.protocol.errors import (
-    BadCardError,
-    NotJsonError,
-    OversizedPayloadError,
-    SchemaError,
-    UnknownTopicError,
-)
-from scoreboard.protocol.events import (
+from scoreboard.core.events import (
     Burn,
     ControllerStatus,
     Correct,
@@ -36,6 +26,16 @@ from scoreboard.protocol.events import (
     Shuffle,
     Snapshot,
     Void,
+)
+from scoreboard.core.limits import Limits
+from scoreboard.core.rules import Game
+from scoreboard.protocol.contract import MAX_GAME, MAX_PAYLOAD, MAX_SHOE_ID
+from scoreboard.protocol.errors import (
+    BadCardError,
+    NotJsonError,
+    OversizedPayloadError,
+    SchemaError,
+    UnknownTopicError,
 )
 from scoreboard.protocol.fields import (
     _game,

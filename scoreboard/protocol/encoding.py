@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoreboard.core.rules import Coup, Game
-from scoreboard.protocol.contract import VERSION
-from scoreboard.protocol.events import (
+from scoreboard.core.events import (
     Burn,
     ControllerStatus,
     Correct,
@@ -24,6 +22,8 @@ from scoreboard.protocol.events import (
     Snapshot,
     Void,
 )
+from scoreboard.core.rules import Coup, Game
+from scoreboard.protocol.contract import VERSION
 
 
 def coup_fields(game: Game) -> dict[str, Any]:

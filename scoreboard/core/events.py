@@ -1,8 +1,13 @@
-"""The validated events a payload decodes to: frozen values, one class per message.
+"""The one event vocabulary: what happens at a table, as frozen values.
 
-They are the only thing the rest of the kiosk sees of the network: the feed
-applies them to the table, the journal stores them and the controller publishes
-them.  ``Event`` is the union of all of them.
+Everything that changes a table is one of these, whoever produced it: the
+simulated dealer yields them, the protocol decodes MQTT payloads into them, the
+journal stores and replays them, the controller publishes them, and
+:func:`scoreboard.core.table.apply_event` applies them.  ``Event`` is the union.
+
+>>> from scoreboard.core.rules import Game, Winner, result_coup
+>>> CoupReceived("S1", Game(1, result_coup(Winner.BANKER))).game.coup.winner.value
+'B'
 """
 
 from __future__ import annotations
@@ -10,12 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoreboard.core.cards import Card
+from scoreboard.core.limits import Limits
 from scoreboard.core.rules import Game
-from scoreboard.core.table import Limits
 
 
 @dataclass(frozen=True, slots=True)
 class CoupReceived:
+    """A finished coup of shoe ``shoe``: ``(shoe, game.number)`` identifies it."""
+
     shoe: str
     game: Game
     ts: str | None = None
@@ -23,16 +30,20 @@ class CoupReceived:
 
 @dataclass(frozen=True, slots=True)
 class NewShoe:
+    """A new shoe starts: the current one is finished and archived."""
+
     shoe: str
 
 
 @dataclass(frozen=True, slots=True)
 class Shuffle:
-    pass
+    """The dealer is shuffling: shown until the burn, the first coup or a new shoe."""
 
 
 @dataclass(frozen=True, slots=True)
 class Burn:
+    """The burn: the face-up card, then the ones burned face down."""
+
     cards: tuple[Card, ...]
 
 
@@ -43,6 +54,8 @@ class CutCard:
 
 @dataclass(frozen=True, slots=True)
 class Void:
+    """Game ``game`` of ``shoe`` was entered by mistake (a misdeal): remove it."""
+
     shoe: str
     game: int
     reason: str = ""
@@ -50,6 +63,8 @@ class Void:
 
 @dataclass(frozen=True, slots=True)
 class Correct:
+    """Pit staff replace (or supply) a game's coup."""
+
     shoe: str
     game: Game
     reason: str = ""
@@ -67,16 +82,22 @@ class Snapshot:
 
 @dataclass(frozen=True, slots=True)
 class LimitsReceived:
+    """The table's limits and pay table."""
+
     limits: Limits
 
 
 @dataclass(frozen=True, slots=True)
 class ControllerStatus:
+    """The shoe controller is online or offline (a feed-level event: no table change)."""
+
     online: bool
 
 
 @dataclass(frozen=True, slots=True)
 class ResyncRequest:
+    """A display asks the controller for its snapshot (a feed-level event)."""
+
     display: str | None = None
     shoe: str | None = None
     missing: tuple[int, ...] = ()
