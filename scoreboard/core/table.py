@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import enum
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from scoreboard.core.events import (
     Burn,
@@ -187,31 +188,29 @@ class TableState:
     # -- changing ------------------------------------------------------------
     def apply(self, event: Event) -> Applied:
         """Apply one event the way protocol.md says (see :func:`apply_event`)."""
-        match event:
-            case CoupReceived(shoe=shoe, game=game):
-                if self.is_archived(shoe):
-                    return UNCHANGED  # a late redelivery of a finished shoe
-                started = self.new_shoe(shoe) if shoe != self.shoe_id else UNCHANGED
-                return _either(started, self.add_game(game))
-            case NewShoe(shoe=shoe):
-                if shoe == self.shoe_id or self.is_archived(shoe):
-                    return UNCHANGED
-                return self.new_shoe(shoe)
-            case Shuffle():
-                return self.set_shuffling(True)
-            case Burn():
-                return self.set_shuffling(False)
-            case CutCard():
-                return self.mark_cut_card()
-            case Void(shoe=shoe, game=number):
-                return self.void(number) if shoe == self.shoe_id else UNCHANGED
-            case Correct(shoe=shoe, game=game):
-                return self.correct(game) if shoe == self.shoe_id else UNCHANGED
-            case Snapshot(shoe=shoe, games=games, voided=voided):
-                return self.apply_snapshot(shoe, games, voided)
-            case LimitsReceived(limits=limits):
-                return self.set_limits(limits)
-        return UNCHANGED  # feed-level events (controller status, resync) change no table
+        rule = _RULES.get(type(event))
+        # Feed-level events (controller status, resync) change no table.
+        return UNCHANGED if rule is None else rule(self, event)
+
+    def _on_coup(self, event: CoupReceived) -> Applied:
+        if self.is_archived(event.shoe):
+            return UNCHANGED  # a late redelivery of a finished shoe
+        started = self.new_shoe(event.shoe) if event.shoe != self.shoe_id else UNCHANGED
+        return _either(started, self.add_game(event.game))
+
+    def _on_new_shoe(self, event: NewShoe) -> Applied:
+        if event.shoe == self.shoe_id or self.is_archived(event.shoe):
+            return UNCHANGED
+        return self.new_shoe(event.shoe)
+
+    def _on_void(self, event: Void) -> Applied:
+        return self.void(event.game) if event.shoe == self.shoe_id else UNCHANGED
+
+    def _on_correct(self, event: Correct) -> Applied:
+        return self.correct(event.game) if event.shoe == self.shoe_id else UNCHANGED
+
+    def _on_snapshot(self, event: Snapshot) -> Applied:
+        return self.apply_snapshot(event.shoe, event.games, event.voided)
 
     def new_shoe(self, shoe_id: str) -> Applied:
         """Start a new shoe: the roads clear, the shoe number advances."""
@@ -330,7 +329,7 @@ class TableState:
     def _change(self, number: int, change: Change) -> Applied:
         return self._change_many({number: change})
 
-    def _change_many(self, changes: dict[int, Change]) -> Applied:
+    def _change_many(self, changes: Mapping[int, Change]) -> Applied:
         """Run each game number's change through the one transition; bump ``version`` once."""
         conflicts: list[int] = []
         overrides: list[int] = []
@@ -358,6 +357,20 @@ class TableState:
 
     def _rebuild(self) -> None:
         self.roads = Roads.build(self.games, rows=self.rows)
+
+
+#: What each kind of event does to a table: the display's side of protocol.md.
+_RULES: dict[type, Callable[[TableState, Any], Applied]] = {
+    CoupReceived: TableState._on_coup,
+    NewShoe: TableState._on_new_shoe,
+    Shuffle: lambda table, _event: table.set_shuffling(True),
+    Burn: lambda table, _event: table.set_shuffling(False),
+    CutCard: lambda table, _event: table.mark_cut_card(),
+    Void: TableState._on_void,
+    Correct: TableState._on_correct,
+    Snapshot: TableState._on_snapshot,
+    LimitsReceived: lambda table, event: table.set_limits(event.limits),
+}
 
 
 def _either(first: Applied, second: Applied) -> Applied:

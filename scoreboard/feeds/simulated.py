@@ -80,7 +80,7 @@ class SimulatedFeed:
                 "demo: shoe %s over after %d games; shuffling", table.shoe_id, len(table.games)
             )
 
-    def status(self, now: float) -> FeedStatus:
+    def status(self, now: float) -> FeedStatus:  # noqa: ARG002 - the Feed protocol
         return FeedStatus.DEMO
 
     def next_deadline(self, now: float) -> float | None:

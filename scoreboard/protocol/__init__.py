@@ -9,9 +9,11 @@ naming the topic, the key and (where known) the game, and changes nothing.
 This package never touches the screen, the network or the disk; the MQTT feed,
 the simulated controller and the journal all go through it, by the names
 re-exported here.  Inside: ``contract`` (version and bounds), ``errors``,
-``events``, ``topics``, ``signing`` (canonical JSON, HMAC), ``fields`` and
-``decoding`` (payload -> event), ``encoding`` (event -> payload) and
-``display`` (what a display does with each event, and its status).
+``kinds`` (the payload kinds: topic and schema), ``messages`` (one registry
+entry per message type: its event, reader and writer), ``topics``, ``signing``
+(canonical JSON, HMAC), ``fields`` and ``decoding`` (payload -> event),
+``encoding`` (event -> payload) and ``display`` (a display's status).  The
+events themselves are the core's vocabulary (:mod:`scoreboard.core.events`).
 
 >>> topics = Topics("baccarat/v1/T1")
 >>> event = parse_message(
@@ -38,9 +40,9 @@ from scoreboard.core.events import (
     Void,
 )
 from scoreboard.protocol.contract import MAX_GAME, MAX_PAYLOAD, MAX_SHOE_ID, VERSION
-from scoreboard.protocol.decoding import decode, parse_dict, parse_message
+from scoreboard.protocol.decoding import decode
 from scoreboard.protocol.display import DISPLAY_OFFLINE, apply_event, display_status
-from scoreboard.protocol.encoding import coup_fields, encode
+from scoreboard.protocol.encoding import coup_fields
 from scoreboard.protocol.errors import (
     BadCardError,
     ImpossibleCoupError,
@@ -51,6 +53,8 @@ from scoreboard.protocol.errors import (
     SignatureError,
     UnknownTopicError,
 )
+from scoreboard.protocol.kinds import Kind
+from scoreboard.protocol.messages import MESSAGES, MessageType, encode, parse_dict, parse_message
 from scoreboard.protocol.signing import canonical_json, encode_payload, sign, signature, verify
 from scoreboard.protocol.topics import Topics, default_prefix, topic_for
 
@@ -59,6 +63,7 @@ __all__ = [
     "MAX_GAME",
     "MAX_PAYLOAD",
     "MAX_SHOE_ID",
+    "MESSAGES",
     "VERSION",
     "BadCardError",
     "Burn",
@@ -68,7 +73,9 @@ __all__ = [
     "CutCard",
     "Event",
     "ImpossibleCoupError",
+    "Kind",
     "LimitsReceived",
+    "MessageType",
     "NewShoe",
     "NotJsonError",
     "OversizedPayloadError",

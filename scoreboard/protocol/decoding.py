@@ -1,9 +1,10 @@
 """Bytes in, validated events out: the checks every payload passes before it is trusted.
 
 A display must never show a wrong road, so a message is checked for size,
-UTF-8, JSON, signature and then, by kind, for every field; anything wrong
-raises a :class:`ProtocolError` and changes nothing.  The journal reuses
-``parse_dict`` to validate what it replays.
+UTF-8, JSON and signature (:func:`decode`) and then, by message type, for every
+field (the ``decode_*`` readers, bound to their types in
+:mod:`scoreboard.protocol.messages`); anything wrong raises a
+:class:`ProtocolError` and changes nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from scoreboard.core.events import (
     Correct,
     CoupReceived,
     CutCard,
-    Event,
     LimitsReceived,
     NewShoe,
     ResyncRequest,
@@ -29,13 +29,12 @@ from scoreboard.core.events import (
 )
 from scoreboard.core.limits import Limits
 from scoreboard.core.rules import Game
-from scoreboard.protocol.contract import MAX_GAME, MAX_PAYLOAD, MAX_SHOE_ID
+from scoreboard.protocol.contract import MAX_BURN, MAX_GAME, MAX_PAYLOAD, MAX_REASON, MAX_SHOE_ID
 from scoreboard.protocol.errors import (
     BadCardError,
     NotJsonError,
     OversizedPayloadError,
     SchemaError,
-    UnknownTopicError,
 )
 from scoreboard.protocol.fields import (
     _game,
@@ -44,10 +43,8 @@ from scoreboard.protocol.fields import (
     _shoe,
     _string,
     _ts,
-    _version,
 )
 from scoreboard.protocol.signing import verify
-from scoreboard.protocol.topics import Topics
 
 
 def decode(topic: str, payload: bytes, key: bytes | None) -> dict[str, Any]:
@@ -75,74 +72,64 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
-def parse_message(topics: Topics, topic: str, payload: bytes, *, key: bytes | None = None) -> Event:
-    """Turn one MQTT message into an event, or raise :class:`ProtocolError`."""
-    kind = topics.kind_of(topic)
-    if kind is None:
-        raise UnknownTopicError(topic, "not a topic of this table")
-    if kind == "controller_status" and not key:
-        text = payload.strip().lower()
-        if text in (b"online", b"offline"):
-            return ControllerStatus(online=text == b"online")
-    return parse_dict(kind, decode(topic, payload, key), topic)
+def decode_coup(data: Mapping[str, Any], where: str) -> CoupReceived:
+    shoe = _shoe(data, where)
+    return CoupReceived(shoe, _game(data, where), _ts(data, where))
 
 
-def parse_dict(kind: str, data: Mapping[str, Any], where: str) -> Event:
-    """Validate an already decoded payload of ``kind`` (also used by the journal)."""
-    if kind == "controller_status":
-        _version(data, where)
-        return ControllerStatus(online=_get(data, "online", bool, where))
-    if kind == "resync":
-        return _resync(data, where)
-    _version(data, where)
-    if kind == "coup":
-        shoe = _shoe(data, where)
-        return CoupReceived(shoe, _game(data, where, shoe), _ts(data, where))
-    if kind == "event":
-        return _event(data, where)
-    if kind == "snapshot":
-        return _snapshot(data, where)
-    if kind == "limits":
-        return LimitsReceived(_limits(data, where))
-    raise UnknownTopicError(where, f"unknown payload kind {kind!r}")
+def decode_new_shoe(data: Mapping[str, Any], where: str) -> NewShoe:
+    return NewShoe(_shoe(data, where))
 
 
-def _event(data: Mapping[str, Any], where: str) -> Event:
-    kind = _string(data, "type", where, limit=32)
-    where = f"{where} ({kind})"
-    if kind == "new_shoe":
-        return NewShoe(_shoe(data, where))
-    if kind == "shuffle":
-        return Shuffle()
-    if kind == "cut_card":
-        return CutCard()
-    if kind == "burn":
-        cards = _get(data, "cards", list, where)
-        if len(cards) > 12:
-            raise SchemaError(where, f"key cards: at most 12 burned cards, got {len(cards)}")
-        try:
-            return Burn(tuple(parse_card(token) for token in cards))
-        except UnknownCardError as error:
-            raise BadCardError(where, f"key cards: {error}") from None
-    if kind == "void":
-        shoe = _shoe(data, where)
-        number = _game_number(_get(data, "game", int, where), "game", where)
-        return Void(shoe, number, _string(data, "reason", where, limit=200, default=""))
-    if kind == "correct":
-        shoe = _shoe(data, where)
-        number = _game_number(_get(data, "game", int, where), "game", where)
-        coup = dict(_get(data, "coup", dict, where))
-        for key, expected in (("game", number), ("shoe", shoe)):
-            if coup.setdefault(key, expected) != expected:
-                raise SchemaError(
-                    where, f"key coup.{key}: {coup[key]!r} differs from {key} {expected!r}"
-                )
-        game = _game(coup, f"{where} coup", shoe)
-        return Correct(shoe, game, _string(data, "reason", where, limit=200, default=""))
-    raise SchemaError(where, f"key type: unknown event type {kind!r}")
+def decode_shuffle(_data: Mapping[str, Any], _where: str) -> Shuffle:
+    return Shuffle()
 
 
-def _snapshot(data: Mapping[str, Any], where: str) -> Snapshot:
+def decode_cut_card(_data: Mapping[str, Any], _where: str) -> CutCard:
+    return CutCard()
+
+
+def decode_burn(data: Mapping[str, Any], where: str) -> Burn:
+    cards = _get(data, "cards", list, where)
+    if len(cards) > MAX_BURN:
+        raise SchemaError(where, f"key cards: at most {MAX_BURN} burned cards, got {len(cards)}")
+    try:
+        return Burn(tuple(parse_card(token) for token in cards))
+    except UnknownCardError as error:
+        raise BadCardError(where, f"key cards: {error}") from None
+
+
+def decode_void(data: Mapping[str, Any], where: str) -> Void:
+    shoe = _shoe(data, where)
+    number = _game_number(_get(data, "game", int, where), "game", where)
+    return Void(shoe, number, _reason(data, where))
+
+
+def decode_correct(data: Mapping[str, Any], where: str) -> Correct:
+    shoe = _shoe(data, where)
+    number = _game_number(_get(data, "game", int, where), "game", where)
+    coup = dict(_get(data, "coup", dict, where))
+    for key, expected in (("game", number), ("shoe", shoe)):
+        if coup.setdefault(key, expected) != expected:
+            raise SchemaError(
+                where, f"key coup.{key}: {coup[key]!r} differs from {key} {expected!r}"
+            )
+    return Correct(shoe, _game(coup, f"{where} coup"), _reason(data, where))
+
+
+def _reason(data: Mapping[str, Any], where: str) -> str:
+    return _string(data, "reason", where, limit=MAX_REASON, default="")
+
+
+def decode_controller_status(data: Mapping[str, Any], where: str) -> ControllerStatus:
+    return ControllerStatus(online=_get(data, "online", bool, where))
+
+
+def decode_limits(data: Mapping[str, Any], where: str) -> LimitsReceived:
+    return LimitsReceived(_limits(data, where))
+
+
+def decode_snapshot(data: Mapping[str, Any], where: str) -> Snapshot:
     shoe = _shoe(data, where)
     entries = _get(data, "coups", list, where)
     voided_raw = _get(data, "voided", list, where, default=[])
@@ -156,7 +143,7 @@ def _snapshot(data: Mapping[str, Any], where: str) -> Snapshot:
         entry_shoe = _string(entry, "shoe", at, limit=MAX_SHOE_ID, default=shoe)
         if entry_shoe != shoe:
             raise SchemaError(at, f"key shoe: {entry_shoe!r} differs from the snapshot's {shoe!r}")
-        game = _game(entry, at, shoe)
+        game = _game(entry, at)
         if game.number in games:
             raise SchemaError(at, f"key game: game {game.number} appears twice")
         games[game.number] = game
@@ -195,7 +182,7 @@ def _limits(data: Mapping[str, Any], where: str) -> Limits:
     return Limits(currency=currency, bets=bets, pays=pays)
 
 
-def _resync(data: Mapping[str, Any], where: str) -> ResyncRequest:
+def decode_resync(data: Mapping[str, Any], where: str) -> ResyncRequest:
     display = _string(data, "display", where, limit=64, default=None)
     shoe = _string(data, "shoe", where, limit=MAX_SHOE_ID, default=None)
     missing = _get(data, "missing", list, where, default=[])

@@ -1,7 +1,9 @@
 """Events back to payloads: what the controller publishes and the journal keeps.
 
-The inverse of :mod:`scoreboard.protocol.decoding`: ``encode`` gives the payload
-kind and dict for an event, which decodes back to an equal event.
+The inverse of :mod:`scoreboard.protocol.decoding`: one ``encode_*`` per message
+type gives its fields (without ``v`` and the event ``type``, which
+:func:`scoreboard.protocol.messages.encode` adds), which decode back to an
+equal event.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from scoreboard.core.events import (
     Correct,
     CoupReceived,
     CutCard,
-    Event,
     LimitsReceived,
     NewShoe,
     ResyncRequest,
@@ -23,7 +24,6 @@ from scoreboard.core.events import (
     Void,
 )
 from scoreboard.core.rules import Coup, Game
-from scoreboard.protocol.contract import VERSION
 
 
 def coup_fields(game: Game) -> dict[str, Any]:
@@ -48,63 +48,62 @@ def coup_fields(game: Game) -> dict[str, Any]:
     return fields
 
 
-def encode(event: Event) -> tuple[str, dict[str, Any]]:
-    """``(kind, payload dict)`` for an event: what the controller sends and the journal keeps.
+def encode_coup(event: CoupReceived) -> dict[str, Any]:
+    data = {"shoe": event.shoe, **coup_fields(event.game)}
+    if event.ts:
+        data["ts"] = event.ts
+    return data
 
-    >>> encode(NewShoe("S1"))
-    ('event', {'v': 1, 'type': 'new_shoe', 'shoe': 'S1'})
-    """
-    v: dict[str, Any] = {"v": VERSION}
-    match event:
-        case CoupReceived(shoe=shoe, game=game, ts=ts):
-            data = {**v, "shoe": shoe, **coup_fields(game)}
-            if ts:
-                data["ts"] = ts
-            return "coup", data
-        case NewShoe(shoe=shoe):
-            return "event", {**v, "type": "new_shoe", "shoe": shoe}
-        case Shuffle():
-            return "event", {**v, "type": "shuffle"}
-        case Burn(cards=cards):
-            return "event", {**v, "type": "burn", "cards": [str(card) for card in cards]}
-        case CutCard():
-            return "event", {**v, "type": "cut_card"}
-        case Void(shoe=shoe, game=number, reason=reason):
-            return "event", {**v, "type": "void", "shoe": shoe, "game": number, "reason": reason}
-        case Correct(shoe=shoe, game=game, reason=reason):
-            coup = {"shoe": shoe, **coup_fields(game)}
-            return "event", {
-                **v,
-                "type": "correct",
-                "shoe": shoe,
-                "game": game.number,
-                "coup": coup,
-                "reason": reason,
-            }
-        case Snapshot(shoe=shoe, games=games, voided=voided, ts=ts):
-            data = {
-                **v,
-                "shoe": shoe,
-                "coups": [{"shoe": shoe, **coup_fields(game)} for game in games],
-                "voided": list(voided),
-            }
-            if ts:
-                data["ts"] = ts
-            return "snapshot", data
-        case LimitsReceived(limits=limits):
-            return "limits", {
-                **v,
-                "currency": limits.currency,
-                "bets": {name: list(pair) for name, pair in limits.bets.items()},
-                "pays": dict(limits.pays),
-            }
-        case ControllerStatus(online=online):
-            return "controller_status", {**v, "online": online}
-        case ResyncRequest(display=display, shoe=shoe, missing=missing):
-            data = {**v, "missing": list(missing)}
-            if display is not None:
-                data["display"] = display
-            if shoe is not None:
-                data["shoe"] = shoe
-            return "resync", data
-    raise TypeError(f"not a protocol event: {event!r}")
+
+def encode_new_shoe(event: NewShoe) -> dict[str, Any]:
+    return {"shoe": event.shoe}
+
+
+def encode_nothing(_event: Shuffle | CutCard) -> dict[str, Any]:
+    return {}
+
+
+def encode_burn(event: Burn) -> dict[str, Any]:
+    return {"cards": [str(card) for card in event.cards]}
+
+
+def encode_void(event: Void) -> dict[str, Any]:
+    return {"shoe": event.shoe, "game": event.game, "reason": event.reason}
+
+
+def encode_correct(event: Correct) -> dict[str, Any]:
+    coup = {"shoe": event.shoe, **coup_fields(event.game)}
+    return {"shoe": event.shoe, "game": event.game.number, "coup": coup, "reason": event.reason}
+
+
+def encode_snapshot(event: Snapshot) -> dict[str, Any]:
+    data = {
+        "shoe": event.shoe,
+        "coups": [{"shoe": event.shoe, **coup_fields(game)} for game in event.games],
+        "voided": list(event.voided),
+    }
+    if event.ts:
+        data["ts"] = event.ts
+    return data
+
+
+def encode_limits(event: LimitsReceived) -> dict[str, Any]:
+    limits = event.limits
+    return {
+        "currency": limits.currency,
+        "bets": {name: list(pair) for name, pair in limits.bets.items()},
+        "pays": dict(limits.pays),
+    }
+
+
+def encode_controller_status(event: ControllerStatus) -> dict[str, Any]:
+    return {"online": event.online}
+
+
+def encode_resync(event: ResyncRequest) -> dict[str, Any]:
+    data: dict[str, Any] = {"missing": list(event.missing)}
+    if event.display is not None:
+        data["display"] = event.display
+    if event.shoe is not None:
+        data["shoe"] = event.shoe
+    return data

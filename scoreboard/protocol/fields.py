@@ -12,7 +12,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoreboard.core.cards import Card, UnknownCardError, parse_card
-from scoreboard.core.rules import Game, ImpossibleHandError, Winner, record_coup, result_coup
+from scoreboard.core.rules import (
+    Coup,
+    Game,
+    ImpossibleHandError,
+    Winner,
+    record_coup,
+    result_coup,
+)
 from scoreboard.protocol.contract import MAX_GAME, MAX_SHOE_ID, VERSION
 from scoreboard.protocol.errors import BadCardError, ImpossibleCoupError, SchemaError
 
@@ -83,62 +90,68 @@ def _cards(value: Any, key: str, where: str) -> tuple[Card, ...]:
         raise BadCardError(where, f"key {key}: {error}") from None
 
 
-def _game(data: Mapping[str, Any], where: str, shoe: str) -> Game:
+def _game(data: Mapping[str, Any], where: str) -> Game:
     """The coup fields of a coup payload, a snapshot entry or a correction."""
     number = _game_number(_get(data, "game", int, where), "game", where)
     where = f"{where} game {number}"
     cards = _get(data, "cards", dict, where, default=None)
-    result = _string(data, "result", where, limit=1, default=None)
-    winner = None
-    if result is not None:
-        try:
-            winner = Winner(result)
-        except ValueError:
-            raise SchemaError(where, f"key result: expected B, P or T, got {result!r}") from None
-    flags = {
-        name: _get(data, name, bool, where, default=None)
-        for name in ("player_pair", "banker_pair", "natural")
-    }
-    totals = {
-        name: _get(data, name, int, where, default=None)
-        for name in ("player_total", "banker_total")
-    }
-    for name, total in totals.items():
-        if total is not None and not 0 <= total <= 9:
-            raise SchemaError(where, f"key {name}: expected 0-9, got {total}")
+    reported = _reported(data, where)
     if cards is None:
-        if winner is None:
-            raise SchemaError(where, "keys cards/result: one of them is required")
-        try:
-            coup = result_coup(
-                winner,
-                player_pair=bool(flags["player_pair"]),
-                banker_pair=bool(flags["banker_pair"]),
-                natural=bool(flags["natural"]),
-                player_total=totals["player_total"],
-                banker_total=totals["banker_total"],
-            )
-        except ImpossibleHandError as error:
-            raise ImpossibleCoupError(where, str(error)) from None
-        return Game(number, coup)
+        return Game(number, _result_only(reported, where))
     player = _cards(_get(cards, "player", list, where + " cards"), "cards.player", where)
     banker = _cards(_get(cards, "banker", list, where + " cards"), "cards.banker", where)
     try:
         coup = record_coup(player, banker)
     except ImpossibleHandError as error:
         raise ImpossibleCoupError(where, f"key cards: {error}") from None
-    derived: dict[str, Any] = {
-        "result": (winner, coup.winner),
-        "player_total": (totals["player_total"], coup.player_total),
-        "banker_total": (totals["banker_total"], coup.banker_total),
-        "player_pair": (flags["player_pair"], coup.player_pair),
-        "banker_pair": (flags["banker_pair"], coup.banker_pair),
-        "natural": (flags["natural"], coup.natural),
-    }
-    for name, (reported, actual) in derived.items():
-        if reported is not None and reported != actual:
+    for name, value in reported.items():
+        actual = getattr(coup, "winner" if name == "result" else name)
+        if value is not None and value != actual:
             shown = actual.value if isinstance(actual, Winner) else actual
             raise ImpossibleCoupError(
                 where, f"key {name}: says {data.get(name)!r} but the cards give {shown!r}"
             )
     return Game(number, coup)
+
+
+#: The fields a coup may report beside (or instead of) its cards, and their types.
+REPORTED = {
+    "player_total": int,
+    "banker_total": int,
+    "player_pair": bool,
+    "banker_pair": bool,
+    "natural": bool,
+}
+
+
+def _reported(data: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``result`` (as a Winner), the totals (0-9) and the flags a coup reports, None if absent."""
+    result = _string(data, "result", where, limit=1, default=None)
+    reported: dict[str, Any] = {"result": None}
+    if result is not None:
+        try:
+            reported["result"] = Winner(result)
+        except ValueError:
+            raise SchemaError(where, f"key result: expected B, P or T, got {result!r}") from None
+    for name, kind in REPORTED.items():
+        reported[name] = _get(data, name, kind, where, default=None)
+        if kind is int and reported[name] is not None and not 0 <= reported[name] <= 9:
+            raise SchemaError(where, f"key {name}: expected 0-9, got {reported[name]}")
+    return reported
+
+
+def _result_only(reported: dict[str, Any], where: str) -> Coup:
+    """The coup of a result-only controller: ``result`` and what it says of the hands."""
+    if reported["result"] is None:
+        raise SchemaError(where, "keys cards/result: one of them is required")
+    try:
+        return result_coup(
+            reported["result"],
+            player_pair=bool(reported["player_pair"]),
+            banker_pair=bool(reported["banker_pair"]),
+            natural=bool(reported["natural"]),
+            player_total=reported["player_total"],
+            banker_total=reported["banker_total"],
+        )
+    except ImpossibleHandError as error:
+        raise ImpossibleCoupError(where, str(error)) from None

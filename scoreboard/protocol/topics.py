@@ -6,6 +6,8 @@ topics (``Topics``, ``default_prefix``, ``topic_for``) without reading payloads.
 
 from __future__ import annotations
 
+from scoreboard.protocol.kinds import Kind
+
 #: What a table's topic prefix must be, as error messages put it.
 PREFIX_RULE = "a topic without wildcards or a trailing /"
 
@@ -22,26 +24,24 @@ def check_prefix(prefix: str) -> str:
 
 
 class Topics:
-    """The topic names under one table's prefix."""
+    """The topic names under one table's prefix.
+
+    >>> topics = Topics("baccarat/v1/T1")
+    >>> topics.resync, topics.kind_of("baccarat/v1/T1/controller/status")
+    ('baccarat/v1/T1/cmd/resync', <Kind.CONTROLLER_STATUS: 'controller_status'>)
+    """
 
     def __init__(self, prefix: str) -> None:
         self.prefix = check_prefix(prefix)
-        self.coup = f"{prefix}/coup"
-        self.event = f"{prefix}/event"
-        self.snapshot = f"{prefix}/snapshot"
-        self.limits = f"{prefix}/limits"
-        self.controller_status = f"{prefix}/controller/status"
-        self.resync = f"{prefix}/cmd/resync"
         #: payload kind -> topic, and back (``topic_for`` and ``kind_of``).
-        self.by_kind: dict[str, str] = {
-            "coup": self.coup,
-            "event": self.event,
-            "snapshot": self.snapshot,
-            "limits": self.limits,
-            "controller_status": self.controller_status,
-            "resync": self.resync,
-        }
+        self.by_kind: dict[Kind, str] = {kind: f"{prefix}/{kind.suffix}" for kind in Kind}
         self._kinds = {topic: kind for kind, topic in self.by_kind.items()}
+        self.coup = self.by_kind[Kind.COUP]
+        self.event = self.by_kind[Kind.EVENT]
+        self.snapshot = self.by_kind[Kind.SNAPSHOT]
+        self.limits = self.by_kind[Kind.LIMITS]
+        self.controller_status = self.by_kind[Kind.CONTROLLER_STATUS]
+        self.resync = self.by_kind[Kind.RESYNC]
 
     def display_status(self, display_id: str) -> str:
         return f"{self.prefix}/display/{display_id}/status"
@@ -51,9 +51,9 @@ class Topics:
         """What a display reads: everything the controller publishes, nothing displays write."""
         return (self.coup, self.event, self.snapshot, self.limits, self.controller_status)
 
-    def kind_of(self, topic: str) -> str | None:
+    def kind_of(self, topic: str) -> Kind | None:
         return self._kinds.get(topic)
 
 
-def topic_for(topics: Topics, kind: str) -> str:
-    return topics.by_kind[kind]
+def topic_for(topics: Topics, kind: Kind | str) -> str:
+    return topics.by_kind[Kind(kind)]
