@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
 import pygame
 import pytest
 
-from scoreboard.app import Kiosk, ThemeWatcher, run_kiosk
+from scoreboard.app import THEME_CHECK_SECONDS, Kiosk, ThemeWatcher, run_kiosk
 from scoreboard.core.roads import result_games
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import FeedStatus, TableState
@@ -137,12 +138,89 @@ def test_the_watcher_notices_a_changed_file(theme_file):
     assert reloaded is not None and reloaded.title.startswith("Changed")
 
 
+MINUTE = 1_700_000_040.0  # a wall-clock time at hh:mm:00 (a multiple of 60 s since the epoch)
+
+
+class Clocks:
+    """A monotonic and a wall clock the test sets by hand, for a deterministic loop."""
+
+    def __init__(self, monotonic: float, wall: float) -> None:
+        self.monotonic, self.wall = monotonic, wall
+
+    def advance(self, seconds: float) -> None:
+        self.monotonic += seconds
+        self.wall += seconds
+
+
+def kiosk_at(clocks: Clocks, theme="classic", feed=None) -> Kiosk:
+    theme = load_theme(theme) if isinstance(theme, str | Path) else theme
+    return Kiosk(
+        feed or ScriptedFeed(""),
+        TableState(),
+        theme,
+        windowed=True,
+        size=SIZE,
+        clock=lambda: clocks.monotonic,
+        wall_clock=lambda: clocks.wall,
+    )
+
+
 def test_the_loop_sleeps_until_the_next_deadline():
-    feed = ScriptedFeed("")
-    kiosk = Kiosk(feed, TableState(), load_theme("classic"), windowed=True, size=SIZE)
+    clocks = Clocks(monotonic=100.0, wall=MINUTE + 30.0)
+    kiosk = kiosk_at(clocks)
+    try:
+        kiosk.step(100.0)  # the next theme check is due at 102
+        assert kiosk.timeout(100.0) == pytest.approx(2.0)
+        kiosk.step(102.0)  # checked: the next check at 104, the minute turns at 130
+        clocks.advance(2.0)
+        assert kiosk.timeout(102.0) == pytest.approx(2.0)
+    finally:
+        pygame.display.quit()
+
+
+def test_the_loop_wakes_when_the_displayed_minute_turns():
+    """At hh:mm:59.8 the clock is due in 0.2 s, not a minute later."""
+    clocks = Clocks(monotonic=100.0, wall=MINUTE + 59.8)
+    kiosk = kiosk_at(clocks)
     try:
         kiosk.step(100.0)
-        assert 0.5 < kiosk.timeout(100.0) <= 60.0
+        assert kiosk.timeout(100.0) == pytest.approx(0.2)
+        clocks.advance(0.5)  # asked about a moment that has passed: still the same deadline
+        assert kiosk.timeout(100.0) == pytest.approx(0.2)
+        assert kiosk.timeout(100.5) == pytest.approx(1.5)  # turned: the theme check is next
+    finally:
+        pygame.display.quit()
+
+
+def test_a_theme_without_a_clock_does_not_wake_for_the_minute(theme_file):
+    clocks = Clocks(monotonic=100.0, wall=MINUTE + 59.8)
+    theme_file.write_text(theme_file.read_text().replace("clock: true", "clock: false"))
+    kiosk = kiosk_at(clocks, theme_file)
+    try:
+        kiosk.step(100.0)
+        assert kiosk.clock_text() == ""
+        assert kiosk.timeout(100.0) == pytest.approx(THEME_CHECK_SECONDS)
+    finally:
+        pygame.display.quit()
+
+
+def test_the_header_clock_reads_the_wall_clock(monkeypatch):
+    clocks = Clocks(monotonic=5.0, wall=MINUTE + 59.8)
+    kiosk = kiosk_at(clocks)
+    shown = []
+    update = kiosk.renderer.update
+
+    def spy(table, status, *, clock="", now=0.0):
+        shown.append(clock)
+        return update(table, status, clock=clock, now=now)
+
+    monkeypatch.setattr(kiosk.renderer, "update", spy)
+    try:
+        kiosk.step(5.0)
+        clocks.advance(0.2)
+        kiosk.step(5.2)
+        expected = [time.strftime("%H:%M", time.localtime(MINUTE + s)) for s in (59.8, 60.0)]
+        assert shown == expected and expected[0] != expected[1]
     finally:
         pygame.display.quit()
 
