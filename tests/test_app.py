@@ -236,3 +236,91 @@ def test_sighup_reloads_the_theme(theme_file, caplog):
         run_kiosk(ScriptedFeed(""), TableState(), theme_file, windowed=True, size=SIZE, run_for=1.2)
     timer.join()
     assert "theme classic reloaded" in caplog.text
+
+
+# -- the theme owns the roads' rows ------------------------------------------------------------
+def four_row_theme(path: Path) -> Path:
+    """The classic theme with ``roads.rows: 4`` (shared with test_screenshot in spirit)."""
+    text = (ROOT / "themes" / "classic.yaml").read_text(encoding="utf-8")
+    assert "  rows: 6\n" in text
+    path.write_text(text.replace("  rows: 6\n", "  rows: 4\n"), encoding="utf-8")
+    return path
+
+
+def colour_at(surface, point) -> tuple[int, int, int]:
+    return tuple(surface.get_at((round(point[0]), round(point[1]))))[:3]
+
+
+def near(a, b, tolerance: int = 40) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+def ring_at(cell: pygame.Rect, fraction: float = 0.365) -> tuple[float, float]:
+    """A point on a ring drawn in ``cell``: left of centre, between its edges."""
+    return (cell.centerx - fraction * min(cell.size), cell.centery)
+
+
+def shoe_of(results: str) -> TableState:
+    table = TableState()  # six rows, as every table starts
+    table.new_shoe("rows")
+    for game in result_games(results):
+        table.add_game(game)
+    return table
+
+
+def test_a_four_row_theme_turns_the_dragon_tail_on_row_four(tmp_path):
+    table = shoe_of("BBBBB")
+    theme = load_theme(four_row_theme(tmp_path / "four.yaml"))
+    kiosk = Kiosk(ScriptedFeed(""), table, theme, windowed=True, size=SIZE)
+    try:
+        kiosk.step(0.0)
+        assert table.roads.rows == 4
+        frame, colors = kiosk.renderer.frame, theme.colors
+        big = kiosk.renderer.layout.grids["big_road"]
+        assert big.rows == 4
+        for row in range(4):  # games 1-4 straight down column 0
+            assert near(colour_at(frame, ring_at(big.cell(0, row))), colors.banker), row
+        tail = big.cell(1, 3)  # game 5: one column right, still on row 4
+        assert kiosk.renderer.views["big_road"].newest == tail
+        assert near(colour_at(frame, ring_at(tail)), colors.banker)
+        assert near(colour_at(frame, ring_at(big.cell(1, 0))), colors.panel, 8)
+        bead = kiosk.renderer.layout.grids["bead_plate"]
+        assert kiosk.renderer.views["bead_plate"].newest == bead.cell(1, 0)  # bead 5 starts col 1
+    finally:
+        pygame.display.quit()
+
+
+def test_the_derived_roads_follow_the_four_row_engine(tmp_path):
+    """P then eight B: big eye boy b r r r r r r, the reds turning right on row 4."""
+    table = shoe_of("PBBBBBBBB")
+    theme = load_theme(four_row_theme(tmp_path / "four.yaml"))
+    kiosk = Kiosk(ScriptedFeed(""), table, theme, windowed=True, size=SIZE)
+    try:
+        kiosk.step(0.0)
+        frame, colors = kiosk.renderer.frame, theme.colors
+        eye = kiosk.renderer.layout.grids["big_eye_boy"]
+        expected = {(0, 0): colors.player, **{(1, r): colors.banker for r in range(4)}}
+        expected |= {(2, 3): colors.banker, (3, 3): colors.banker, (2, 0): colors.panel}
+        for (col, row), color in expected.items():
+            on_ring = ring_at(eye.cell(col, row), 0.33)
+            assert near(colour_at(frame, on_ring), color, 60), (col, row)
+        assert kiosk.renderer.views["big_eye_boy"].newest == eye.cell(3, 3)
+    finally:
+        pygame.display.quit()
+
+
+def test_a_reloaded_theme_brings_its_rows_to_the_table(theme_file):
+    table = shoe_of("BBBBB")
+    kiosk = Kiosk(ScriptedFeed(""), table, load_theme(theme_file), windowed=True, size=SIZE)
+    try:
+        kiosk.step(0.0)
+        assert table.roads.rows == 6
+        version = table.version
+        four_row_theme(theme_file)
+        assert kiosk.reload_theme(1.0, force=True)
+        assert table.roads.rows == 4 and table.version > version
+        kiosk.step(1.0)
+        big = kiosk.renderer.layout.grids["big_road"]
+        assert kiosk.renderer.views["big_road"].newest == big.cell(1, 3)
+    finally:
+        pygame.display.quit()
