@@ -28,10 +28,10 @@ class ScriptedFeed:
         self.fail = fail
         self.started = self.stopped = False
 
-    def start(self, wake):
+    def start(self, _wake):
         self.started = True
 
-    def poll(self, table, now):
+    def poll(self, table, _now):
         if self.fail:
             raise RuntimeError("feed exploded")
         if table.shoe_id is None:
@@ -39,7 +39,7 @@ class ScriptedFeed:
         if self.games:
             table.add_game(self.games.pop(0))
 
-    def status(self, now):
+    def status(self, _now):
         return FeedStatus.LIVE
 
     def next_deadline(self, now):
@@ -96,7 +96,7 @@ def test_a_failing_frame_keeps_the_last_good_frame(caplog, monkeypatch):
         screen = pygame.display.get_surface()
         before = pygame.image.tobytes(screen, "RGB")
 
-        def explode(*args, **kwargs):
+        def explode(*_args, **_kwargs):
             raise ZeroDivisionError("bad frame")
 
         monkeypatch.setattr(kiosk.renderer, "update", explode)

@@ -15,13 +15,21 @@ from scoreboard.theme import RGB, Colors
 
 
 def luminance(color: RGB) -> float:
-    """Perceived lightness 0..1, to pick light or dark text on a coloured pill."""
+    """Perceived lightness 0..1, to pick light or dark text on a coloured pill.
+
+    >>> luminance((255, 255, 255)), luminance((0, 0, 0))
+    (1.0, 0.0)
+    """
     r, g, b = color
     return (0.299 * r + 0.587 * g + 0.114 * b) / 255
 
 
 def mix(a: RGB, b: RGB, amount: float) -> RGB:
-    """``a`` moved ``amount`` of the way towards ``b``."""
+    """``a`` moved ``amount`` of the way towards ``b``.
+
+    >>> mix((0, 0, 0), (200, 100, 50), 0.5)
+    (100, 50, 25)
+    """
     return tuple(round(x + (y - x) * amount) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
@@ -48,6 +56,16 @@ def game_number(table: TableState) -> str:
     """The header's game: the last game's number, a dash before the shoe's first game.
 
     An empty shoe has dealt no game yet, so it says "–", never "Game 1" (nor 0).
+
+    >>> from scoreboard.core.roads import result_games
+    >>> table = TableState()
+    >>> table.new_shoe("S1")
+    >>> game_number(table)
+    '–'
+    >>> for game in result_games("BP"):
+    ...     _ = table.add_game(game)
+    >>> game_number(table)
+    '2'
     """
     return str(table.last_number) if table.last_number else "–"
 

@@ -6,6 +6,9 @@ touches only the newest entry's cell of each road that just grew.  The app copie
 those rectangles to the display, so a frame that fails half-way never reaches
 the screen.
 
+Not run as a doctest (it needs pygame's display and fonts initialised; the
+tests in ``tests/test_render.py`` do this)::
+
 >>> renderer = Renderer(load_theme("classic"), (1280, 720))   # doctest: +SKIP
 >>> renderer.render(table, FeedStatus.DEMO)                   # doctest: +SKIP
 """
