@@ -225,11 +225,11 @@ def test_variant_counters_show_on_an_ez_table(classic):
     renderer = Renderer(classic, SIZE)
     renderer.render(table, FeedStatus.DEMO)
     view = renderer.panel_views["counters"]
-    dragon, panda = view.value("Dragon 7"), view.value("Panda 8")
+    dragon, panda = view.value("dragon7"), view.value("panda8")
     assert (dragon.text, panda.text) == ("2", "1")
     assert drawn_on_frame(renderer, "counters", dragon)
     assert drawn_on_frame(renderer, "counters", panda)
-    assert view.value("Games").text == "4"
+    assert view.value("games").text == "4"
     plain = Renderer(classic, SIZE)
     plain.render(table_of("BPBPT"), FeedStatus.DEMO)
     labels = [label for label, _ in plain.panel_views["counters"].pairs()]
@@ -251,12 +251,12 @@ def test_naturals_can_be_split_by_side(classic):
         table.add_game(Game(number, coup))
     renderer = Renderer(theme, SIZE)
     renderer.render(table, FeedStatus.DEMO)
-    naturals = renderer.panel_views["counters"].value("Natural")
+    naturals = renderer.panel_views["counters"].value("natural")
     assert naturals.text == "B 1 · P 2"
     assert drawn_on_frame(renderer, "counters", naturals)
     together = Renderer(classic, SIZE)  # the theme's default: one count for both sides
     together.render(table, FeedStatus.DEMO)
-    naturals = together.panel_views["counters"].value("Natural")
+    naturals = together.panel_views["counters"].value("natural")
     assert naturals.text == "3"
     assert drawn_on_frame(together, "counters", naturals)
 
@@ -294,4 +294,4 @@ def test_the_header_names_the_last_game_and_an_empty_shoe_none(classic, results,
     renderer.render(table_of(results), FeedStatus.DEMO)
     view = renderer.panel_views["header"]
     assert view.pairs() == [("TABLE", "T1"), ("SHOE", "1"), ("GAME", game)]
-    assert drawn_on_frame(renderer, "header", view.value("GAME"))
+    assert drawn_on_frame(renderer, "header", view.value("game"))

@@ -83,7 +83,7 @@ def test_every_theme_and_orientation_gives_the_kiosk_frame(tmp_path, name, size)
     frame, renderer = rendered(theme, (width, height), table)
     assert pygame.image.tobytes(image, "RGB") == frame
     assert table.last_number == 30  # thirty coups of one shoe, the header says so
-    assert renderer.panel_views["header"].value("GAME").text == "30"
+    assert renderer.panel_views["header"].value("game").text == "30"
     beads = renderer.layout.grids["bead_plate"]
     first = renderer.views["bead_plate"].first_col  # a small portrait plate has scrolled
     for index, game in enumerate(table.games[-3:], start=len(table.games) - 3):
@@ -107,7 +107,7 @@ def test_results_tokens_use_the_roads_syntax(tmp_path):
     beads = renderer.layout.grids["bead_plate"]
     for row, color in enumerate((theme.colors.banker, theme.colors.player, theme.colors.tie)):
         assert near(colour(image, beside_letter(beads.cell(0, row))), color), row
-    game = renderer.panel_views["header"].value("GAME")
+    game = renderer.panel_views["header"].value("game")
     assert game.text == "3"
     static = renderer.static.subsurface(game.rect)
     shown = image.subsurface(game.rect)

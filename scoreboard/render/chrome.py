@@ -98,7 +98,7 @@ def draw_header(
         caption_text = p.put(surface, p.words(key).upper(), label, caption, align="center")
         value_box = pygame.Rect(slot.x, label.bottom, slot_w, round(box.height * 0.48))
         shown = p.put(surface, value, value_box, colors.header_text, bold=True, align="center")
-        entries.append(Entry(caption_text, shown))
+        entries.append(Entry(key, caption_text, shown))
         x += slot_w
     right = box.right - margin
     if clock and p.theme.style.clock:

@@ -36,8 +36,13 @@ class DrawnText:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One labelled value on a panel, such as "Natural" and "B 1 · P 2"."""
+    """One labelled value on a panel, such as "Natural" and "B 1 · P 2".
 
+    ``key`` names the label in the theme (``natural``, ``game``), whatever the
+    languages shown.
+    """
+
+    key: str
     label: DrawnText
     value: DrawnText
 
@@ -48,8 +53,8 @@ class PanelView:
 
     >>> def drawn(text):
     ...     return DrawnText(text, pygame.Rect(0, 0, 1, 1), 9, (0, 0, 0))
-    >>> view = PanelView((Entry(drawn("Games"), drawn("3")),))
-    >>> view.pairs(), view.value("Games").text
+    >>> view = PanelView((Entry("games", drawn("Games"), drawn("3")),))
+    >>> view.pairs(), view.value("games").text
     ([('Games', '3')], '3')
     """
 
@@ -59,12 +64,12 @@ class PanelView:
         """(label, value) texts, as a reader of the screen would list them."""
         return [(entry.label.text, entry.value.text) for entry in self.entries]
 
-    def value(self, label: str) -> DrawnText:
-        """The value drawn beside ``label``; KeyError when the panel shows no such label."""
+    def value(self, key: str) -> DrawnText:
+        """The value drawn beside the label ``key``; KeyError when the panel shows none."""
         for entry in self.entries:
-            if entry.label.text == label:
+            if entry.key == key:
                 return entry.value
-        raise KeyError(label)
+        raise KeyError(key)
 
 
 class PanelPainter:
@@ -181,7 +186,7 @@ class PanelPainter:
             shown = self.put(
                 surface, str(count), count_box, colors.bead_text, bold=True, align="center"
             )
-            entries.append(Entry(name, shown))
+            entries.append(Entry(key, name, shown))
             pct_box = pygame.Rect(
                 tile.x, count_box.bottom, tile.width, tile.bottom - count_box.bottom
             )
@@ -190,16 +195,16 @@ class PanelPainter:
         return entries
 
     def _rows(self, table: TableState) -> list[tuple[str, str, RGB]]:
-        """The labelled counts under the tiles: (label, value, value colour)."""
+        """The labelled counts under the tiles: (label key, value, value colour)."""
         counts, colors = table.roads.counts, self.colors
         rows: list[tuple[str, str, RGB]] = [
-            (self.words("banker_pair"), str(counts.banker_pairs), colors.banker),
-            (self.words("player_pair"), str(counts.player_pairs), colors.player),
-            (self.words("natural"), self._naturals(counts), colors.accent),
-            (self.words("games"), str(counts.games), colors.text),
+            ("banker_pair", str(counts.banker_pairs), colors.banker),
+            ("player_pair", str(counts.player_pairs), colors.player),
+            ("natural", self._naturals(counts), colors.accent),
+            ("games", str(counts.games), colors.text),
         ]
         for name in table.variant.counters:
-            rows.append((self.words(name), str(getattr(counts, name)), colors.accent))
+            rows.append((name, str(getattr(counts, name)), colors.accent))
         streaks = table.roads.streaks
         letters = self.theme.roads.letters
         side = streaks.current_side
@@ -211,8 +216,8 @@ class PanelPainter:
             f"{letters['banker']} {streaks.longest_banker} · {letters['player']} "
             f"{streaks.longest_player}"
         )
-        rows.append((self.words("streak"), current, colors.text))
-        rows.append((self.words("longest"), longest, colors.text))
+        rows.append(("streak", current, colors.text))
+        rows.append(("longest", longest, colors.text))
         return rows
 
     def _count_rows(
@@ -228,7 +233,7 @@ class PanelPainter:
         col_w = (area.width - 2 * gap) / 2
         size = self._row_size(rows, row_h * 0.6, col_w - 2 * gap)
         entries = []
-        for index, (label, value, color) in enumerate(rows):
+        for index, (key, value, color) in enumerate(rows):
             col, row = divmod(index, per_col)
             cell = pygame.Rect(
                 round(area.x + col * (col_w + 2 * gap)),
@@ -236,10 +241,11 @@ class PanelPainter:
                 round(col_w),
                 round(row_h),
             )
-            muted = DrawnText(label, cell, size, self.colors.muted)
+            muted = DrawnText(self.words(key), cell, size, self.colors.muted)
             bold = DrawnText(value, cell, size, color, bold=True)
             entries.append(
                 Entry(
+                    key,
                     self.blit_text(surface, muted, "midleft", cell.midleft),
                     self.blit_text(surface, bold, "midright", cell.midright),
                 )
@@ -255,8 +261,8 @@ class PanelPainter:
             height,
             room,
             lambda size: max(
-                font(size).size(label)[0] + font(size, bold=True).size(value)[0]
-                for label, value, _ in rows
+                font(size).size(self.words(key))[0] + font(size, bold=True).size(value)[0]
+                for key, value, _ in rows
             ),
         )
 
