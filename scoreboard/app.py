@@ -16,6 +16,12 @@ mode.  The theme file is watched: on a change or SIGHUP it is reloaded, and a
 bad edit keeps the last good theme and logs every error.  An exception while
 drawing is logged and the last good frame stays on screen.  ``run_for`` stops
 after that many seconds (tests, soak runs); returns the exit status.
+
+Time comes from two injected clocks: ``clock`` (monotonic) for every deadline,
+so a wall-clock step never stalls or spins the loop, and ``wall_clock`` only for
+the time shown in the header and for when its minute turns.  The theme owns the
+roads' row count: the kiosk hands ``theme.roads.rows`` to the table at start and
+on every reload (:func:`use_theme_rows`).
 """
 
 from __future__ import annotations
@@ -26,11 +32,13 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
 import pygame
 
+from scoreboard.core.roads import Roads
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import Theme, ThemeError, load_theme
@@ -46,11 +54,44 @@ NATIVE_WAIT_DRIVERS = frozenset({"x11", "wayland", "windows", "cocoa"})
 
 
 class Feed(Protocol):
-    def start(self, wake: object) -> None: ...
+    """What the loop needs of a feed; ``now`` is always the monotonic clock's."""
+
+    def start(self, wake: Callable[[], None]) -> None: ...
     def poll(self, table: TableState, now: float) -> None: ...
     def status(self, now: float) -> FeedStatus: ...
     def next_deadline(self, now: float) -> float | None: ...
     def stop(self) -> None: ...
+
+
+def use_theme_rows(table: TableState, theme: Theme) -> bool:
+    """Give the table the theme's row count (the theme owns it); True when it changed.
+
+    The road engine places every road on ``rows`` rows and the renderer draws a
+    grid of ``theme.roads.rows``: the two must agree, or cells land on rows the
+    grid lacks and are dropped.
+    """
+    rows = theme.roads.rows
+    set_rows = getattr(table, "set_rows", None)
+    if set_rows is not None:
+        return bool(set_rows(rows))
+    # TODO(merge): TableState.set_rows arrives with the table rewrite; drop this fallback.
+    if table.rows == rows:
+        return False
+    table.rows = rows
+    table.roads = Roads.build(table.games, rows=rows)
+    table.version += 1
+    return True
+
+
+def seconds_to_next_minute(wall: float) -> float:
+    """Seconds from the wall-clock time ``wall`` until the displayed minute turns.
+
+    >>> seconds_to_next_minute(1_700_000_040.0)  # hh:mm:00
+    60.0
+    >>> round(seconds_to_next_minute(1_700_000_099.8), 3)  # hh:mm:59.8
+    0.2
+    """
+    return 60.0 - wall % 60.0
 
 
 class ThemeWatcher:
@@ -100,9 +141,13 @@ class Kiosk:
         *,
         windowed: bool = False,
         size: tuple[int, int] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.feed, self.table, self.windowed = feed, table, windowed
+        self.clock, self.wall_clock = clock, wall_clock
         self.watcher = ThemeWatcher(theme)
+        use_theme_rows(table, theme)
         if not pygame.display.get_init():
             pygame.display.init()
         pygame.font.init()
@@ -159,6 +204,7 @@ class Kiosk:
         theme = self.watcher.check(force=force)
         if theme is None:
             return False
+        use_theme_rows(self.table, theme)
         self.renderer = Renderer(theme, self.screen.get_size())
         return True
 
@@ -174,7 +220,7 @@ class Kiosk:
         except Exception:
             self._report("feed poll failed; the board keeps its last state", now)
             status = FeedStatus.OFFLINE
-        clock = time.strftime("%H:%M") if self.renderer.theme.style.clock else ""
+        clock = self.clock_text()
         try:
             dirty = self.renderer.update(self.table, status, clock=clock, now=now)
             dirty += self.renderer.blink(now)
@@ -193,28 +239,41 @@ class Kiosk:
             self._reported[what] = now
             log.exception(what)
 
+    def clock_text(self) -> str:
+        """The header's clock (local time from the wall clock), or "" for a theme without one."""
+        if not self.renderer.theme.style.clock:
+            return ""
+        return time.strftime("%H:%M", time.localtime(self.wall_clock()))
+
     def timeout(self, now: float) -> float:
-        """Seconds to sleep: until the feed, a blink, the clock or a theme check is due."""
+        """Seconds to sleep: until the feed, a blink, the clock or a theme check is due.
+
+        ``now`` is on the monotonic axis; the clock's minute is found on the wall
+        clock and moved onto that axis (the wall time at ``now`` is the wall
+        clock's reading less the monotonic time elapsed since ``now``).
+        """
         deadlines = [self._next_theme_check]
         if self.renderer.theme.style.clock:
-            deadlines.append(now + 60.0 - time.time() % 60.0)
+            wall_at_now = self.wall_clock() - (self.clock() - now)
+            deadlines.append(now + seconds_to_next_minute(wall_at_now))
         for candidate in (self.feed.next_deadline(now), self.renderer.next_blink(now)):
             if candidate is not None:
                 deadlines.append(candidate)
         return max(MIN_SLEEP_SECONDS, min(deadlines) - now)
 
     def run(self, run_for: float | None = None) -> int:
-        stop_at = None if run_for is None else time.monotonic() + run_for
+        stop_at = None if run_for is None else self.clock() + run_for
         self.feed.start(self.wake)
         try:
             while self.running:
-                now = time.monotonic()
+                now = self.clock()
                 if stop_at is not None and now >= stop_at:
                     break
                 self.step(now)
-                wait = self.timeout(time.monotonic())
+                now = self.clock()
+                wait = self.timeout(now)
                 if stop_at is not None:
-                    wait = min(wait, max(0.0, stop_at - time.monotonic()))
+                    wait = min(wait, max(0.0, stop_at - now))
                 self.sleep(wait)
                 for event in pygame.event.get():
                     self.handle(event)

@@ -8,13 +8,14 @@ one edit.  Themes are looked up by name in the package ``scoreboard.themes``
 
 >>> theme = load_theme("classic")
 >>> theme.name, theme.colors.banker
-('classic', (200, 30, 45))
+('classic', (200, 16, 46))
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib.resources
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -227,7 +228,7 @@ def available_themes() -> list[str]:
     return sorted(p.stem for p in themes_dir().glob("*.yaml"))
 
 
-def theme_path(name_or_file: str | Path) -> Path:
+def theme_path(name_or_file: str | os.PathLike[str]) -> Path:
     """Resolve a theme name (``midnight``) or a path to its YAML file."""
     text = str(name_or_file)
     candidate = Path(text)
@@ -242,7 +243,7 @@ def theme_path(name_or_file: str | Path) -> Path:
     raise ThemeNotFoundError([f"{text}: no such theme (known: {known})"])
 
 
-def load_theme(name_or_file: str | Path) -> Theme:
+def load_theme(name_or_file: str | os.PathLike[str]) -> Theme:
     """Read and validate a theme; raise :class:`ThemeError` listing every problem."""
     path = theme_path(name_or_file)
     try:
@@ -486,28 +487,35 @@ class _Checker:
 
     def panel(self, item: Any, key: str) -> Panel | None:
         spec = self.mapping(item, key, ("name", "rect"))
-        name, rect = spec.get("name"), spec.get("rect")
+        name, rect = spec.get("name"), self.rect(spec.get("rect"))
         ok = True
         if name not in PANELS:
             self.error(
                 f"{key}.name", f"unknown panel {name!r} (expected one of {', '.join(PANELS)})"
             )
             ok = False
-        numbers = isinstance(rect, list) and len(rect) == 4
-        numbers = numbers and all(
-            isinstance(v, int | float) and not isinstance(v, bool) for v in rect
-        )
-        if not numbers or not (
-            0 <= rect[0] < 1
-            and 0 <= rect[1] < 1
-            and rect[2] > 0
-            and rect[3] > 0
-            and rect[0] + rect[2] <= 1.0001
-            and rect[1] + rect[3] <= 1.0001
-        ):
+        if rect is None:
             self.error(
                 f"{key}.rect",
-                f"expected [x, y, width, height] as screen fractions within 0..1, got {rect!r}",
+                "expected [x, y, width, height] as screen fractions within 0..1, "
+                f"got {spec.get('rect')!r}",
             )
             ok = False
-        return Panel(str(name), tuple(float(v) for v in rect)) if ok else None  # type: ignore[arg-type]
+        return Panel(str(name), rect) if ok and rect is not None else None
+
+    @staticmethod
+    def rect(value: Any) -> tuple[float, float, float, float] | None:
+        """``[x, y, width, height]`` as screen fractions that fit the screen, else None.
+
+        >>> _Checker.rect([0, 0.5, 1, 0.5]), _Checker.rect([0.5, 0, 0.6, 1])
+        ((0.0, 0.5, 1.0, 0.5), None)
+        """
+        if not (isinstance(value, list) and len(value) == 4):
+            return None
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+            return None
+        x, y, width, height = (float(v) for v in value)
+        fits = 0 <= x < 1 and 0 <= y < 1 and width > 0 and height > 0
+        if not (fits and x + width <= 1.0001 and y + height <= 1.0001):
+            return None
+        return (x, y, width, height)

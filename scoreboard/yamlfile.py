@@ -19,7 +19,7 @@ class YamlSyntaxError(ValueError):
 def parse_yaml(text: str, source: str) -> Any:
     """``yaml.safe_load`` of ``text``, with a one-line error naming ``source``.
 
-    >>> parse_yaml("a: [1", "x.yaml")
+    >>> parse_yaml("a: [1", "x.yaml")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     scoreboard.yamlfile.YamlSyntaxError: x.yaml: line 1, column 6: YAML syntax error: ...

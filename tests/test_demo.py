@@ -40,3 +40,4 @@ def test_the_demo_refuses_a_bad_theme(tmp_path, capsys):
 
 def test_the_demo_refuses_a_zero_pace(capsys):
     assert main(["demo", "--windowed", "--pace", "0", "--duration", "0.1"]) == 2
+    assert "--pace must be a positive number of seconds" in capsys.readouterr().err

@@ -5,9 +5,12 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from scoreboard.core.cards import parse_cards
 from scoreboard.core.roads import result_games
+from scoreboard.core.rules import Coup, Game, Winner, deal_coup, result_coup
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.grid import first_visible_column
+from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import load_theme
 
@@ -178,35 +181,117 @@ def test_the_shuffle_screen_shows_over_the_roads(classic):
     assert close(pixel(frame, centre), classic.colors.header_background, 8)
 
 
+# -- what the labelled panels drew -------------------------------------------------------------
+def drawn_on_frame(renderer: Renderer, panel: str, drawn: DrawnText) -> bool:
+    """The frame at ``drawn.rect`` is exactly what the panel's view says was drawn there.
+
+    Every text of the view is drawn again, in order, over the static layer (a
+    caption's line box may reach into the value below it), and the pixels of
+    ``drawn``'s rectangle are compared with the frame's.  A view that names the
+    right text while the frame shows another, or nothing, fails here.
+    """
+    entries = renderer.panel_views[panel].entries
+    texts = [text for entry in entries for text in (entry.label, entry.value)]
+    assert drawn in texts
+    expected, without = renderer.static.copy(), renderer.static.copy()
+    for text in texts:
+        glyphs = renderer.text.render(text.text, text.size, text.color, bold=text.bold)
+        expected.blit(glyphs, text.rect)
+        if text != drawn:
+            without.blit(glyphs, text.rect)
+    region = [pygame.image.tobytes(s.subsurface(drawn.rect), "RGB") for s in (expected, without)]
+    assert region[0] != region[1]  # the text is visible on its own
+    return pygame.image.tobytes(renderer.frame.subsurface(drawn.rect), "RGB") == region[0]
+
+
+def dealt(*cards: str) -> Coup:
+    """A coup with cards, in deal order (P1 B1 P2 B2, then the thirds)."""
+    return deal_coup(parse_cards(list(cards)))
+
+
+DRAGON_7 = ("AS", "AH", "AD", "AC", "AS", "5H")  # banker A A 5 = 7 on three cards beats 3
+PANDA_8 = ("AS", "AH", "AD", "AC", "6S", "AH")  # player A A 6 = 8 on three cards beats 3
+
+
 def test_variant_counters_show_on_an_ez_table(classic):
     from scoreboard.core.variants import VARIANTS
 
+    assert dealt(*DRAGON_7).dragon7 and dealt(*PANDA_8).panda8
     table = TableState(variant=VARIANTS["ez"])
     table.new_shoe("ez")
-    for game in result_games("BPBPT"):
-        table.add_game(game)
+    coups = [dealt(*DRAGON_7), result_coup(Winner.PLAYER), dealt(*DRAGON_7), dealt(*PANDA_8)]
+    for number, coup in enumerate(coups, start=1):
+        table.add_game(Game(number, coup))
     renderer = Renderer(classic, SIZE)
     renderer.render(table, FeedStatus.DEMO)
-    drawn = {key[0] for key in renderer.text._texts}
-    assert {"Dragon 7", "Panda 8"} <= drawn
+    view = renderer.panel_views["counters"]
+    dragon, panda = view.value("dragon7"), view.value("panda8")
+    assert (dragon.text, panda.text) == ("2", "1")
+    assert drawn_on_frame(renderer, "counters", dragon)
+    assert drawn_on_frame(renderer, "counters", panda)
+    assert view.value("games").text == "4"
     plain = Renderer(classic, SIZE)
     plain.render(table_of("BPBPT"), FeedStatus.DEMO)
-    assert "Dragon 7" not in {key[0] for key in plain.text._texts}
+    labels = [label for label, _ in plain.panel_views["counters"].pairs()]
+    assert "Dragon 7" not in labels and "Panda 8" not in labels
+    assert "Games" in labels
 
 
 def test_naturals_can_be_split_by_side(classic):
     import dataclasses
 
+    from scoreboard.commands.roads import parse_results
+
     theme = dataclasses.replace(
         classic, style=dataclasses.replace(classic.style, split_naturals=True)
     )
-    renderer = Renderer(theme, SIZE)
-    from scoreboard.commands.roads import parse_results
-    from scoreboard.core.rules import Game
-
     table = TableState()
     table.new_shoe("naturals")
-    for number, coup in enumerate(parse_results("Bn Pn Pn"), start=1):
+    for number, coup in enumerate(parse_results("Bn Pn Pn P"), start=1):
         table.add_game(Game(number, coup))
+    renderer = Renderer(theme, SIZE)
     renderer.render(table, FeedStatus.DEMO)
-    assert "B 1 · P 2" in {key[0] for key in renderer.text._texts}
+    naturals = renderer.panel_views["counters"].value("natural")
+    assert naturals.text == "B 1 · P 2"
+    assert drawn_on_frame(renderer, "counters", naturals)
+    together = Renderer(classic, SIZE)  # the theme's default: one count for both sides
+    together.render(table, FeedStatus.DEMO)
+    naturals = together.panel_views["counters"].value("natural")
+    assert naturals.text == "3"
+    assert drawn_on_frame(together, "counters", naturals)
+
+
+def test_the_counters_panel_shows_the_shoe_counts(classic):
+    from scoreboard.commands.roads import parse_results
+
+    table = TableState()
+    table.new_shoe("counts")
+    for number, coup in enumerate(parse_results("Bb B Pp T Bn P"), start=1):
+        table.add_game(Game(number, coup))
+    renderer = Renderer(classic, SIZE)
+    renderer.render(table, FeedStatus.DEMO)
+    view = renderer.panel_views["counters"]
+    assert view.pairs() == [
+        ("Banker", "3"),
+        ("Player", "2"),
+        ("Tie", "1"),
+        ("B Pair", "1"),
+        ("P Pair", "1"),
+        ("Natural", "1"),
+        ("Games", "6"),
+        ("Streak", "P × 1"),
+        ("Longest", "B 2 · P 1"),
+    ]
+    for entry in view.entries[3:]:  # the rows under the tiles sit on the panel itself
+        assert drawn_on_frame(renderer, "counters", entry.label)
+        assert drawn_on_frame(renderer, "counters", entry.value)
+
+
+@pytest.mark.parametrize(("results", "game"), [("", "–"), ("B", "1"), ("BPT", "3")])
+def test_the_header_names_the_last_game_and_an_empty_shoe_none(classic, results, game):
+    """An empty shoe's header says "–", not "Game 1"; then the last game's number."""
+    renderer = Renderer(classic, SIZE)
+    renderer.render(table_of(results), FeedStatus.DEMO)
+    view = renderer.panel_views["header"]
+    assert view.pairs() == [("TABLE", "T1"), ("SHOE", "1"), ("GAME", game)]
+    assert drawn_on_frame(renderer, "header", view.value("game"))

@@ -123,8 +123,10 @@ def run(args: argparse.Namespace) -> int:
         table.set_shuffling(True)
     import pygame
 
+    from scoreboard.app import use_theme_rows
     from scoreboard.render.screen import Renderer
 
+    use_theme_rows(table, theme)  # the theme owns the roads' rows, as on the kiosk
     pygame.display.init()
     pygame.font.init()
     try:

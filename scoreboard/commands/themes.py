@@ -18,7 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(_args: argparse.Namespace) -> int:
+    """Print each shipped theme: name, orientations, title (an invalid one says why)."""
     for name in available_themes():
         try:
             theme = load_theme(name)

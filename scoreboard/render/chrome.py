@@ -10,18 +10,26 @@ from __future__ import annotations
 import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.panels import PanelPainter
+from scoreboard.render.panels import Entry, PanelPainter, PanelView
 from scoreboard.theme import RGB, Colors
 
 
 def luminance(color: RGB) -> float:
-    """Perceived lightness 0..1, to pick light or dark text on a coloured pill."""
+    """Perceived lightness 0..1, to pick light or dark text on a coloured pill.
+
+    >>> luminance((255, 255, 255)), luminance((0, 0, 0))
+    (1.0, 0.0)
+    """
     r, g, b = color
     return (0.299 * r + 0.587 * g + 0.114 * b) / 255
 
 
 def mix(a: RGB, b: RGB, amount: float) -> RGB:
-    """``a`` moved ``amount`` of the way towards ``b``."""
+    """``a`` moved ``amount`` of the way towards ``b``.
+
+    >>> mix((0, 0, 0), (200, 100, 50), 0.5)
+    (100, 50, 25)
+    """
     return tuple(round(x + (y - x) * amount) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
@@ -44,9 +52,28 @@ def plate_in_header(p: PanelPainter) -> bool:
     return panel is None or panel.title is None
 
 
+def game_number(table: TableState) -> str:
+    """The header's game: the last game's number, a dash before the shoe's first game.
+
+    An empty shoe has dealt no game yet, so it says "–", never "Game 1" (nor 0).
+
+    >>> from scoreboard.core.roads import result_games
+    >>> table = TableState()
+    >>> table.new_shoe("S1")
+    >>> game_number(table)
+    '–'
+    >>> for game in result_games("BP"):
+    ...     _ = table.add_game(game)
+    >>> game_number(table)
+    '2'
+    """
+    return str(table.last_number) if table.last_number else "–"
+
+
 def draw_header(
     p: PanelPainter, surface: pygame.Surface, table: TableState, status: FeedStatus, clock: str
-) -> None:
+) -> PanelView:
+    """Title, table, shoe and game numbers, the feed mark, the clock; returns the numbers drawn."""
     box = p.layout.panels["header"].body
     colors = p.colors
     name = p.theme.style.header_title or table.table_name or "Baccarat"
@@ -58,8 +85,9 @@ def draw_header(
     fields = [
         ("table", table.table_id),
         ("shoe", str(table.shoe_number) if table.shoe_number else "–"),
-        ("game", str(table.last_number) if table.last_number else "–"),
+        ("game", game_number(table)),
     ]
+    entries = []
     slot_w = round(box.width * 0.1)
     x = box.x + round(box.width * 0.4)
     for key, value in fields:
@@ -67,9 +95,10 @@ def draw_header(
         label = pygame.Rect(slot.x, slot.y + round(box.height * 0.12), slot_w, 0)
         label.height = round(box.height * 0.3)
         caption = mix(colors.header_text, colors.header_background, 0.4)
-        p.put(surface, p.words(key).upper(), label, caption, align="center")
+        caption_text = p.put(surface, p.words(key).upper(), label, caption, align="center")
         value_box = pygame.Rect(slot.x, label.bottom, slot_w, round(box.height * 0.48))
-        p.put(surface, value, value_box, colors.header_text, bold=True, align="center")
+        shown = p.put(surface, value, value_box, colors.header_text, bold=True, align="center")
+        entries.append(Entry(key, caption_text, shown))
         x += slot_w
     right = box.right - margin
     if clock and p.theme.style.clock:
@@ -89,6 +118,7 @@ def draw_header(
         gap = round(box.width * 0.012)
         strip = pygame.Rect(x + gap, pill.y, max(1, pill.left - 2 * gap - x), pill.height)
         draw_cut_card_plate(p, surface, strip, max_width=strip.width)
+    return PanelView(tuple(entries))
 
 
 def draw_feed_mark(

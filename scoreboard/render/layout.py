@@ -38,7 +38,11 @@ class Grid:
         return self.rect.y + round(row * self.cell_height)
 
     def cell(self, col: int, row: int) -> pygame.Rect:
-        """The pixel rectangle of a visible cell (``col`` counted from the left edge)."""
+        """The pixel rectangle of a visible cell (``col`` counted from the left edge).
+
+        >>> Grid(pygame.Rect(0, 0, 100, 60), rows=6, cols=10).cell(2, 1)
+        Rect(20, 10, 10, 10)
+        """
         x0, y0 = self.x(col), self.y(row)
         return pygame.Rect(x0, y0, self.x(col + 1) - x0, self.y(row + 1) - y0)
 
@@ -63,7 +67,11 @@ class ScreenLayout:
     grids: dict[str, Grid]
 
     def px(self, fraction: float) -> int:
-        """A length given as a fraction of the shorter screen side, at least 1 pixel."""
+        """A length given as a fraction of the shorter screen side, at least 1 pixel.
+
+        >>> ScreenLayout((1920, 1080), 1080, 6, 2, {}, {}).px(0.01)
+        11
+        """
         return max(1, round(fraction * self.unit))
 
 

@@ -1,10 +1,16 @@
 """Panel contents: the shared drawing helpers, counters, ask road, limits.
 
 Each function draws one panel's content into its body rectangle on top of the
-cached static layer; sizes are fractions of that rectangle, never pixels.
+cached static layer; sizes are fractions of that rectangle, never pixels.  The
+panels of labelled values (counters, header) return a :class:`PanelView` of
+what they drew, so tests and tools read the board's numbers from the drawing
+itself rather than from the state it was drawn from.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pygame
 
@@ -15,6 +21,55 @@ from scoreboard.render.grid import SIDE_KEY, RoadPainter
 from scoreboard.render.layout import ScreenLayout
 from scoreboard.render.text import TextCache
 from scoreboard.theme import RGB, Theme
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnText:
+    """A text as drawn: what it says, where, and how, enough to draw it again and compare."""
+
+    text: str
+    rect: pygame.Rect
+    size: int
+    color: RGB
+    bold: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One labelled value on a panel, such as "Natural" and "B 1 · P 2".
+
+    ``key`` names the label in the theme (``natural``, ``game``), whatever the
+    languages shown.
+    """
+
+    key: str
+    label: DrawnText
+    value: DrawnText
+
+
+@dataclass(frozen=True, slots=True)
+class PanelView:
+    """The labelled values a panel drew, in drawing order.
+
+    >>> def drawn(text):
+    ...     return DrawnText(text, pygame.Rect(0, 0, 1, 1), 9, (0, 0, 0))
+    >>> view = PanelView((Entry("games", drawn("Games"), drawn("3")),))
+    >>> view.pairs(), view.value("games").text
+    ([('Games', '3')], '3')
+    """
+
+    entries: tuple[Entry, ...] = ()
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """(label, value) texts, as a reader of the screen would list them."""
+        return [(entry.label.text, entry.value.text) for entry in self.entries]
+
+    def value(self, key: str) -> DrawnText:
+        """The value drawn beside the label ``key``; KeyError when the panel shows none."""
+        for entry in self.entries:
+            if entry.key == key:
+                return entry.value
+        raise KeyError(key)
 
 
 class PanelPainter:
@@ -43,9 +98,10 @@ class PanelPainter:
         bold: bool = False,
         align: str = "left",
         height: float | None = None,
-    ) -> pygame.Rect:
-        """Fit ``text`` into ``box`` (vertically centred) and return where it went."""
-        rendered = self.text.fit(text, height or box.height, box.width, color, bold=bold)
+    ) -> DrawnText:
+        """Fit ``text`` into ``box`` (vertically centred) and return how it was drawn."""
+        size = self.text.fit_size(text, height or box.height, box.width, bold=bold)
+        rendered = self.text.render(text, size, color, bold=bold)
         where = rendered.get_rect(centery=box.centery)
         if align == "center":
             where.centerx = box.centerx
@@ -54,7 +110,16 @@ class PanelPainter:
         else:
             where.left = box.left
         surface.blit(rendered, where)
-        return where
+        return DrawnText(text, where, size, color, bold)
+
+    def blit_text(
+        self, surface: pygame.Surface, text: DrawnText, anchor: str, at: tuple[int, int]
+    ) -> DrawnText:
+        """Draw ``text`` with its ``anchor`` point (``"midleft"``, ...) at ``at``."""
+        rendered = self.text.render(text.text, text.size, text.color, bold=text.bold)
+        where = rendered.get_rect(**{anchor: at})
+        surface.blit(rendered, where)
+        return DrawnText(text.text, where, text.size, text.color, text.bold)
 
     def uniform_size(
         self, texts: list[str], height: float, width: float, *, bold: bool = False
@@ -74,32 +139,42 @@ class PanelPainter:
             return
         inner = box.inflate(-2 * self.layout.px(0.01), -round(box.height * 0.3))
         labels = self.theme.label(name)
-        where = self.put(surface, labels[0] + extra, inner, self.colors.title, bold=True)
+        where = self.put(surface, labels[0] + extra, inner, self.colors.title, bold=True).rect
         for other in labels[1:]:
             rest = pygame.Rect(where.right + inner.height // 2, inner.y, inner.width, inner.height)
             rest.width = max(1, inner.right - rest.x)
-            where = self.put(surface, other, rest, self.colors.muted)
+            where = self.put(surface, other, rest, self.colors.muted).rect
 
     # -- counters ---------------------------------------------------------------------
-    def counters(self, surface: pygame.Surface, table: TableState) -> None:
+    def counters(self, surface: pygame.Surface, table: TableState) -> PanelView:
+        """Banker, Player and Tie tiles over two columns of labelled counts."""
         body = self.layout.panels["counters"].body
-        counts = table.roads.counts
-        colors = self.colors
         gap = self.layout.px(0.006)
         tiles_h = round(body.height * 0.46)
+        entries = self._tiles(surface, table.roads.counts, body, tiles_h, gap)
+        area = pygame.Rect(body.x, body.y + tiles_h + 2 * gap, body.width, 0)
+        area.height = body.bottom - area.y
+        entries += self._count_rows(surface, self._rows(table), area, gap)
+        return PanelView(tuple(entries))
+
+    def _tiles(
+        self, surface: pygame.Surface, counts: Counts, body: pygame.Rect, tiles_h: int, gap: int
+    ) -> list[Entry]:
+        colors = self.colors
         tile_w = (body.width - 2 * gap) / 3
         sides = (
             ("banker", counts.banker, colors.banker),
             ("player", counts.player, colors.player),
             ("tie", counts.tie, colors.tie),
         )
+        entries = []
         for i, (key, count, color) in enumerate(sides):
             tile = pygame.Rect(
                 round(body.x + i * (tile_w + gap)), body.y + gap, round(tile_w), tiles_h
             )
             pygame.draw.rect(surface, color, tile, border_radius=self.layout.radius)
             name_box = pygame.Rect(tile.x, tile.y, tile.width, round(tile.height * 0.3))
-            self.put(
+            name = self.put(
                 surface,
                 self.words(key),
                 name_box.inflate(-gap * 2, -gap),
@@ -108,21 +183,29 @@ class PanelPainter:
                 align="center",
             )
             count_box = pygame.Rect(tile.x, name_box.bottom, tile.width, round(tile.height * 0.44))
-            self.put(surface, str(count), count_box, colors.bead_text, bold=True, align="center")
+            shown = self.put(
+                surface, str(count), count_box, colors.bead_text, bold=True, align="center"
+            )
+            entries.append(Entry(key, name, shown))
             pct_box = pygame.Rect(
                 tile.x, count_box.bottom, tile.width, tile.bottom - count_box.bottom
             )
             pct = f"{counts.percent(key):.1f}%"
             self.put(surface, pct, pct_box.inflate(0, -gap), colors.bead_text, align="center")
-        streaks = table.roads.streaks
+        return entries
+
+    def _rows(self, table: TableState) -> list[tuple[str, str, RGB]]:
+        """The labelled counts under the tiles: (label key, value, value colour)."""
+        counts, colors = table.roads.counts, self.colors
         rows: list[tuple[str, str, RGB]] = [
-            (self.words("banker_pair"), str(counts.banker_pairs), colors.banker),
-            (self.words("player_pair"), str(counts.player_pairs), colors.player),
-            (self.words("natural"), self._naturals(counts), colors.accent),
-            (self.words("games"), str(counts.games), colors.text),
+            ("banker_pair", str(counts.banker_pairs), colors.banker),
+            ("player_pair", str(counts.player_pairs), colors.player),
+            ("natural", self._naturals(counts), colors.accent),
+            ("games", str(counts.games), colors.text),
         ]
         for name in table.variant.counters:
-            rows.append((self.words(name), str(getattr(counts, name)), colors.accent))
+            rows.append((name, str(getattr(counts, name)), colors.accent))
+        streaks = table.roads.streaks
         letters = self.theme.roads.letters
         side = streaks.current_side
         current = "–"
@@ -133,28 +216,24 @@ class PanelPainter:
             f"{letters['banker']} {streaks.longest_banker} · {letters['player']} "
             f"{streaks.longest_player}"
         )
-        rows.append((self.words("streak"), current, colors.text))
-        rows.append((self.words("longest"), longest, colors.text))
-        area = pygame.Rect(body.x, body.y + tiles_h + 2 * gap, body.width, 0)
-        area.height = body.bottom - area.y
+        rows.append(("streak", current, colors.text))
+        rows.append(("longest", longest, colors.text))
+        return rows
+
+    def _count_rows(
+        self,
+        surface: pygame.Surface,
+        rows: list[tuple[str, str, RGB]],
+        area: pygame.Rect,
+        gap: int,
+    ) -> list[Entry]:
+        """Two columns of label (left) and value (right), one font size for all."""
         per_col = (len(rows) + 1) // 2
         row_h = area.height / per_col
         col_w = (area.width - 2 * gap) / 2
-        font = self.text.font
-        room = col_w - 2 * gap
-        size = (
-            self.text.size_to_fit(
-                row_h * 0.6,
-                room,
-                lambda size: max(
-                    font(size).size(label)[0] + font(size, bold=True).size(value)[0]
-                    for label, value, _ in rows
-                ),
-            )
-            if room > 0
-            else 6  # no room at all: the smallest size
-        )
-        for index, (label, value, color) in enumerate(rows):
+        size = self._row_size(rows, row_h * 0.6, col_w - 2 * gap)
+        entries = []
+        for index, (key, value, color) in enumerate(rows):
             col, row = divmod(index, per_col)
             cell = pygame.Rect(
                 round(area.x + col * (col_w + 2 * gap)),
@@ -162,10 +241,30 @@ class PanelPainter:
                 round(col_w),
                 round(row_h),
             )
-            shown = self.text.render(label, size, colors.muted)
-            surface.blit(shown, shown.get_rect(midleft=cell.midleft))
-            shown = self.text.render(value, size, color, bold=True)
-            surface.blit(shown, shown.get_rect(midright=cell.midright))
+            muted = DrawnText(self.words(key), cell, size, self.colors.muted)
+            bold = DrawnText(value, cell, size, color, bold=True)
+            entries.append(
+                Entry(
+                    key,
+                    self.blit_text(surface, muted, "midleft", cell.midleft),
+                    self.blit_text(surface, bold, "midright", cell.midright),
+                )
+            )
+        return entries
+
+    def _row_size(self, rows: Sequence[tuple[str, str, RGB]], height: float, room: float) -> int:
+        """The largest font size at which every label and its value fit side by side."""
+        if room <= 0:
+            return 6  # no room at all: the smallest size
+        font = self.text.font
+        return self.text.size_to_fit(
+            height,
+            room,
+            lambda size: max(
+                font(size).size(self.words(key))[0] + font(size, bold=True).size(value)[0]
+                for key, value, _ in rows
+            ),
+        )
 
     def _naturals(self, counts: Counts) -> str:
         if not self.theme.style.split_naturals:

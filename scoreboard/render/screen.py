@@ -6,6 +6,9 @@ touches only the newest entry's cell of each road that just grew.  The app copie
 those rectangles to the display, so a frame that fails half-way never reaches
 the screen.
 
+Not run as a doctest (it needs pygame's display and fonts initialised; the
+tests in ``tests/test_render.py`` do this)::
+
 >>> renderer = Renderer(load_theme("classic"), (1280, 720))   # doctest: +SKIP
 >>> renderer.render(table, FeedStatus.DEMO)                   # doctest: +SKIP
 """
@@ -28,7 +31,7 @@ from scoreboard.render.chrome import (
 from scoreboard.render.grid import RoadPainter, RoadView, draw_grid_lines, draw_marks, sprite_size
 from scoreboard.render.hand import draw_last_coup
 from scoreboard.render.layout import ScreenLayout, compute_layout
-from scoreboard.render.panels import PanelPainter
+from scoreboard.render.panels import PanelPainter, PanelView
 from scoreboard.render.symbols import Sprites
 from scoreboard.render.text import TextCache
 from scoreboard.theme import ROAD_PANELS, Theme
@@ -52,7 +55,10 @@ class Renderer:
         self.panels = PanelPainter(theme, self.layout, self.text, self.roads)
         self.frame = pygame.Surface(size)
         self.static = self._static_layer()
+        #: What each road panel shows now (scroll, newest cell), by road name.
         self.views: dict[str, RoadView] = {}
+        #: The labelled values the header and the counters panel show now.
+        self.panel_views: dict[str, PanelView] = {}
         self._keys: dict[str, Hashable] = {}
         self._signatures: dict[str, Hashable] = {}
         self._blinking: list[str] = []
@@ -170,9 +176,9 @@ class Renderer:
             if name == "big_road":
                 draw_cut_card_mark(panels, frame, table)
         elif name == "header":
-            draw_header(panels, frame, table, status, clock)
+            self.panel_views[name] = draw_header(panels, frame, table, status, clock)
         elif name == "counters":
-            panels.counters(frame, table)
+            self.panel_views[name] = panels.counters(frame, table)
         elif name == "predictions":
             panels.predictions(frame, table.roads)
         elif name == "last_coup":

@@ -19,7 +19,8 @@ from scoreboard.theme import RGB, Fonts
 
 log = logging.getLogger(__name__)
 
-_MAX_CACHED = 1024  # a full frame shows a few hundred strings
+MAX_CACHED = 1024
+"""How many rendered strings a :class:`TextCache` keeps (a full frame shows a few hundred)."""
 
 
 class TextCache:
@@ -35,6 +36,10 @@ class TextCache:
         probe = self.font(100, bold=False)
         # Pixel height of a line per unit of font size, to size text by box height.
         self.line_ratio = probe.get_height() / 100
+
+    def __len__(self) -> int:
+        """How many rendered strings are kept (never more than :data:`MAX_CACHED`)."""
+        return len(self._texts)
 
     def font(self, size: int, *, bold: bool = False) -> pygame.font.Font:
         size = max(6, int(size))
@@ -62,12 +67,13 @@ class TextCache:
         return size
 
     def render(self, text: str, size: int, color: RGB, *, bold: bool = False) -> pygame.Surface:
+        """``text`` drawn at ``size``: the kept surface when it was drawn lately, else a new one."""
         key = (text, bold, max(6, int(size)), color)
         texts = self._texts
         surface = texts.pop(key, None)
         if surface is None:
             surface = self.font(size, bold=bold).render(text, True, color)
-            if len(texts) >= _MAX_CACHED:
+            if len(texts) >= MAX_CACHED:
                 del texts[next(iter(texts))]  # the least recently used
         texts[key] = surface  # (re)inserted last: most recently used
         return surface
@@ -76,5 +82,9 @@ class TextCache:
         self, text: str, height: float, max_width: float, color: RGB, *, bold: bool = False
     ) -> pygame.Surface:
         """Text as tall as ``height`` allows, shrunk until it fits ``max_width``."""
-        size = self.size_to_fit(height, max_width, lambda s: self.font(s, bold=bold).size(text)[0])
+        size = self.fit_size(text, height, max_width, bold=bold)
         return self.render(text, size, color, bold=bold)
+
+    def fit_size(self, text: str, height: float, max_width: float, *, bold: bool = False) -> int:
+        """The font size :meth:`fit` draws ``text`` at."""
+        return self.size_to_fit(height, max_width, lambda s: self.font(s, bold=bold).size(text)[0])
