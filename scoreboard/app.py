@@ -38,7 +38,6 @@ from typing import Protocol
 
 import pygame
 
-from scoreboard.core.roads import Roads
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import Theme, ThemeError, load_theme
@@ -70,17 +69,7 @@ def use_theme_rows(table: TableState, theme: Theme) -> bool:
     grid of ``theme.roads.rows``: the two must agree, or cells land on rows the
     grid lacks and are dropped.
     """
-    rows = theme.roads.rows
-    set_rows = getattr(table, "set_rows", None)
-    if set_rows is not None:
-        return bool(set_rows(rows))
-    # TODO(merge): TableState.set_rows arrives with the table rewrite; drop this fallback.
-    if table.rows == rows:
-        return False
-    table.rows = rows
-    table.roads = Roads.build(table.games, rows=rows)
-    table.version += 1
-    return True
+    return table.set_rows(theme.roads.rows)
 
 
 def seconds_to_next_minute(wall: float) -> float:
