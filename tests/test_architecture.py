@@ -1,0 +1,122 @@
+"""The import rules of docs/architecture.md, enforced: data flows one way, the core stays pure.
+
+Every module of the package is parsed (not imported) and each ``import`` it
+makes, at the top or inside a function, is checked against the rule of its
+layer.  A change that reaches back up the shape fails here with the module and
+the import to move.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "scoreboard"
+
+#: What the pure core may never touch: the screen, the network, the disk, the clock.
+IMPURE = ("pygame", "paho", "yaml", "os", "pathlib", "io", "socket", "shutil", "tempfile",
+          "threading", "time", "logging", "subprocess", "sqlite3")  # fmt: skip
+
+
+def module_name(path: Path) -> str:
+    parts = path.with_suffix("").parts
+    parts = parts[len(parts) - 1 - parts[::-1].index("scoreboard") :]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, absolute, wherever the import statement stands."""
+    found: set[str] = set()
+    package = module_name(path).rsplit(".", 1)[0] if path.name != "__init__.py" else None
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = (package or module_name(path)).split(".")
+                base = ".".join(anchor[: len(anchor) - node.level + 1] + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+MODULES = {module_name(path): imports(path) for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def within(name: str, *prefixes: str) -> bool:
+    return any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes)
+
+
+def ours(name: str) -> bool:
+    return within(name, "scoreboard")
+
+
+def offending(
+    module: str, allowed: tuple[str, ...] = (), banned: tuple[str, ...] = ()
+) -> list[str]:
+    """The imports of ``module`` outside ``allowed`` (ours) or inside ``banned`` (anything)."""
+    bad = []
+    for name in sorted(MODULES[module]):
+        if (allowed and ours(name) and not within(name, *allowed)) or within(name, *banned):
+            bad.append(name)
+    return bad
+
+
+def layer(prefix: str) -> list[str]:
+    return [name for name in MODULES if within(name, prefix)]
+
+
+def test_the_package_is_found() -> None:
+    assert {"scoreboard.core.table", "scoreboard.protocol", "scoreboard.app"} <= set(MODULES)
+
+
+@pytest.mark.parametrize("module", layer("scoreboard.core"))
+def test_the_core_imports_only_the_core_and_nothing_impure(module: str) -> None:
+    assert offending(module, allowed=("scoreboard.core",), banned=IMPURE) == []
+
+
+@pytest.mark.parametrize("module", layer("scoreboard.protocol"))
+def test_the_protocol_reads_and_writes_payloads_only(module: str) -> None:
+    """bytes <-> events: no screen, no network client, no disk."""
+    allowed = ("scoreboard.core", "scoreboard.protocol")
+    assert offending(module, allowed=allowed, banned=("pygame", "paho", "yaml", "os")) == []
+
+
+@pytest.mark.parametrize("module", layer("scoreboard.render"))
+def test_the_renderer_never_reaches_the_feeds_or_the_network(module: str) -> None:
+    allowed = ("scoreboard.core", "scoreboard.theme", "scoreboard.render")
+    assert offending(module, allowed=allowed, banned=("paho",)) == []
+
+
+@pytest.mark.parametrize("module", [*layer("scoreboard.feeds"), "scoreboard.journal"])
+def test_feeds_and_the_journal_never_draw(module: str) -> None:
+    banned = ("pygame", "scoreboard.render", "scoreboard.app", "scoreboard.theme")
+    assert offending(module, banned=(*banned, "scoreboard.commands")) == []
+
+
+@pytest.mark.parametrize("module", ["scoreboard.theme", "scoreboard.config"])
+def test_settings_know_nothing_of_feeds_or_the_screen_loop(module: str) -> None:
+    banned = ("paho", "scoreboard.feeds", "scoreboard.journal", "scoreboard.app")
+    assert offending(module, banned=(*banned, "scoreboard.render", "scoreboard.commands")) == []
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_only_the_commands_wire_the_app_and_the_commands(module: str) -> None:
+    if within(module, "scoreboard.commands", "scoreboard.cli", "scoreboard.__main__"):
+        return
+    banned = ("scoreboard.commands", "scoreboard.cli")
+    if module != "scoreboard.app":
+        banned += ("scoreboard.app",)
+    assert offending(module, banned=banned) == []
+
+
+def test_a_violation_is_caught(tmp_path: Path) -> None:
+    """The checker itself: an import from inside a function is seen, relative ones resolved."""
+    sample = tmp_path / "scoreboard" / "core" / "sample.py"
+    sample.parent.mkdir(parents=True)
+    sample.write_text("def f():\n    import pygame\n    from ..render import grid\n")
+    found = imports(sample)
+    assert "pygame" in found and "scoreboard.render.grid" in found
