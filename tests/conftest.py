@@ -16,3 +16,21 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+# Shared material (tests/dealt.py): seeded dealt shoes and raw controller messages.
+import pytest  # noqa: E402 - after the environment above is set
+from dealt import dealt_shoe as _dealt_shoe  # noqa: E402
+from dealt import raw_message as _raw_message  # noqa: E402
+
+
+@pytest.fixture
+def dealt_shoe():
+    """``dealt_shoe(seed, decks=8, short=False)`` -> DealtShoe (id, events, games)."""
+    return _dealt_shoe
+
+
+@pytest.fixture
+def raw_message():
+    """``raw_message(topics, event, key=None)`` -> (topic, payload bytes) as published."""
+    return _raw_message

@@ -9,12 +9,12 @@ display shows exactly the controller's shoe.
 from __future__ import annotations
 
 import pytest
+from dealt import dealt_shoe
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoreboard.core.roads import Roads
 from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import TableState
 from scoreboard.protocol import (
     Correct,
@@ -28,15 +28,11 @@ from scoreboard.protocol import (
     parse_dict,
 )
 
-SHOES = {}
-
 
 def dealt(seed: int) -> tuple[str, list[Game]]:
     """One small (one-deck) shoe: its id and games."""
-    if seed not in SHOES:
-        events = list(Dealer(decks=1, seed=seed, cut_card=(12, 14)).shoe())
-        SHOES[seed] = (events[0].shoe, [e.game for e in events if isinstance(e, CoupReceived)])
-    return SHOES[seed]
+    shoe = dealt_shoe(seed, decks=1, short=True)
+    return shoe.shoe, list(shoe.games)
 
 
 def wire(event):

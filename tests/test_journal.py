@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import logging
 
+from dealt import dealt_shoe
+
 from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import Limits, TableState
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal
 from scoreboard.protocol import (
@@ -18,9 +19,7 @@ from scoreboard.protocol import (
     apply_event,
 )
 
-EVENTS = list(Dealer(seed=5).shoe())
-GAMES = [e.game for e in EVENTS if isinstance(e, CoupReceived)]
-SHOE = EVENTS[0].shoe
+SHOE, GAMES = dealt_shoe(5).shoe, list(dealt_shoe(5).games)
 LIMITS = Limits("EUR", {"tie": (5, 500)}, {"tie": "8:1"})
 
 

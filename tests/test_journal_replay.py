@@ -5,11 +5,11 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from dealt import dealt_shoe
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import Limits, TableState
 from scoreboard.journal import JOURNAL_NAME, Journal
 from scoreboard.protocol import (
@@ -26,11 +26,7 @@ from scoreboard.protocol import (
 )
 
 SHOES = ["A", "B", "C"]
-GAMES = [
-    e.game
-    for e in Dealer(decks=1, seed=11, cut_card=(12, 14)).shoe()
-    if isinstance(e, CoupReceived)
-]
+GAMES = list(dealt_shoe(11, decks=1, short=True).games)
 LIMITS = [Limits("EUR", {"tie": (5, 500)}, {"tie": "8:1"}), Limits("USD", {"tie": (1, 50)}, {})]
 
 

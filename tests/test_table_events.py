@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from dealt import dealt_shoe
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoreboard.core.roads import Roads
 from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import Limits, TableState
 from scoreboard.protocol import (
     Burn,
@@ -24,9 +24,7 @@ from scoreboard.protocol import (
     display_status,
 )
 
-EVENTS = list(Dealer(seed=99).shoe())
-GAMES = [e.game for e in EVENTS if isinstance(e, CoupReceived)]
-SHOE = EVENTS[0].shoe
+SHOE, GAMES = dealt_shoe(99).shoe, list(dealt_shoe(99).games)
 
 
 def table_with(numbers, shoe: str = SHOE) -> TableState:

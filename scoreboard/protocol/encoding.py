@@ -50,7 +50,7 @@ def coup_fields(game: Game) -> dict[str, Any]:
 
 def encode_coup(event: CoupReceived) -> dict[str, Any]:
     data = {"shoe": event.shoe, **coup_fields(event.game)}
-    if event.ts:
+    if event.ts is not None:
         data["ts"] = event.ts
     return data
 
@@ -82,7 +82,7 @@ def encode_snapshot(event: Snapshot) -> dict[str, Any]:
         "coups": [{"shoe": event.shoe, **coup_fields(game)} for game in event.games],
         "voided": list(event.voided),
     }
-    if event.ts:
+    if event.ts is not None:
         data["ts"] = event.ts
     return data
 

@@ -1,0 +1,48 @@
+"""Shared test material: seeded dealt shoes and the raw messages a controller sends.
+
+Module-level constants in test files import these directly; tests take them as
+the ``dealt_shoe`` and ``raw_message`` fixtures of conftest.py.  Shoes are
+cached: dealing one is the same work for every file that asks.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from scoreboard.core.events import CoupReceived, Event, NewShoe
+from scoreboard.core.rules import Game
+from scoreboard.core.shoe import Dealer, ShoeEvent
+from scoreboard.protocol import Topics, encode, encode_payload, topic_for
+
+
+@dataclass(frozen=True, slots=True)
+class DealtShoe:
+    """One whole shoe as the dealer dealt it: its id, every event, its games in order."""
+
+    shoe: str
+    events: tuple[ShoeEvent, ...]
+
+    @property
+    def games(self) -> tuple[Game, ...]:
+        return tuple(e.game for e in self.events if isinstance(e, CoupReceived))
+
+    @property
+    def coups(self) -> tuple[CoupReceived, ...]:
+        return tuple(e for e in self.events if isinstance(e, CoupReceived))
+
+
+@functools.cache
+def dealt_shoe(seed: int, decks: int = 8, *, short: bool = False) -> DealtShoe:
+    """The first shoe of ``Dealer(decks, seed)``; ``short``: the cut card 12-14 from the back."""
+    cut_card = (12, 14) if short else (14, 16)
+    events = tuple(Dealer(decks=decks, seed=seed, cut_card=cut_card).shoe())
+    first = events[0]
+    assert isinstance(first, NewShoe)
+    return DealtShoe(first.shoe, events)
+
+
+def raw_message(topics: Topics, event: Event, key: bytes | None = None) -> tuple[str, bytes]:
+    """``(topic, payload)`` exactly as a controller publishes ``event`` (signed with ``key``)."""
+    kind, data = encode(event)
+    return topic_for(topics, kind), encode_payload(data, key)
