@@ -14,13 +14,13 @@ function of (record, change), so the rules of protocol.md are stated once.
 >>> from scoreboard.core.rules import Winner, result_coup
 >>> banker, player = result_coup(Winner.BANKER), result_coup(Winner.PLAYER)
 >>> record, effect = transition(None, Arrived(banker))
->>> effect, record.recorded
-(<Effect.CHANGED: 'changed'>, True)
->>> transition(record, Arrived(player))[1]
-<Effect.CONFLICT: 'conflict'>
+>>> effect.name, record.recorded
+('CHANGED', True)
+>>> transition(record, Arrived(player))[1].name
+'CONFLICT'
 >>> record, effect = transition(record, Corrected(player))
->>> transition(record, Arrived(banker))[1]   # the coup the correction replaced, late
-<Effect.NONE: 'none'>
+>>> transition(record, Arrived(banker))[1].name   # the coup the correction replaced, late
+'NONE'
 """
 
 from __future__ import annotations
@@ -58,10 +58,10 @@ class GameRecord:
 class Effect(enum.Enum):
     """What a change did to a game number."""
 
-    NONE = "none"  # nothing on the board changed (a repeat, a late copy)
-    CHANGED = "changed"  # the board changes
-    CONFLICT = "conflict"  # refused: contradicts what an event or an earlier coup set
-    OVERRIDE = "override"  # a newer snapshot replaced a coup the display had (a missed event)
+    NONE = enum.auto()  # nothing on the board changed (a repeat, a late copy)
+    CHANGED = enum.auto()  # the board changes
+    CONFLICT = enum.auto()  # refused: contradicts what an event or an earlier coup set
+    OVERRIDE = enum.auto()  # a newer snapshot replaced a coup the display had (a missed event)
 
 
 @dataclass(frozen=True, slots=True)
