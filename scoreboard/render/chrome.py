@@ -59,7 +59,7 @@ def game_number(table: TableState) -> str:
 
     >>> from scoreboard.core.roads import result_games
     >>> table = TableState()
-    >>> table.new_shoe("S1")
+    >>> _ = table.new_shoe("S1")
     >>> game_number(table)
     '–'
     >>> for game in result_games("BP"):
