@@ -234,13 +234,13 @@ class Recorder:
         )
         self.topic_filter = topic_filter
 
-        def on_connect(client, userdata, flags, reason_code, properties):
+        def on_connect(client, *_):
             client.subscribe(self.topic_filter, qos=1)
 
-        def on_subscribe(client, userdata, mid, reason_codes, properties):
+        def on_subscribe(*_):
             self.connected.set()
 
-        def on_message(client, userdata, message):
+        def on_message(_client, _userdata, message):
             with self.lock:
                 self.messages.append(message)
 

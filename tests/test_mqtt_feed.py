@@ -102,7 +102,7 @@ class ControllerThread:
 
 
 def test_a_shoe_published_by_scoreboard_shoe_arrives_complete_and_in_order(
-    broker, prefix, displays, tmp_path
+    broker, prefix, displays
 ):
     display = start_display(displays, broker, prefix)
     recorder = Recorder(broker.settings(), f"{prefix}/#").start()

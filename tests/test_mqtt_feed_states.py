@@ -225,7 +225,7 @@ def test_the_goodbye_and_the_will_say_offline_retained():
 
 def test_a_bug_while_applying_is_contained_and_counted():
     class BrokenJournal:
-        def keep(self, event, table, applied):
+        def keep(self, *_):
             raise RuntimeError("boom")
 
     h = Harness(journal=BrokenJournal())
@@ -242,7 +242,7 @@ def test_what_changed_the_table_is_journaled_and_counted():
     kept: list[tuple[Event, Applied]] = []
 
     class Journal:
-        def keep(self, event, table, applied):
+        def keep(self, event, _table, applied):
             kept.append((event, applied))
 
     h = Harness(journal=Journal())
