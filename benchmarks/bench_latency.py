@@ -31,11 +31,12 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from scoreboard.app import Kiosk
-from scoreboard.config import MqttConfig
+from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.controller import Controller
+from scoreboard.core.events import Event
 from scoreboard.core.shoe import Dealer, timed
 from scoreboard.core.table import Limits, TableState
 from scoreboard.core.variants import VARIANTS
-from scoreboard.feeds.controller import Controller
 from scoreboard.feeds.mqtt import MqttFeed
 from scoreboard.journal import Journal
 from scoreboard.protocol import CoupReceived, Topics
@@ -69,97 +70,83 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--coups", type=int, default=200)
-    parser.add_argument("--pace", type=float, default=0.1, help="seconds between coups")
-    parser.add_argument("--size", default="1920x1080")
-    args = parser.parse_args()
-    width, height = (int(x) for x in args.size.split("x"))
+Key = tuple[str, int]
 
-    work = Path(tempfile.mkdtemp(prefix="bench-latency-"))
-    broker, port = start_mosquitto(work)
-    settings = MqttConfig(port=port)
-    topics = Topics("bench/v1/T1")
-    published: dict[tuple[str, int], float] = {}
-    applied: dict[tuple[str, int], float] = {}
-    flipped: dict[tuple[str, int], float] = {}
+
+class Stamps:
+    """When each coup was published, applied by the display and flipped onto the screen."""
+
+    def __init__(self) -> None:
+        self.published: dict[Key, float] = {}
+        self.applied: dict[Key, float] = {}
+        self.flipped: dict[Key, float] = {}
+        self.last_flip = 0.0
+
+    def on_applied(self, event: Event, _received: float) -> None:
+        if isinstance(event, CoupReceived):
+            self.applied[(event.shoe, event.game.number)] = time.perf_counter()
+
+
+def timed_controller(endpoint: Endpoint, stamps: Stamps) -> Controller:
+    """A controller that notes the time just before each coup's publish call."""
 
     class TimedController(Controller):
-        def publish(self, event, *, retain=False):
+        def publish(self, event: Event, *, retain: bool = False) -> None:
             if isinstance(event, CoupReceived):
-                published[(event.shoe, event.game.number)] = time.perf_counter()
+                stamps.published[(event.shoe, event.game.number)] = time.perf_counter()
             super().publish(event, retain=retain)
 
-    controller = TimedController(
-        settings, topics=topics, limits=Limits.default_for(VARIANTS["commission"])
-    )
-    table = TableState()
-    journal = Journal(work / "state")
-    journal.replay(table)
-    feed = MqttFeed(settings, topics=topics, display_id="bench", journal=journal)
+    return TimedController(endpoint, limits=Limits.default_for(VARIANTS["commission"]))
 
-    def on_applied(event, received):
-        if isinstance(event, CoupReceived):
-            applied[(event.shoe, event.game.number)] = time.perf_counter()
 
-    feed.on_applied = on_applied
-    kiosk = Kiosk(feed, table, load_theme("classic"), windowed=True, size=(width, height))
+def watch_flips(stamps: Stamps) -> None:
+    """Note when ``pygame.display.update`` returns: the frame is on its way to the screen."""
     real_update = pygame.display.update
-    last_flip = [0.0]
 
-    def timed_update(*rects):
+    def timed_update(*rects: object) -> None:
         real_update(*rects)
-        last_flip[0] = time.perf_counter()
+        stamps.last_flip = time.perf_counter()
 
     pygame.display.update = timed_update
-    feed.start(kiosk.wake)
-    while not feed.connected:
-        feed.poll(table, time.monotonic())
-        time.sleep(0.01)
 
-    done = threading.Event()
 
-    def deal():
-        controller.start()
-        dealer = Dealer(seed=2026)
-        # Enough shoes for the coups asked for; stop as soon as they are out.
-        events = iter(dealer)
-        count = 0
-        for event in events:
-            controller.deal(timed([event], args.pace, 0.0))
-            if isinstance(event, CoupReceived):
-                count += 1
-                if count >= args.coups:
-                    break
-        controller.flush(10)
-        done.set()
+def deal(controller: Controller, coups: int, pace: float, done: threading.Event) -> None:
+    """Deal shoe after shoe until ``coups`` coups are out, then flush."""
+    controller.start()
+    count = 0
+    for event in Dealer(seed=2026):
+        controller.deal(timed([event], pace, 0.0))
+        if isinstance(event, CoupReceived):
+            count += 1
+            if count >= coups:
+                break
+    controller.flush(10)
+    done.set()
 
-    dealer_thread = threading.Thread(target=deal, daemon=True)
-    dealer_thread.start()
-    seen: set[tuple[str, int]] = set()
-    deadline = time.monotonic() + args.coups * args.pace * 3 + 60
+
+def drive(kiosk: Kiosk, stamps: Stamps, done: threading.Event, coups: int, budget: float) -> None:
+    """Run the kiosk loop until every coup was seen applied (or the budget is spent)."""
+    seen: set[Key] = set()
+    deadline = time.monotonic() + budget
     while time.monotonic() < deadline:
         kiosk.step(time.monotonic())
-        for key in applied.keys() - seen:
+        for key in stamps.applied.keys() - seen:
             seen.add(key)
-            if last_flip[0] >= applied[key]:
-                flipped[key] = last_flip[0]
-        if done.is_set() and len(seen) >= args.coups:
-            break
+            if stamps.last_flip >= stamps.applied[key]:
+                stamps.flipped[key] = stamps.last_flip
+        if done.is_set() and len(seen) >= coups:
+            return
         wait = kiosk.timeout(time.monotonic())
         pygame.event.wait(max(1, round(min(wait, 0.5) * 1000)))
         pygame.event.clear()
-    controller.stop()
-    feed.stop()
-    broker.terminate()
-    broker.wait()
-    shutil.rmtree(work, ignore_errors=True)
 
-    keys = [key for key in published if key in flipped]
-    to_applied = [(applied[k] - published[k]) * 1000 for k in keys]
-    to_flip = [(flipped[k] - published[k]) * 1000 for k in keys]
-    print(f"coups measured: {len(keys)} of {len(published)} published, pace {args.pace}s, "
+
+def report(stamps: Stamps, pace: float, width: int, height: int) -> int:
+    """Print the latencies; the number of coups measured."""
+    keys = [key for key in stamps.published if key in stamps.flipped]
+    to_applied = [(stamps.applied[k] - stamps.published[k]) * 1000 for k in keys]
+    to_flip = [(stamps.flipped[k] - stamps.published[k]) * 1000 for k in keys]
+    print(f"coups measured: {len(keys)} of {len(stamps.published)} published, pace {pace}s, "
           f"{width}x{height}, MQTT 5 QoS 1, journal fsync on")  # fmt: skip
     for name, values in (("publish -> applied", to_applied), ("publish -> flip", to_flip)):
         print(
@@ -168,7 +155,45 @@ def main() -> int:
         )
     ok = percentile(to_flip, 0.99) <= 50.0
     print("target p99 publish -> flip <= 50 ms:", "met" if ok else "NOT met")
-    return 0 if len(keys) >= args.coups else 1
+    return len(keys)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--coups", type=int, default=200)
+    parser.add_argument("--pace", type=float, default=0.1, help="seconds between coups")
+    parser.add_argument("--size", default="1920x1080")
+    args = parser.parse_args()
+    width, height = (int(x) for x in args.size.split("x"))
+
+    work = Path(tempfile.mkdtemp(prefix="bench-latency-"))
+    broker, port = start_mosquitto(work)
+    endpoint = Endpoint(MqttConfig(port=port), Topics("bench/v1/T1"))
+    stamps = Stamps()
+    controller = timed_controller(endpoint, stamps)
+    table = TableState()
+    with Journal(work / "state") as journal:
+        journal.replay(table)
+        feed = MqttFeed(endpoint, display_id="bench", journal=journal)
+        feed.session.on_applied = stamps.on_applied
+        kiosk = Kiosk(feed, table, load_theme("classic"), windowed=True, size=(width, height))
+        watch_flips(stamps)
+        feed.start(kiosk.wake)
+        while not feed.session.connected:
+            feed.poll(table, time.monotonic())
+            time.sleep(0.01)
+        done = threading.Event()
+        dealer = threading.Thread(
+            target=deal, args=(controller, args.coups, args.pace, done), daemon=True
+        )
+        dealer.start()
+        drive(kiosk, stamps, done, args.coups, args.coups * args.pace * 3 + 60)
+        controller.stop()
+        feed.stop()
+    broker.terminate()
+    broker.wait()
+    shutil.rmtree(work, ignore_errors=True)
+    return 0 if report(stamps, args.pace, width, height) >= args.coups else 1
 
 
 if __name__ == "__main__":

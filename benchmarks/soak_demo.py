@@ -41,7 +41,7 @@ def main() -> int:
         while process.poll() is None:
             time.sleep(min(10, args.seconds / 12))
             if process.poll() is None:
-                shoes = log.read_text().count("shuffled")
+                shoes = log.read_text().count("; shuffling")  # one line per finished shoe
                 samples.append((time.monotonic() - start, shoes, rss_mib(process.pid)))
                 print(f"{samples[-1][0]:6.0f} s  {shoes:5d} shoes  {samples[-1][2]:7.1f} MiB")
     if process.returncode != 0 or "Traceback" in log.read_text():

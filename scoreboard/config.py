@@ -3,7 +3,9 @@
 A pit technician edits one file per display (see ``kiosk/scoreboard.yaml``);
 command-line flags override it.  A mistake is reported as
 ``file: key.path: what was expected`` before anything connects, so a display
-never starts half-configured.
+never starts half-configured.  :func:`load_endpoint` then reads the secrets
+once and hands the link one :class:`Endpoint`: the broker settings, the
+table's topics, the password and the HMAC key, travelling together.
 
 >>> config = config_from_mapping({"table": {"id": "T7"}, "mqtt": {"broker": "10.0.0.2:8883"}})
 >>> config.mqtt.host, config.mqtt.port, config.prefix
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from scoreboard.core.variants import VARIANTS
-from scoreboard.protocol.topics import PREFIX_RULE, check_prefix, default_prefix
+from scoreboard.protocol.topics import PREFIX_RULE, Topics, check_prefix, default_prefix
 from scoreboard.yamlfile import YamlSyntaxError, parse_yaml
 
 DEFAULT_HOST = "127.0.0.1"
@@ -96,50 +98,18 @@ def load_config(path: str | os.PathLike[str]) -> Config:
 
 
 def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
+    """Validate a parsed YAML document (a mapping) into a :class:`Config`."""
     reader = _Reader(source)
     root = reader.mapping(data, "", {"table", "display", "mqtt"})
     table = reader.mapping(root.get("table", {}), "table", {"id", "name", "variant"})
     display = reader.mapping(
         root.get("display", {}), "display", {"id", "theme", "windowed", "size", "state_dir"}
     )
-    mqtt = reader.mapping(
-        root.get("mqtt", {}),
-        "mqtt",
-        {
-            "broker", "host", "port", "protocol", "prefix", "username", "password_file",
-            "tls", "hmac_key_file", "keepalive",
-        },
-    )  # fmt: skip
     defaults = Config()
     table_id = reader.ident(table.get("id", defaults.table_id), "table.id")
     variant = reader.text(table.get("variant", defaults.variant), "table.variant")
     if variant not in VARIANTS:
         reader.fail("table.variant", f"one of {', '.join(VARIANTS)}", variant)
-    host, port = DEFAULT_HOST, DEFAULT_PORT
-    if "broker" in mqtt:
-        host, port = reader.hostport(mqtt["broker"], "mqtt.broker")
-    host = reader.text(mqtt.get("host", host), "mqtt.host")
-    port = reader.integer(mqtt.get("port", port), "mqtt.port", 1, 65535)
-    protocol = str(mqtt.get("protocol", "5"))
-    if protocol not in PROTOCOLS:
-        reader.fail("mqtt.protocol", "5 or 3.1.1", mqtt.get("protocol"))
-    tls = None
-    if mqtt.get("tls") is not None:
-        tls_map = reader.mapping(mqtt["tls"], "mqtt.tls", {"ca", "cert", "key"})
-        if "ca" not in tls_map:
-            reader.fail("mqtt.tls.ca", "the CA certificate file", None)
-        cert = reader.path(tls_map.get("cert"), "mqtt.tls.cert")
-        key = reader.path(tls_map.get("key"), "mqtt.tls.key")
-        if (cert is None) != (key is None):
-            reader.fail("mqtt.tls", "both cert and key, or neither", f"cert={cert}, key={key}")
-        tls = TlsConfig(reader.path(tls_map["ca"], "mqtt.tls.ca"), cert, key)
-    prefix = mqtt.get("prefix")
-    if prefix is not None:
-        prefix = reader.text(prefix, "mqtt.prefix")
-        try:
-            check_prefix(prefix)
-        except ValueError:
-            reader.fail("mqtt.prefix", PREFIX_RULE, prefix)
     return Config(
         table_id=table_id,
         table_name=reader.text(table.get("name", ""), "table.name"),
@@ -149,18 +119,58 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         theme=reader.text(display.get("theme", defaults.theme), "display.theme"),
         windowed=reader.boolean(display.get("windowed", False), "display.windowed"),
         size=reader.size(display.get("size"), "display.size"),
-        mqtt=MqttConfig(
-            host=host,
-            port=port,
-            protocol=protocol,
-            prefix=prefix,
-            username=reader.optional_text(mqtt.get("username"), "mqtt.username"),
-            password_file=reader.path(mqtt.get("password_file"), "mqtt.password_file"),
-            tls=tls,
-            hmac_key_file=reader.path(mqtt.get("hmac_key_file"), "mqtt.hmac_key_file"),
-            keepalive=reader.integer(mqtt.get("keepalive", 1), "mqtt.keepalive", 1, 3600),
-        ),
+        mqtt=_read_mqtt(reader, root.get("mqtt", {})),
     )
+
+
+def _read_mqtt(reader: _Reader, data: Any) -> MqttConfig:
+    mqtt = reader.mapping(
+        data,
+        "mqtt",
+        {
+            "broker", "host", "port", "protocol", "prefix", "username", "password_file",
+            "tls", "hmac_key_file", "keepalive",
+        },
+    )  # fmt: skip
+    host, port = DEFAULT_HOST, DEFAULT_PORT
+    if "broker" in mqtt:
+        host, port = reader.hostport(mqtt["broker"], "mqtt.broker")
+    protocol = str(mqtt.get("protocol", "5"))
+    if protocol not in PROTOCOLS:
+        reader.fail("mqtt.protocol", "5 or 3.1.1", mqtt.get("protocol"))
+    prefix = mqtt.get("prefix")
+    if prefix is not None:
+        prefix = reader.text(prefix, "mqtt.prefix")
+        try:
+            check_prefix(prefix)
+        except ValueError:
+            reader.fail("mqtt.prefix", PREFIX_RULE, prefix)
+    return MqttConfig(
+        host=reader.text(mqtt.get("host", host), "mqtt.host"),
+        port=reader.integer(mqtt.get("port", port), "mqtt.port", 1, 65535),
+        protocol=protocol,
+        prefix=prefix,
+        username=reader.optional_text(mqtt.get("username"), "mqtt.username"),
+        password_file=reader.path(mqtt.get("password_file"), "mqtt.password_file"),
+        tls=_read_tls(reader, mqtt.get("tls")),
+        hmac_key_file=reader.path(mqtt.get("hmac_key_file"), "mqtt.hmac_key_file"),
+        keepalive=reader.integer(mqtt.get("keepalive", 1), "mqtt.keepalive", 1, 3600),
+    )
+
+
+def _read_tls(reader: _Reader, data: Any) -> TlsConfig | None:
+    """No block (or ``tls: null``): no TLS.  A block must name its CA file."""
+    if data is None:
+        return None
+    tls = reader.mapping(data, "mqtt.tls", {"ca", "cert", "key"})
+    ca = reader.path(tls.get("ca"), "mqtt.tls.ca")
+    if ca is None:
+        reader.fail("mqtt.tls.ca", "the CA certificate file", tls.get("ca"))
+    cert = reader.path(tls.get("cert"), "mqtt.tls.cert")
+    key = reader.path(tls.get("key"), "mqtt.tls.key")
+    if (cert is None) != (key is None):
+        reader.fail("mqtt.tls", "both cert and key, or neither", f"cert={cert}, key={key}")
+    return TlsConfig(ca, cert, key)
 
 
 def with_mqtt(config: Config, **changes: Any) -> Config:
@@ -212,6 +222,60 @@ def read_secret(path: Path | str, what: str) -> bytes:
     if not secret:
         raise ConfigError(f"{path}: the {what} file is empty")
     return secret
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """How to reach one table's feed: broker settings, topics and secrets, as one value.
+
+    Built once by :func:`load_endpoint` and handed whole to the link, the
+    display and the controller, so no secret travels beside the settings and
+    nothing reads the prefix or a secret file a second time.  The secrets
+    never show in a ``repr`` (a log line or a traceback).
+
+    >>> endpoint = Endpoint(MqttConfig(), Topics("baccarat/v1/T1"), password="s3cret")
+    >>> endpoint.topics.prefix, "s3cret" in repr(endpoint)
+    ('baccarat/v1/T1', False)
+    """
+
+    mqtt: MqttConfig
+    topics: Topics
+    password: str | None = field(default=None, repr=False)
+    hmac_key: bytes | None = field(default=None, repr=False)
+
+
+def load_endpoint(config: Config) -> Endpoint:
+    """The config's :class:`Endpoint`: read the secret files, check the TLS files exist.
+
+    >>> load_endpoint(config_from_mapping({"table": {"id": "T3"}})).topics.coup
+    'baccarat/v1/T3/coup'
+    """
+    settings = config.mqtt
+    try:
+        topics = Topics(config.prefix)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+    password = None
+    if settings.password_file is not None:
+        try:
+            password = read_secret(settings.password_file, "MQTT password").decode("utf-8")
+        except UnicodeDecodeError:
+            raise ConfigError(
+                f"{settings.password_file}: the MQTT password is not UTF-8 text"
+            ) from None
+    key = None
+    if settings.hmac_key_file is not None:
+        key = read_secret(settings.hmac_key_file, "HMAC key")
+    _check_tls_files(settings.tls)
+    return Endpoint(settings, topics, password=password, hmac_key=key)
+
+
+def _check_tls_files(tls: TlsConfig | None) -> None:
+    if tls is None:
+        return
+    for flag, path in (("--tls-ca", tls.ca), ("--tls-cert", tls.cert), ("--tls-key", tls.key)):
+        if path is not None and not path.is_file():
+            raise ConfigError(f"{flag}: {path}: no such file")
 
 
 class _Reader:

@@ -24,7 +24,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from scoreboard.config import MqttConfig
+from scoreboard.config import Endpoint, MqttConfig
 from scoreboard.core.table import TableState
 from scoreboard.feeds.mqtt import MqttFeed
 from scoreboard.protocol import Topics
@@ -127,6 +127,17 @@ class Broker:
     def settings(self, **changes) -> MqttConfig:
         return MqttConfig(host=self.host, port=self.port, keepalive=1, **changes)
 
+    def endpoint(
+        self,
+        prefix: str,
+        *,
+        password: str | None = None,
+        hmac_key: bytes | None = None,
+        **changes,
+    ) -> Endpoint:
+        """This broker, the topics under ``prefix`` and the secrets, as the link takes them."""
+        return Endpoint(self.settings(**changes), Topics(prefix), password, hmac_key)
+
 
 @contextlib.contextmanager
 def running_broker(directory: Path, **options) -> Iterator[Broker]:
@@ -158,17 +169,26 @@ def wait_for(predicate: Callable[[], bool], timeout: float = 20.0, step: float =
 class Display:
     """A headless display: an :class:`MqttFeed` polled by the test's own thread."""
 
-    def __init__(self, settings: MqttConfig, prefix: str, display_id: str = "d1", **options):
+    def __init__(
+        self,
+        settings: MqttConfig,
+        prefix: str,
+        display_id: str = "d1",
+        *,
+        password: str | None = None,
+        hmac_key: bytes | None = None,
+        journal=None,
+    ):
         self.table = TableState()
         self.topics = Topics(prefix)
         self.wake = threading.Event()
         self.feed = MqttFeed(
-            settings,
-            topics=self.topics,
+            Endpoint(settings, self.topics, password, hmac_key),
             display_id=display_id,
+            journal=journal,
             client_id=f"display-{display_id}-{uuid.uuid4().hex[:6]}",
-            **options,
         )
+        self.session = self.feed.session
 
     def start(self) -> Display:
         self.feed.start(self.wake.set)
@@ -214,13 +234,13 @@ class Recorder:
         )
         self.topic_filter = topic_filter
 
-        def on_connect(client, userdata, flags, reason_code, properties):
+        def on_connect(client, *_):
             client.subscribe(self.topic_filter, qos=1)
 
-        def on_subscribe(client, userdata, mid, reason_codes, properties):
+        def on_subscribe(*_):
             self.connected.set()
 
-        def on_message(client, userdata, message):
+        def on_message(_client, _userdata, message):
             with self.lock:
                 self.messages.append(message)
 

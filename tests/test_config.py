@@ -10,9 +10,11 @@ from scoreboard.cli import UsageError, build_parser
 from scoreboard.commands.run import settings_from_args
 from scoreboard.config import (
     ConfigError,
+    MqttConfig,
     TlsConfig,
     config_from_mapping,
     load_config,
+    load_endpoint,
     parse_hostport,
     parse_size,
 )
@@ -43,6 +45,10 @@ def test_defaults_match_the_issue():
         ({"mqtt": {"protocol": 4}}, "mqtt.protocol: expected 5 or 3.1.1"),
         ({"mqtt": {"tls": {"ca": "ca.crt", "cert": "c.crt"}}}, "mqtt.tls: expected both cert"),
         ({"mqtt": {"tls": {"cert": "c.crt"}}}, "mqtt.tls.ca"),
+        ({"mqtt": {"tls": {"ca": None}}}, "mqtt.tls.ca: expected the CA certificate file"),
+        ({"mqtt": {"tls": {}}}, "mqtt.tls.ca: expected the CA certificate file"),
+        ({"mqtt": {"tls": {"ca": ""}}}, "mqtt.tls.ca: expected a file path"),
+        ({"mqtt": {"tls": "yes"}}, "mqtt.tls: expected a mapping"),
         ({"mqtt": {"prefix": "a/#"}}, "mqtt.prefix"),
         ({"mqtt": {"colour": 1}}, "mqtt.colour: expected one of the keys"),
         ({"table": {"id": "T 1"}}, "table.id"),
@@ -114,3 +120,62 @@ def test_flags_override_the_config_file(tmp_path):
 def test_bad_flags_are_usage_errors(argv, message):
     with pytest.raises(UsageError, match=message):
         settings_from_args(run_args(*argv))
+
+
+def test_a_tls_block_without_a_ca_never_reaches_the_link(tmp_path):
+    path = tmp_path / "scoreboard.yaml"
+    path.write_text("mqtt:\n  tls:\n    ca:\n")
+    with pytest.raises(ConfigError, match=r"scoreboard\.yaml: mqtt\.tls\.ca: expected the CA"):
+        load_config(path)
+    assert config_from_mapping({"mqtt": {"tls": None}}).mqtt.tls is None  # no block: no TLS
+
+
+def test_the_endpoint_carries_the_topics_and_the_secrets_read_once(tmp_path):
+    (tmp_path / "password").write_text("s3cret\n")
+    (tmp_path / "key").write_bytes(b"0123456789abcdef\n")
+    config = config_from_mapping(
+        {
+            "table": {"id": "T4"},
+            "mqtt": {
+                "username": "display-T4-a",
+                "password_file": str(tmp_path / "password"),
+                "hmac_key_file": str(tmp_path / "key"),
+            },
+        }
+    )
+    endpoint = load_endpoint(config)
+    assert endpoint.mqtt == config.mqtt
+    assert endpoint.topics.prefix == "baccarat/v1/T4"
+    assert endpoint.password == "s3cret" and endpoint.hmac_key == b"0123456789abcdef"
+    assert "s3cret" not in repr(endpoint) and "0123456789abcdef" not in repr(endpoint)
+    assert "s3cret" not in str(endpoint)
+
+
+def test_an_endpoint_without_secrets_is_fine():
+    endpoint = load_endpoint(config_from_mapping({}))
+    assert endpoint.mqtt == MqttConfig() and endpoint.topics.prefix == "baccarat/v1/T1"
+    assert endpoint.password is None and endpoint.hmac_key is None
+
+
+@pytest.mark.parametrize(
+    "mqtt, message",
+    [
+        ({"password_file": "nope"}, r"nope: cannot read the MQTT password"),
+        ({"hmac_key_file": "nope"}, r"nope: cannot read the HMAC key"),
+        ({"tls": {"ca": "no-ca.crt"}}, r"--tls-ca: no-ca.crt: no such file"),
+    ],
+)
+def test_an_unusable_secret_or_certificate_is_a_config_error(tmp_path, monkeypatch, mqtt, message):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError, match=message):
+        load_endpoint(config_from_mapping({"mqtt": mqtt}))
+
+
+def test_an_empty_or_binary_password_file_is_refused(tmp_path):
+    empty, binary = tmp_path / "empty", tmp_path / "binary"
+    empty.write_text("\n")
+    binary.write_bytes(b"\xff\xfe")
+    for path, message in ((empty, "file is empty"), (binary, "not UTF-8")):
+        config = config_from_mapping({"mqtt": {"password_file": str(path)}})
+        with pytest.raises(ConfigError, match=message):
+            load_endpoint(config)

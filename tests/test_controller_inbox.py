@@ -1,60 +1,85 @@
-"""The controller's paho callback only queues; its own loop parses and answers."""
+"""The controller's inbox: link events in, what the controller must do out (no paho, no network).
+
+The link only hands raw messages over (see test_link.py); the inbox parses them
+on the controller's own thread, so a forged or broken request costs a log line
+per batch and never a snapshot.
+"""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
-from scoreboard.config import MqttConfig
-from scoreboard.core.table import Limits
-from scoreboard.core.variants import VARIANTS
-from scoreboard.feeds.controller import Controller
+from scoreboard.controller import ControllerInbox
+from scoreboard.link import Connected, Disconnected, Message, Refused
 from scoreboard.protocol import ResyncRequest, Topics, encode, encode_payload
 
 TOPICS = Topics("unit/v1/T1")
 
 
-@dataclass
-class RawMessage:
-    topic: str
-    payload: bytes
+def inbox(key: bytes | None = None) -> ControllerInbox:
+    return ControllerInbox(TOPICS, hmac_key=key)
 
 
-def controller(key: bytes | None = None) -> Controller:
-    limits = Limits.default_for(VARIANTS["commission"])
-    return Controller(MqttConfig(port=1), topics=TOPICS, limits=limits, hmac_key=key)
+def resync(key: bytes | None = None, display: str = "d1") -> Message:
+    payload = encode_payload(encode(ResyncRequest(display, "S1", (3, 4)))[1], key)
+    return Message(TOPICS.resync, payload, received_at=0.0)
 
 
-def resync(key: bytes | None = None, display: str = "d1") -> bytes:
-    return encode_payload(encode(ResyncRequest(display, "S1", (3, 4)))[1], key)
-
-
-def test_the_callback_only_queues_and_wakes():
-    c = controller()
-    c._on_message(c.client, None, RawMessage(TOPICS.resync, resync()))
-    assert c._wakeup.is_set()
-    assert not c._resync.is_set()  # parsed later, on the controller's own thread
-    c._read_inbox()
-    assert c._resync.is_set()
+def test_a_resync_request_makes_a_snapshot_due():
+    box = inbox()
+    assert not box.resync_due
+    box.take([resync()])
+    assert box.resync_due
 
 
 def test_a_batch_is_logged_once_and_forgeries_are_ignored(caplog):
-    c = controller(key=b"k" * 32)
-    for display in ("d1", "d2"):
-        c._on_message(c.client, None, RawMessage(TOPICS.resync, resync(b"k" * 32, display)))
-    for _ in range(3):
-        c._on_message(c.client, None, RawMessage(TOPICS.resync, resync(b"x" * 32)))
+    box = inbox(key=b"k" * 32)
+    batch = [resync(b"k" * 32, display) for display in ("d1", "d2")]
+    batch += [resync(b"x" * 32) for _ in range(3)]
     with caplog.at_level(logging.INFO, logger="scoreboard"):
-        c._read_inbox()
-    assert c._resync.is_set()
+        box.take(batch)
+    assert box.resync_due
     messages = [r.getMessage() for r in caplog.records]
     assert len(messages) == 2
     assert "resync asked by d1" in messages[0] and "d2" in messages[0]
     assert "ignored 3 messages" in messages[1]
 
 
-def test_only_forgeries_ask_for_nothing():
-    c = controller(key=b"k" * 32)
-    c._on_message(c.client, None, RawMessage(TOPICS.resync, resync(b"x" * 32)))
-    c._read_inbox()
-    assert not c._resync.is_set()
+def test_only_forgeries_ask_for_nothing(caplog):
+    box = inbox(key=b"k" * 32)
+    with caplog.at_level(logging.WARNING, logger="scoreboard"):
+        box.take([resync(b"x" * 32)])
+    assert not box.resync_due
+    assert "controller: ignored" in caplog.text and "signature" in caplog.text
+
+
+def test_every_connect_makes_an_announcement_due():
+    box = inbox()
+    box.take([Connected(session_present=False)])
+    assert box.connected and box.announce_due
+    box.announce_due = False  # announced
+    box.take([Disconnected("Keep alive timeout"), Connected(session_present=True)])
+    assert box.connected and box.announce_due
+
+
+def test_a_disconnect_is_reported_unless_the_controller_is_stopping(caplog):
+    box = inbox()
+    box.take([Connected(session_present=False)])
+    with caplog.at_level(logging.WARNING, logger="scoreboard"):
+        box.take([Disconnected("Keep alive timeout")])
+    assert not box.connected
+    assert "disconnected (Keep alive timeout); waiting to reconnect" in caplog.text
+    caplog.clear()
+    box.take([Connected(session_present=False)])
+    with caplog.at_level(logging.WARNING, logger="scoreboard"):
+        box.take([Disconnected("Normal disconnection")], stopping=True)
+    assert not box.connected
+    assert caplog.text == ""
+
+
+def test_a_refused_connection_is_logged_and_stays_disconnected(caplog):
+    box = inbox()
+    with caplog.at_level(logging.ERROR, logger="scoreboard"):
+        box.take([Refused("Not authorized")])
+    assert not box.connected and not box.announce_due
+    assert "broker refused the connection: Not authorized" in caplog.text

@@ -20,13 +20,13 @@ from mqtt_broker import (
     wait_for,
 )
 
+from scoreboard.controller import Controller
 from scoreboard.core.events import NewShoe
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer, timed
 from scoreboard.core.table import FeedStatus, Limits
 from scoreboard.core.variants import VARIANTS
-from scoreboard.feeds.controller import Controller
-from scoreboard.protocol import CoupReceived, Topics, encode, encode_payload
+from scoreboard.protocol import CoupReceived, encode, encode_payload
 
 pytestmark = needs_mosquitto
 
@@ -53,7 +53,7 @@ def displays():
 def start_display(displays, broker, prefix, **options) -> Display:
     display = Display(broker.settings(), prefix, **options).start()
     displays.append(display)
-    assert display.until(lambda: display.feed.subscribed, 15), "display never connected"
+    assert display.until(lambda: display.session.subscribed, 15), "display never connected"
     return display
 
 
@@ -72,10 +72,8 @@ class ControllerThread:
 
     def __init__(self, broker, prefix, events, *, pace=0.0, key=None, **settings):
         self.controller = Controller(
-            broker.settings(**settings),
-            topics=Topics(prefix),
+            broker.endpoint(prefix, hmac_key=key, **settings),
             limits=Limits.default_for(VARIANTS["commission"]),
-            hmac_key=key,
         )
         self.events = events
         self.pace = pace
@@ -98,13 +96,13 @@ class ControllerThread:
         assert not self.thread.is_alive(), "controller did not finish"
 
     def stop(self):
-        self.controller._stopping.set()
+        self.controller.stop_dealing()
         self.thread.join(20)
         self.controller.stop()
 
 
 def test_a_shoe_published_by_scoreboard_shoe_arrives_complete_and_in_order(
-    broker, prefix, displays, tmp_path
+    broker, prefix, displays
 ):
     display = start_display(displays, broker, prefix)
     recorder = Recorder(broker.settings(), f"{prefix}/#").start()
@@ -119,7 +117,7 @@ def test_a_shoe_published_by_scoreboard_shoe_arrives_complete_and_in_order(
     assert display.table.shoe_id == shoe_id
     assert display.table.games == tuple(games)
     assert display.table.missing == ()
-    assert display.feed.rejected == 0
+    assert display.session.rejected == 0
     # The controller said goodbye: the mark says so, the roads stay.
     assert display.until(lambda: display.status() is FeedStatus.CONTROLLER_OFFLINE, 5)
     # Coups were published in game order, each with cards.
@@ -152,8 +150,8 @@ def test_qos1_redelivery_of_a_coup_is_ignored(broker, prefix, displays):
     time.sleep(0.3)
     display.poll()
     assert display.table.games == (games[0], games[1])
-    assert display.feed.rejected == 0
-    assert display.feed.applied == 2
+    assert display.session.rejected == 0
+    assert display.session.applied == 2
     client.loop_stop()
 
 
@@ -166,9 +164,9 @@ def test_a_conflicting_coup_is_rejected_and_the_recorded_one_kept(broker, prefix
     client.publish(f"{prefix}/coup", coup_payload(shoe_id, Game(1, other)), qos=1).wait_for_publish(
         5
     )
-    assert display.until(lambda: display.feed.rejected == 1)
+    assert display.until(lambda: display.session.rejected == 1)
     assert display.table.games == (games[0],)
-    assert display.feed.rejected_by_reason["conflict"] == 1
+    assert display.session.rejected_by_reason["conflict"] == 1
     client.loop_stop()
 
 
@@ -178,7 +176,7 @@ def test_a_gap_is_shown_and_healed_by_resync(broker, prefix, displays):
     shoe_id, games = dealer_games(5)
     controller = ControllerThread(broker, prefix, []).start(linger=30)
     # Once it has announced itself (status, limits, no shoe yet) ...
-    assert display.until(lambda: display.feed.controller_online is True, 10)
+    assert display.until(lambda: display.session.controller_online is True, 10)
     # ... the controller knows games 1-4, but game 3 never reaches the display.
     controller.controller.shoe_id = shoe_id
     controller.controller.games = games[:4]
@@ -220,7 +218,7 @@ def test_a_display_started_mid_shoe_catches_up_from_the_retained_snapshot(broker
     controller2.start().join()
     assert display.until(lambda: len(display.table.games) == len(dealt))
     assert display.table.games == tuple(e.game for e in dealt)
-    assert display.feed.rejected == 0
+    assert display.session.rejected == 0
     controller.controller.stop()
     controller2.controller.stop()
 
@@ -241,7 +239,7 @@ def test_broker_restart_mid_shoe_shows_offline_then_reconnects_and_misses_nothin
     assert kept >= 10  # the roads stay on screen
     time.sleep(1.0)
     broker.start()
-    assert display.until(lambda: display.feed.subscribed, 30), "display did not reconnect"
+    assert display.until(lambda: display.session.subscribed, 30), "display did not reconnect"
     controller.join(120)
     assert display.until(lambda: len(display.table.games) == len(dealt), 30)
     assert display.table.games == tuple(dealt)
@@ -252,7 +250,7 @@ def test_broker_restart_mid_shoe_shows_offline_then_reconnects_and_misses_nothin
 def test_mqtt_3_1_1_is_selectable(broker, prefix, displays):
     display = Display(broker.settings(protocol="3.1.1"), prefix).start()
     displays.append(display)
-    assert display.until(lambda: display.feed.subscribed, 15)
+    assert display.until(lambda: display.session.subscribed, 15)
     events = list(Dealer(seed=9).shoe())[:6]
     controller = ControllerThread(broker, prefix, events, protocol="3.1.1").start()
     controller.join()
@@ -269,7 +267,7 @@ def test_controller_offline_is_shown_within_2_seconds(broker, prefix, displays):
     ]  # fmt: skip
     process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
     try:
-        assert display.until(lambda: display.feed.controller_online is True, 20)
+        assert display.until(lambda: display.session.controller_online is True, 20)
         assert display.status() in (FeedStatus.LIVE, FeedStatus.MISSING_GAMES)
         process.kill()  # no goodbye: the broker sends the last will
         process.wait(10)
@@ -317,8 +315,7 @@ def test_a_restarted_display_replays_its_journal_then_catches_up(broker, prefix,
     first = ControllerThread(broker, prefix, events[:cut]).start()
     first.join()
     assert display.until(lambda: len(display.table.games) == 16)
-    display.feed.client.loop_stop()  # the power goes out: no goodbye, no flush
-    display.feed.client.socket().close()
+    display.feed.link.drop()  # the power goes out: no goodbye, no flush
     first.controller.stop()
     # While the display is dark the shoe goes on.
     second = ControllerThread(broker, prefix, events[cut:])
@@ -384,10 +381,10 @@ def test_a_display_started_before_the_broker_connects_when_it_comes_up(tmp_path,
     (tmp_path / "late").mkdir()
     display = Display(broker.settings(), prefix).start()
     try:
-        assert not display.until(lambda: display.feed.connected, 1.5)
+        assert not display.until(lambda: display.session.connected, 1.5)
         assert display.status() is FeedStatus.CONNECTING
         broker.start()
-        assert display.until(lambda: display.feed.subscribed, 30)
+        assert display.until(lambda: display.session.subscribed, 30)
         # No controller has announced itself on this broker: said so within 2 s.
         assert display.until(lambda: display.status() is FeedStatus.CONTROLLER_OFFLINE, 2)
     finally:
@@ -399,7 +396,7 @@ def test_a_silent_broker_is_noticed_by_the_keepalive(broker, prefix, displays):
     import signal
 
     display = start_display(displays, broker, prefix)
-    assert display.feed.settings.keepalive == 1
+    assert display.feed.link.endpoint.mqtt.keepalive == 1
     broker.process.send_signal(signal.SIGSTOP)  # sockets stay open, nothing answers
     try:
         frozen = time.monotonic()
@@ -408,4 +405,4 @@ def test_a_silent_broker_is_noticed_by_the_keepalive(broker, prefix, displays):
         assert noticed < 3.0, f"a silent link was noticed after {noticed:.1f} s"
     finally:
         broker.process.send_signal(signal.SIGCONT)
-    assert display.until(lambda: display.feed.subscribed, 30)
+    assert display.until(lambda: display.session.subscribed, 30)

@@ -6,12 +6,13 @@ import copy
 import json
 import logging
 import random
-from dataclasses import dataclass
+import time
 from typing import Any
 
 from mqtt_broker import Display, needs_mosquitto, publisher, running_broker, unique_prefix
 
 from scoreboard.core.shoe import Dealer
+from scoreboard.link import Message
 from scoreboard.protocol import (
     MAX_PAYLOAD,
     CoupReceived,
@@ -26,15 +27,7 @@ from scoreboard.protocol import (
 pytestmark = needs_mosquitto
 
 THROUGH_BROKER = 3000
-THROUGH_CALLBACK = 7500
-
-
-@dataclass
-class RawMessage:
-    """What paho hands to on_message: enough of an MQTTMessage for the callback."""
-
-    topic: str
-    payload: bytes
+THROUGH_SESSION = 7500
 
 
 def junk(rng: random.Random) -> Any:
@@ -70,55 +63,82 @@ def mutate(rng: random.Random, data: Any, depth: int = 0) -> Any:
     return junk(rng)
 
 
+def random_bytes(rng: random.Random, _kind: str, _valid: dict[str, list[dict]]) -> bytes:
+    return rng.randbytes(rng.randint(1, 200))
+
+
+def bad_utf8(rng: random.Random, _kind: str, _valid: dict[str, list[dict]]) -> bytes:
+    return b"\xff\xfe" + rng.randbytes(rng.randint(0, 30))
+
+
+def json_junk(rng: random.Random, _kind: str, _valid: dict[str, list[dict]]) -> bytes:
+    return json.dumps(junk(rng)).encode()
+
+
+def truncated(rng: random.Random, kind: str, valid: dict[str, list[dict]]) -> bytes:
+    text = canonical_json(rng.choice(valid[kind]))
+    return text[: rng.randrange(1, len(text))]
+
+
+def deep_nesting(_rng: random.Random, _kind: str, _valid: dict[str, list[dict]]) -> bytes:
+    return b"[" * 100_000
+
+
+def not_a_number(_rng: random.Random, _kind: str, _valid: dict[str, list[dict]]) -> bytes:
+    return b'{"v": 1, "shoe": "S", "game": NaN}'
+
+
+def oversized(rng: random.Random, _kind: str, valid: dict[str, list[dict]]) -> bytes:
+    return canonical_json({**rng.choice(valid["coup"]), "pad": "x" * (MAX_PAYLOAD + 10)})
+
+
+def random_cards(rng: random.Random, _kind: str, valid: dict[str, list[dict]]) -> bytes:
+    """Real cards dealt at random: mostly hands the tableau would not deal,
+    or a result, totals or flags that disagree with them."""
+    tokens = [rng.choice("A23456789TJQK") + rng.choice(["", "S", "H", "D", "C"])
+              for _ in range(6)]  # fmt: skip
+    data = {**rng.choice(valid["coup"]), "cards": {
+        "player": tokens[: rng.choice((2, 3))], "banker": tokens[3 : 3 + rng.choice((2, 3))]
+    }}  # fmt: skip
+    extra = rng.choice(["result", "player_total", "natural", "banker_pair", None])
+    if extra == "result":
+        data["result"] = rng.choice("BPT")
+    elif extra == "player_total":
+        data["player_total"] = rng.randrange(10)
+    elif extra is not None:
+        data[extra] = rng.random() < 0.5
+    return canonical_json(data)
+
+
+def other_kind(rng: random.Random, _kind: str, valid: dict[str, list[dict]]) -> bytes:
+    """A payload of one kind on another kind's topic."""
+    return canonical_json(rng.choice(valid[rng.choice(list(valid))]))
+
+
+def mutated(rng: random.Random, kind: str, valid: dict[str, list[dict]]) -> bytes:
+    return canonical_json(mutate(rng, rng.choice(valid[kind])))
+
+
+#: (cumulative probability, how to spoil a payload, whether it goes to the coup topic)
+SPOILERS = (
+    (0.08, random_bytes, False), (0.12, bad_utf8, False), (0.16, json_junk, False),
+    (0.20, truncated, False), (0.21, deep_nesting, False), (0.22, not_a_number, False),
+    (0.23, oversized, True), (0.42, random_cards, True), (0.48, other_kind, False),
+    (1.00, mutated, False),
+)  # fmt: skip
+
+
 def malformed_payloads(rng: random.Random, topics: Topics, valid: dict[str, list[dict]]):
     """Yield (topic, payload) pairs of every kind of bad input, forever."""
-    names = ["coup", "event", "snapshot", "limits", "controller_status"]
     topic_of = {
         "coup": topics.coup, "event": topics.event, "snapshot": topics.snapshot,
         "limits": topics.limits, "controller_status": topics.controller_status,
     }  # fmt: skip
     while True:
-        kind = rng.choice(names)
-        topic = topic_of[kind]
+        kind = rng.choice(list(topic_of))
         roll = rng.random()
-        if roll < 0.08:
-            yield topic, rng.randbytes(rng.randint(1, 200))
-        elif roll < 0.12:
-            yield topic, b"\xff\xfe" + rng.randbytes(rng.randint(0, 30))
-        elif roll < 0.16:
-            yield topic, json.dumps(junk(rng)).encode()
-        elif roll < 0.20:
-            text = canonical_json(rng.choice(valid[kind]))
-            yield topic, text[: rng.randrange(1, len(text))]
-        elif roll < 0.21:
-            yield topic, b"[" * 100_000
-        elif roll < 0.22:
-            yield topic, b'{"v": 1, "shoe": "S", "game": NaN}'
-        elif roll < 0.23:
-            padded = {**rng.choice(valid["coup"]), "pad": "x" * (MAX_PAYLOAD + 10)}
-            yield topics.coup, canonical_json(padded)
-        elif roll < 0.42:
-            # real cards dealt at random: mostly hands the tableau would not deal,
-            # or a result, totals or flags that disagree with them
-            tokens = [rng.choice("A23456789TJQK") + rng.choice(["", "S", "H", "D", "C"])
-                      for _ in range(6)]  # fmt: skip
-            data = {**rng.choice(valid["coup"]), "cards": {
-                "player": tokens[: rng.choice((2, 3))], "banker": tokens[3 : 3 + rng.choice((2, 3))]
-            }}  # fmt: skip
-            extra = rng.choice(["result", "player_total", "natural", "banker_pair", None])
-            if extra == "result":
-                data["result"] = rng.choice("BPT")
-            elif extra == "player_total":
-                data["player_total"] = rng.randrange(10)
-            elif extra is not None:
-                data[extra] = rng.random() < 0.5
-            yield topics.coup, canonical_json(data)
-        elif roll < 0.48:
-            # a payload of one kind on another kind's topic
-            other = rng.choice(names)
-            yield topic, canonical_json(rng.choice(valid[other]))
-        else:
-            yield topic, canonical_json(mutate(rng, rng.choice(valid[kind])))
+        spoil, on_coup = next((spoil, on_coup) for p, spoil, on_coup in SPOILERS if roll < p)
+        yield topic_of["coup" if on_coup else kind], spoil(rng, kind, valid)
 
 
 def rejected_only(topics: Topics, pairs, count: int, recorded: set[bytes]):
@@ -147,10 +167,10 @@ def test_ten_thousand_malformed_payloads_change_nothing(tmp_path):
         topics = Topics(prefix)
         display = Display(broker.settings(), prefix).start()
         client = publisher(broker.settings())
-        quiet = logging.getLogger("scoreboard.feeds.mqtt")
+        quiet = logging.getLogger("scoreboard.feeds.session")
         level = quiet.level
         try:
-            assert display.until(lambda: display.feed.subscribed, 15)
+            assert display.until(lambda: display.session.subscribed, 15)
             recorded = []
             for game in games[:10]:
                 payload = canonical_json(encode(CoupReceived(shoe_id, game))[1])
@@ -182,7 +202,7 @@ def test_ten_thousand_malformed_payloads_change_nothing(tmp_path):
                 "controller_status": [{"v": 1, "online": True}],
             }
             pairs = malformed_payloads(rng, topics, valid)
-            total = THROUGH_BROKER + THROUGH_CALLBACK
+            total = THROUGH_BROKER + THROUGH_SESSION
             bad = rejected_only(topics, pairs, total, set(recorded))
             assert len(bad) == total
             quiet.setLevel(logging.ERROR)
@@ -193,15 +213,17 @@ def test_ten_thousand_malformed_payloads_change_nothing(tmp_path):
                 for info in infos:
                     info.wait_for_publish(10)
                 sent += len(infos)
-                assert display.until(lambda n=sent: display.feed.rejected == n, 60), (
-                    display.feed.rejected,
+                assert display.until(lambda n=sent: display.session.rejected == n, 60), (
+                    display.session.rejected,
                     sent,
                 )
-            # The rest through the very callback paho calls for each message.
-            for topic, payload in bad[THROUGH_BROKER:]:
-                display.feed._on_message(display.feed.client, None, RawMessage(topic, payload))
-            display.poll()
-            assert display.feed.rejected == total
+            # The rest straight into the display's session, as the link hands messages over.
+            now = time.monotonic()
+            rest = [Message(topic, payload, now) for topic, payload in bad[THROUGH_BROKER:]]
+            actions = display.session.step(rest, display.table, now)
+            assert [action.topic for action in actions] == [display.session.status_topic]
+            assert f'"rejected":{total}'.encode() in actions[0].payload  # and no resync asked
+            assert display.session.rejected == total
             assert display.table.version == version
             assert display.table.games == before
             # Still alive and listening: the next real coup is shown.
@@ -209,7 +231,7 @@ def test_ten_thousand_malformed_payloads_change_nothing(tmp_path):
                 topics.coup, canonical_json(encode(CoupReceived(shoe_id, games[10]))[1]), qos=1
             ).wait_for_publish(5)
             assert display.until(lambda: len(display.table.games) == 11)
-            assert display.feed.client.is_connected()
+            assert display.feed.link.connected
         finally:
             quiet.setLevel(level)
             client.loop_stop()

@@ -21,12 +21,12 @@ from mqtt_broker import (
 )
 
 from scoreboard.config import TlsConfig
+from scoreboard.controller import Controller
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer, timed
 from scoreboard.core.table import Limits
 from scoreboard.core.variants import VARIANTS
-from scoreboard.feeds.controller import Controller
-from scoreboard.protocol import CoupReceived, Topics, canonical_json, encode, encode_payload
+from scoreboard.protocol import CoupReceived, canonical_json, encode, encode_payload
 
 pytestmark = needs_mosquitto
 
@@ -67,7 +67,7 @@ def test_the_example_acl_stops_a_display_from_publishing_a_coup(tmp_path):
             password="a-secret",
         ).start()
         try:
-            assert display.until(lambda: display.feed.subscribed, 15)
+            assert display.until(lambda: display.session.subscribed, 15)
             watcher = Recorder(broker.settings(), f"{PREFIX}/#")
             watcher.client.username_pw_set("controller-T1", "c-secret")
             watcher.start()
@@ -90,10 +90,8 @@ def test_the_example_acl_stops_a_display_from_publishing_a_coup(tmp_path):
             assert display.table.games == ()
             # The controller user may publish, and the display user may read it.
             controller = Controller(
-                broker.settings(username="controller-T1"),
-                topics=Topics(PREFIX),
+                broker.endpoint(PREFIX, password="c-secret", username="controller-T1"),
                 limits=Limits.default_for(VARIANTS["commission"]),
-                password="c-secret",
             )
             deal(controller, 21, 2)
             assert display.until(lambda: display.table.games == tuple(dealt))
@@ -112,7 +110,7 @@ def test_a_wrong_password_never_connects(tmp_path):
             broker.settings(username="display-T1-a"), PREFIX, password="wrong"
         ).start()
         try:
-            assert not display.until(lambda: display.feed.connected, 2.5)
+            assert not display.until(lambda: display.session.connected, 2.5)
             assert display.status().value == "connecting"
         finally:
             display.stop()
@@ -158,10 +156,9 @@ def test_tls_with_a_client_certificate_carries_the_feed(tmp_path):
         prefix = unique_prefix()
         display = Display(broker.settings(tls=tls), prefix).start()
         try:
-            assert display.until(lambda: display.feed.subscribed, 15), broker.log_text()
+            assert display.until(lambda: display.session.subscribed, 15), broker.log_text()
             controller = Controller(
-                broker.settings(tls=tls),
-                topics=Topics(prefix),
+                broker.endpoint(prefix, tls=tls),
                 limits=Limits.default_for(VARIANTS["commission"]),
             )
             deal(controller, 31, 5)
@@ -173,7 +170,7 @@ def test_tls_with_a_client_certificate_carries_the_feed(tmp_path):
         # Without a client certificate the broker refuses the handshake.
         anonymous = Display(broker.settings(tls=TlsConfig(certs["ca.crt"])), prefix).start()
         try:
-            assert not anonymous.until(lambda: anonymous.feed.connected, 2.5)
+            assert not anonymous.until(lambda: anonymous.session.connected, 2.5)
         finally:
             anonymous.stop()
 
@@ -185,17 +182,15 @@ def test_a_forged_signature_is_rejected_and_signed_coups_accepted(tmp_path):
         prefix = unique_prefix()
         display = Display(broker.settings(), prefix, hmac_key=key).start()
         try:
-            assert display.until(lambda: display.feed.subscribed, 15)
+            assert display.until(lambda: display.session.subscribed, 15)
             controller = Controller(
-                broker.settings(),
-                topics=Topics(prefix),
+                broker.endpoint(prefix, hmac_key=key),
                 limits=Limits.default_for(VARIANTS["commission"]),
-                hmac_key=key,
             )
             deal(controller, 41, 5)
             shoe_id, dealt = games(41, 7)
             assert display.until(lambda: display.table.games == tuple(dealt[:5]))
-            assert display.feed.controller_online is True  # the signed status was accepted
+            assert display.session.controller_online is True  # the signed status was accepted
             version = display.table.version
             forger = publisher(broker.settings())
             data = encode(CoupReceived(shoe_id, dealt[5]))[1]
@@ -210,11 +205,11 @@ def test_a_forged_signature_is_rejected_and_signed_coups_accepted(tmp_path):
             for payload in attempts:
                 forger.publish(f"{prefix}/coup", payload, qos=1).wait_for_publish(5)
             forger.publish(f"{prefix}/controller/status", b"offline", qos=1).wait_for_publish(5)
-            assert display.until(lambda: display.feed.rejected == 5)
+            assert display.until(lambda: display.session.rejected == 5)
             # Four forged coups and one unsigned controller status (not JSON either).
-            assert display.feed.rejected_by_reason["signature"] == 4
+            assert display.session.rejected_by_reason["signature"] == 4
             assert display.table.version == version
-            assert display.feed.controller_online is True
+            assert display.session.controller_online is True
             forger.loop_stop()
             controller.stop()
         finally:
@@ -234,7 +229,7 @@ def test_an_exception_in_a_callback_does_not_kill_the_network_thread(tmp_path):
 
         display.feed.start(failing_wake)
         try:
-            assert display.until(lambda: display.feed.subscribed, 15)
+            assert display.until(lambda: display.session.subscribed, 15)
             shoe_id, dealt = games(51, 3)
             client = publisher(broker.settings())
             for game in dealt:
@@ -242,7 +237,7 @@ def test_an_exception_in_a_callback_does_not_kill_the_network_thread(tmp_path):
                 client.publish(f"{prefix}/coup", payload, qos=1).wait_for_publish(5)
                 time.sleep(0.05)
             assert display.until(lambda: len(display.table.games) == 3)
-            assert display.feed.client.is_connected()
+            assert display.feed.link.connected
             client.loop_stop()
         finally:
             display.stop()

@@ -15,14 +15,18 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from scoreboard.cli import UsageError, sigterm_as_interrupt
-from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, mqtt_endpoint
+from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.commands.themes import parse_size
 from scoreboard.config import Config, ConfigError, load_config
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.journal import Journal, JournalError
+
+if TYPE_CHECKING:
+    from scoreboard.app import Feed
 
 log = logging.getLogger(__name__)
 
@@ -57,45 +61,35 @@ def settings_from_args(args: argparse.Namespace) -> Config:
     except ConfigError as error:
         raise UsageError(str(error)) from None
     config = apply_mqtt_arguments(config, args)
-    changes: dict[str, object] = {}
     if args.display_id:
-        changes["display_id"] = args.display_id
+        config = replace(config, display_id=args.display_id)
     if args.state_dir is not None:
-        changes["state_dir"] = args.state_dir
+        config = replace(config, state_dir=args.state_dir)
     if args.theme:
-        changes["theme"] = args.theme
+        config = replace(config, theme=args.theme)
     if args.windowed:
-        changes["windowed"] = True
+        config = replace(config, windowed=True)
     if args.size:
-        changes["size"] = parse_size(args.size)
-    return replace(config, **changes) if changes else config
+        config = replace(config, size=parse_size(args.size))
+    return config
 
 
-def build_display(config: Config) -> tuple[TableState, object]:
-    """The table (replayed from the journal) and its MQTT feed."""
-    from scoreboard.feeds.mqtt import MqttFeed
-
-    topics, password, key = mqtt_endpoint(config)
-    table = TableState(
-        table_id=config.table_id, table_name=config.table_name, variant=VARIANTS[config.variant]
-    )
+def open_journal(state_dir: Path, table: TableState) -> Journal:
+    """The journal in ``state_dir``, replayed into ``table``; the caller closes it (``with``)."""
     try:
-        journal = Journal(config.resolved_state_dir)
-        journal.replay(table)
+        journal = Journal(state_dir)
     except JournalError as error:
         raise UsageError(str(error)) from None
-    feed = MqttFeed(
-        config.mqtt,
-        topics=topics,
-        display_id=config.display_id,
-        password=password,
-        hmac_key=key,
-        journal=journal,
-    )
-    return table, feed
+    try:
+        journal.replay(table)
+    except JournalError as error:
+        journal.close()
+        raise UsageError(str(error)) from None
+    return journal
 
 
 def run(args: argparse.Namespace) -> int:
+    from scoreboard.feeds.mqtt import MqttFeed
     from scoreboard.theme import ThemeError, load_theme
 
     config = settings_from_args(args)
@@ -103,33 +97,41 @@ def run(args: argparse.Namespace) -> int:
         theme = load_theme(config.theme)
     except ThemeError as error:
         raise UsageError(str(error)) from None
-    table, feed = build_display(config)
-    run_kiosk = None
-    if not args.headless:
+    endpoint = endpoint_from(config)
+    table = TableState(
+        table_id=config.table_id, table_name=config.table_name, variant=VARIANTS[config.variant]
+    )
+    # The command owns the journal: whatever way the loop ends, it is closed here.
+    with open_journal(config.resolved_state_dir, table) as journal:
+        feed = MqttFeed(endpoint, display_id=config.display_id, journal=journal)
+        if args.headless:
+            return run_headless(feed, table)
         try:
             from scoreboard.app import run_kiosk
         except ImportError:
             log.warning("run: the display app is not available; running headless")
-    if run_kiosk is None:
-        return run_headless(feed, table)
-    # systemd stops the kiosk with SIGTERM: leave through the loop's cleanup,
-    # which says goodbye on the status topic and closes the journal.
-    with sigterm_as_interrupt():
-        return int(
-            run_kiosk(feed, table, theme, windowed=config.windowed, size=config.size) or 0  # type: ignore[call-arg]
-        )
+            return run_headless(feed, table)
+        # systemd stops the kiosk with SIGTERM: leave through the loop's cleanup,
+        # which says goodbye on the status topic.
+        with sigterm_as_interrupt():
+            return run_kiosk(feed, table, theme, windowed=config.windowed, size=config.size)
 
 
-def run_headless(feed, table: TableState, *, stop: threading.Event | None = None) -> int:
+def run_headless(feed: Feed, table: TableState, *, stop: threading.Event | None = None) -> int:
     """The app loop without a window: wait for input or a deadline, poll, log the mark."""
-    stop = stop or threading.Event()
+    halt = stop or threading.Event()
     wake = threading.Event()
+
+    def on_sigterm(*_: object) -> None:
+        halt.set()
+        wake.set()
+
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, lambda *_: (stop.set(), wake.set()))
+        signal.signal(signal.SIGTERM, on_sigterm)
     feed.start(wake.set)
     shown: FeedStatus | None = None
     try:
-        while not stop.is_set():
+        while not halt.is_set():
             now = time.monotonic()
             deadline = feed.next_deadline(now)
             timeout = 1.0 if deadline is None else min(1.0, max(0.0, deadline - now))

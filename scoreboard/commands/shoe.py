@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+from dataclasses import replace
 from pathlib import Path
 
 from scoreboard.cli import UsageError
@@ -14,16 +15,15 @@ from scoreboard.config import (
     PROTOCOLS,
     Config,
     ConfigError,
-    MqttConfig,
+    Endpoint,
     TlsConfig,
+    load_endpoint,
     parse_hostport,
-    read_secret,
     with_mqtt,
 )
 from scoreboard.core.shoe import MAX_DECKS, Dealer
 from scoreboard.core.table import Limits
 from scoreboard.core.variants import VARIANTS
-from scoreboard.protocol import Topics
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +51,6 @@ def add_mqtt_arguments(parser: argparse.ArgumentParser) -> None:
 
 def apply_mqtt_arguments(config: Config, args: argparse.Namespace) -> Config:
     """Flags override the config file."""
-    from dataclasses import replace
-
     host = port = None
     if args.mqtt:
         try:
@@ -85,39 +83,12 @@ def apply_mqtt_arguments(config: Config, args: argparse.Namespace) -> Config:
     )
 
 
-def secrets(settings: MqttConfig) -> tuple[str | None, bytes | None]:
-    """The broker password and the HMAC key, read from their files."""
+def endpoint_from(config: Config) -> Endpoint:
+    """The config's one :class:`~scoreboard.config.Endpoint`; a usage error if unusable."""
     try:
-        password = (
-            read_secret(settings.password_file, "MQTT password").decode("utf-8")
-            if settings.password_file is not None
-            else None
-        )
-        key = (
-            read_secret(settings.hmac_key_file, "HMAC key")
-            if settings.hmac_key_file is not None
-            else None
-        )
-    except (ConfigError, UnicodeDecodeError) as error:
+        return load_endpoint(config)
+    except ConfigError as error:
         raise UsageError(str(error)) from None
-    for name, path in (
-        ("--tls-ca", settings.tls.ca if settings.tls else None),
-        ("--tls-cert", settings.tls.cert if settings.tls else None),
-        ("--tls-key", settings.tls.key if settings.tls else None),
-    ):
-        if path is not None and not path.is_file():
-            raise UsageError(f"{name}: {path}: no such file")
-    return password, key
-
-
-def mqtt_endpoint(config: Config) -> tuple[Topics, str | None, bytes | None]:
-    """The table's topics, the broker password and the HMAC key; a usage error if unusable."""
-    try:
-        topics = Topics(config.prefix)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    password, key = secrets(config.mqtt)
-    return topics, password, key
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -160,7 +131,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scoreboard.feeds.controller import Controller
+    from scoreboard.controller import Controller
 
     if args.pace < 0:
         raise UsageError(f"--pace must be 0 or more, got {args.pace}")
@@ -174,23 +145,17 @@ def run(args: argparse.Namespace) -> int:
         dealer = Dealer(decks=args.decks, seed=args.seed, table_id=config.table_id)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    topics, password, key = mqtt_endpoint(config)
-    controller = Controller(
-        config.mqtt,
-        topics=topics,
-        limits=Limits.default_for(VARIANTS[args.variant]),
-        password=password,
-        hmac_key=key,
-    )
+    endpoint = endpoint_from(config)
+    controller = Controller(endpoint, limits=Limits.default_for(VARIANTS[args.variant]))
     log.info(
         "shoe: table %s, %d decks, seed %d, pace %.2fs -> %s:%d %s",
         config.table_id,
         args.decks,
         dealer.seed,
         args.pace,
-        config.mqtt.host,
-        config.mqtt.port,
-        topics.prefix,
+        endpoint.mqtt.host,
+        endpoint.mqtt.port,
+        endpoint.topics.prefix,
     )
     controller.start()
     try:
