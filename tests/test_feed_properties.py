@@ -318,30 +318,3 @@ def test_an_empty_snapshot_of_a_new_shoe_starts_it_and_says_so():
     table = table_with([1, 2, 3])
     assert apply_event(table, Snapshot(NEXT, ())).changed is True
     assert_shows(table, NEXT, ())
-
-
-# -- the MQTT feed logs and counts what a snapshot disagrees with ---------------------------------
-def test_the_feed_counts_a_snapshot_conflict_and_logs_an_override(caplog):
-    from scoreboard.config import MqttConfig
-    from scoreboard.feeds.mqtt import MqttFeed, _Message
-    from scoreboard.protocol import Topics, encode_payload
-
-    topics = Topics("unit/v1/T1")
-    feed = MqttFeed(MqttConfig(port=1), topics=topics, display_id="u1")
-    table = table_with([1, 2, 3])
-
-    def receive(event) -> None:
-        kind, data = encode(event)
-        topic = {"snapshot": topics.snapshot, "event": topics.event}[kind]
-        feed._message(_Message(topic, encode_payload(data), 0.0), table)
-
-    fixed = other_coup(GAMES, 2)
-    receive(Snapshot(SHOE, (GAMES[0], fixed, GAMES[2])))  # brings a correction it missed
-    assert table.game(2) == fixed and feed.rejected == 0
-    assert feed.rejected_by_reason["snapshot override"] == 1
-    assert "missed correct or void" in caplog.text
-    receive(Correct(SHOE, fixed))
-    receive(Snapshot(SHOE, tuple(GAMES[:3])))  # stale: older than the correction
-    assert table.game(2) == fixed
-    assert feed.rejected == 1 and feed.rejected_by_reason["conflict"] == 1
-    assert "games 2 differ" in caplog.text
