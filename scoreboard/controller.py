@@ -24,14 +24,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-import paho.mqtt.client as mqtt
-
 from scoreboard.config import Endpoint
 from scoreboard.core.limits import Limits
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer, ShoeEvent
 from scoreboard.link import (
     Connected,
+    Delivery,
     Disconnected,
     Link,
     LinkEvent,
@@ -170,7 +169,7 @@ class Controller:
         self._last_resync = float("-inf")
         self.shoe_id: str | None = None
         self.games: list[Game] = []
-        self._pending: list[mqtt.MQTTMessageInfo] = []
+        self._pending: list[Delivery] = []
 
     # -- publishing ---------------------------------------------------------------
     def start(self) -> None:

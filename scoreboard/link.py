@@ -159,6 +159,10 @@ def _nothing() -> None:
 
 
 # -- the link ---------------------------------------------------------------------------------
+#: What ``Link.publish`` returns: wait on it to know the broker has the message.
+Delivery = mqtt.MQTTMessageInfo
+
+
 class Link:
     """One MQTT connection: start, publish, drain link events, stop.
 
@@ -205,7 +209,7 @@ class Link:
         )
         self._client.loop_start()
 
-    def publish(self, message: Publish) -> mqtt.MQTTMessageInfo:
+    def publish(self, message: Publish) -> Delivery:
         """Queue ``message`` for sending (thread-safe); wait on the result for the broker's ack."""
         return self._client.publish(
             message.topic, message.payload, qos=message.qos, retain=message.retain

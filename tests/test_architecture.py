@@ -91,10 +91,20 @@ def test_the_renderer_never_reaches_the_feeds_or_the_network(module: str) -> Non
     assert offending(module, allowed=allowed, banned=("paho",)) == []
 
 
-@pytest.mark.parametrize("module", [*layer("scoreboard.feeds"), "scoreboard.journal"])
-def test_feeds_and_the_journal_never_draw(module: str) -> None:
+ADAPTERS = [*layer("scoreboard.feeds"), "scoreboard.journal", "scoreboard.link"]
+
+
+@pytest.mark.parametrize("module", [*ADAPTERS, "scoreboard.controller"])
+def test_feeds_the_link_the_controller_and_the_journal_never_draw(module: str) -> None:
     banned = ("pygame", "scoreboard.render", "scoreboard.app", "scoreboard.theme")
     assert offending(module, banned=(*banned, "scoreboard.commands")) == []
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_only_the_link_talks_to_paho(module: str) -> None:
+    """One MQTT client for the display and the controller: everyone else uses the Link."""
+    if module != "scoreboard.link":
+        assert offending(module, banned=("paho",)) == []
 
 
 @pytest.mark.parametrize("module", ["scoreboard.theme", "scoreboard.config"])
