@@ -21,7 +21,7 @@ from scoreboard.core.records import (
     transition,
 )
 from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import Applied, TableState, apply_event
+from scoreboard.core.table import Applied, FeedStatus, Limits, TableState, apply_event
 
 X, Y, Z = (result_coup(w) for w in (Winner.BANKER, Winner.PLAYER, Winner.TIE))
 RECORDED = GameRecord(X)
@@ -174,3 +174,86 @@ def test_the_theme_rows_lay_the_roads_out_again() -> None:
     assert table.set_rows(4) is True and table.version > version
     assert max(cell.row for cell in table.roads.big_road) == 3  # the dragon tail turns on row 4
     assert table.set_rows(4) is False
+
+
+def test_the_feed_words_are_the_ones_the_display_status_promises() -> None:
+    """protocol.md: the status ``feed`` is connected, controller offline or missing games."""
+    assert [status.value for status in FeedStatus] == [
+        "demo", "live", "connecting", "offline", "controller offline", "missing games",
+    ]  # fmt: skip
+
+
+def test_a_new_table_is_empty_with_its_defaults() -> None:
+    table = TableState()
+    assert (table.table_id, table.table_name, table.shoe_id, table.shoe_number) == (
+        "T1",
+        "",
+        None,
+        0,
+    )
+    assert (table.version, table.shuffling, table.cut_card_out) == (0, False, False)
+    assert (table.games, table.archived, table.rows) == ((), (), 6)
+    assert table.limits == Limits.default_for(table.variant)
+    mine = Limits("EUR", {"tie": (1, 2)}, {"tie": "8:1"})
+    assert TableState(limits=mine).limits is mine
+
+
+def test_every_change_bumps_the_version_and_a_repeat_does_not() -> None:
+    table = shoe()
+    for change in (
+        lambda: table.set_shuffling(True),
+        lambda: table.mark_cut_card(),
+        lambda: table.set_limits(Limits("EUR", {}, {})),
+        lambda: table.new_shoe("B"),
+    ):
+        version = table.version
+        assert change().changed and table.version == version + 1
+    for repeat in (
+        lambda: table.set_shuffling(False),
+        lambda: table.set_limits(Limits("EUR", {}, {})),
+        lambda: apply_event(table, NewShoe("B")),
+    ):
+        version = table.version
+        assert repeat() == Applied() and table.version == version
+
+
+def test_a_coup_ends_the_shuffle_mark() -> None:
+    table = shoe(X)
+    apply_event(table, Shuffle())
+    apply_event(table, CoupReceived("A", Game(2, Y)))
+    assert table.shuffling is False
+
+
+def test_a_restarted_shoe_id_is_not_archived_as_its_own_predecessor() -> None:
+    table = TableState()
+    table.new_shoe("A")
+    table.new_shoe("A")  # the same shoe again (a restarted controller): nothing finished
+    assert table.archived == () and table.shoe_number == 2
+
+
+def test_the_table_remembers_the_last_64_finished_shoes() -> None:
+    table = TableState()
+    for number in range(66):
+        apply_event(table, NewShoe(f"S{number}"))
+    assert table.archived[0] == "S1" and len(table.archived) == 64  # S0 is forgotten
+    assert apply_event(table, CoupReceived("S1", Game(1, X))).changed is False
+    assert apply_event(table, CoupReceived("S0", Game(1, X))).changed is True  # too old to know
+
+
+def test_restoring_history_keeps_each_finished_shoe_once() -> None:
+    table = TableState()
+    table.restore_history(7, ["S6", "S7", "S6"])
+    assert table.archived == ("S6", "S7") and table.shoe_number == 7
+
+
+def test_a_record_tells_everything_the_table_knows_of_a_game() -> None:
+    table = shoe(X)
+    apply_event(table, Correct("A", Game(1, Y)))
+    assert table.record(1) == CORRECTED and table.record(2) is None
+
+
+def test_what_is_worth_journaling() -> None:
+    assert Applied(changed=True).worth_keeping
+    assert Applied(retired=1).worth_keeping  # refused, but the table learned something
+    assert not Applied(conflicts=(3,)).worth_keeping
+    assert not Applied().worth_keeping

@@ -96,7 +96,7 @@ class Reported:
 
 
 Change = Arrived | Voided | Corrected | Reported
-Step = tuple[GameRecord | None, Effect]
+Step = tuple[GameRecord, Effect]
 
 
 def transition(record: GameRecord | None, change: Change) -> Step:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import enum
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scoreboard.core.events import (
@@ -232,7 +232,7 @@ class TableState:
         if not applied.changed:
             return applied
         self.shuffling = False
-        if before is None:
+        if before is None:  # pragma: no mutate - a rebuild gives the same roads, only slower
             try:
                 self.roads.append(game)  # the next game in order: incremental
                 return applied
@@ -338,7 +338,7 @@ class TableState:
         for number in sorted(changes):
             before = self._records.get(number)
             after, effect = transition(before, changes[number])
-            if after is not None and after is not before:
+            if after is not before:
                 self._records[number] = after
                 retired += len(after.retired - before.retired) if before else len(after.retired)
             changed |= effect in (Effect.CHANGED, Effect.OVERRIDE)
@@ -373,16 +373,9 @@ _RULES: dict[type, Callable[[TableState, Any], Applied]] = {
 }
 
 
-def _either(first: Applied, second: Applied) -> Applied:
-    """Two steps of one event as one result."""
-    if first is UNCHANGED:
-        return second
-    return Applied(
-        first.changed or second.changed,
-        first.conflicts + second.conflicts,
-        first.overrides + second.overrides,
-        first.retired + second.retired,
-    )
+def _either(started: Applied, then: Applied) -> Applied:
+    """A new shoe (or not) and what followed in it, as one result."""
+    return replace(then, changed=True) if started.changed else then
 
 
 def apply_event(table: TableState, event: Event) -> Applied:
