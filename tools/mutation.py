@@ -28,8 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-TARGETS = Path(__file__).with_name("mutation_targets.toml")
+TOOL_ROOT = Path(__file__).resolve().parents[1]
+TARGETS = Path("tools") / "mutation_targets.toml"
 PRAGMA = "# pragma: no mutate"
 SHORT_STRING = 20
 LOG_NAMES = frozenset({"log", "logger", "logging", "LOG"})
@@ -46,6 +46,24 @@ COPY_IGNORE = shutil.ignore_patterns(
     "build",
     "dist",
 )
+PLUGIN_NAME = "_mutation_hypothesis"
+PLUGIN = '''"""Written by tools/mutation.py: CI's derandomized examples, failing fast.
+
+Shrinking a failing example can take a minute; a mutant only needs to fail.
+No deadline: a loaded machine must not kill mutants.
+"""
+
+try:
+    from hypothesis import Phase, settings
+except ImportError:
+    pass
+else:
+    phases = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target]
+    settings.register_profile(
+        "mutation", derandomize=True, database=None, deadline=None, phases=phases
+    )
+    settings.load_profile("mutation")
+'''
 SANITY = '\nraise RuntimeError("mutation tool sanity check: this copy is imported")\n'
 
 COMPARE_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
@@ -339,7 +357,7 @@ class RunSettings:
 
 def _environment(worker: Path) -> dict[str, str]:
     """Repeatable runs that import the worker's copy, never the editable checkout."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_") and k != "CI"}
     env.update(
         PYTHONPATH=str(worker),
         PYTHONDONTWRITEBYTECODE="1",
@@ -347,8 +365,6 @@ def _environment(worker: Path) -> dict[str, str]:
         SDL_VIDEODRIVER="dummy",
         SDL_AUDIODRIVER="dummy",
         PYGAME_HIDE_SUPPORT_PROMPT="1",
-        CI="1",
-        HYPOTHESIS_PROFILE="ci",
     )
     return env
 
@@ -358,6 +374,7 @@ def run_tests(
 ) -> tuple[int | None, float]:
     """Run pytest in ``worker``; return (returncode or None on timeout, seconds)."""
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
+    command += ["-p", PLUGIN_NAME]
     if settings.markers:
         command += ["-m", settings.markers]
     command += [*settings.extra_pytest, *tests]
@@ -388,6 +405,7 @@ class Workers:
         for index in range(jobs):
             copy_root = self.base / f"w{index}"
             shutil.copytree(root, copy_root, ignore=COPY_IGNORE, symlinks=True)
+            (copy_root / f"{PLUGIN_NAME}.py").write_text(PLUGIN, encoding="utf-8")
             self.free.put(copy_root)
 
     def run(
@@ -441,8 +459,8 @@ class ModuleReport:
         total = len(self.outcomes)
         return 100.0 * (total - self.count("survived")) / total if total else 100.0
 
-    def survivors(self) -> list[Mutant]:
-        found = [o.mutant for o in self.outcomes if o.status == "survived"]
+    def survivors(self, status: str = "survived") -> list[Mutant]:
+        found = [o.mutant for o in self.outcomes if o.status == status]
         return sorted(found, key=lambda m: (m.line, m.col))
 
     def to_json(self) -> dict[str, object]:
@@ -455,10 +473,13 @@ class ModuleReport:
             "timeout": self.count("timeout"),
             "survived": self.count("survived"),
             "kill_rate": round(self.kill_rate, 1),
-            "survivors": [
-                {k: v for k, v in asdict(m).items() if k != "source"} for m in self.survivors()
-            ],
+            "survivors": [_plain(m) for m in self.survivors()],
+            "timeouts": [_plain(m) for m in self.survivors("timeout")],
         }
+
+
+def _plain(mutant: Mutant) -> dict[str, object]:
+    return {k: v for k, v in asdict(mutant).items() if k != "source"}
 
 
 class MutationError(RuntimeError):
@@ -500,11 +521,14 @@ def run_module(
         code, seconds = workers.run(mutant.module, mutant.source, report.tests, per_mutant)
         return Outcome(mutant, _status(code), seconds)
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
         for done, outcome in enumerate(pool.map(one, chosen), start=1):
             report.outcomes.append(outcome)
             mark = {"killed": ".", "timeout": "T", "survived": "S"}[outcome.status]
             print(mark, end="\n" if done % 60 == 0 else "", file=sys.stderr, flush=True)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     print(file=sys.stderr)
 
 
@@ -556,8 +580,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="+", help="module paths, e.g. scoreboard/core/table.py")
     parser.add_argument("--tests", nargs="+", help="test files (default: mutation_targets.toml)")
-    parser.add_argument("--targets", type=Path, default=TARGETS, help="module -> tests mapping")
-    parser.add_argument("--root", type=Path, default=ROOT, help="repository to copy")
+    parser.add_argument("--targets", type=Path, help=f"module -> tests (default: ROOT/{TARGETS})")
+    parser.add_argument("--root", type=Path, help="repository to mutate (default: the current one)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, help="seconds per mutant (default 5x baseline)")
     parser.add_argument("--sample", type=float, help="mutants per module (or a fraction < 1)")
@@ -588,9 +612,21 @@ def _plan(args: argparse.Namespace) -> list[tuple[ModuleReport, list[Mutant]]]:
     return plan
 
 
+def _default_root() -> Path:
+    """The checkout you run from (your worktree), else the one holding this tool."""
+    here = Path.cwd()
+    return here if (here / "pyproject.toml").exists() else TOOL_ROOT
+
+
+def _default_targets(root: Path) -> Path:
+    mine = root / TARGETS
+    return mine if mine.exists() else TOOL_ROOT / TARGETS
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    args.root = args.root.resolve()
+    args.root = (args.root or _default_root()).resolve()
+    args.targets = args.targets or _default_targets(args.root)
     try:
         plan = _plan(args)
     except (MutationError, OSError) as error:
