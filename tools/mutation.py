@@ -640,9 +640,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = RunSettings(args.root, markers, args.timeout)
     workers = Workers(args.root, args.jobs)
     try:
+        done: list[ModuleReport] = []
         for report, chosen in plan:
             print(f"{report.module}: {len(chosen)} mutants", file=sys.stderr)
             run_module(workers, report, chosen, settings, args.jobs)
+            done.append(report)
+            if args.json:  # after each module, so a long run's finished part is kept
+                _write_json(done, args)
     except MutationError as error:
         print(f"mutation: {error}", file=sys.stderr)
         return 2
@@ -658,13 +662,13 @@ def _report(reports: list[ModuleReport], args: argparse.Namespace) -> int:
             for mutant in report.survivors():
                 print(mutant.describe())
     if args.json:
-        data = {
-            "sample": args.sample,
-            "seed": args.seed,
-            "modules": [r.to_json() for r in reports],
-        }
-        args.json.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        _write_json(reports, args)
     return 0 if all(not r.survivors() for r in reports) else 1
+
+
+def _write_json(reports: list[ModuleReport], args: argparse.Namespace) -> None:
+    data = {"sample": args.sample, "seed": args.seed, "modules": [r.to_json() for r in reports]}
+    args.json.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
