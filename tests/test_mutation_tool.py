@@ -1,0 +1,127 @@
+"""tools/mutation.py: it finds mutants, kills them with good tests, and names survivors."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import textwrap
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+TOOL = Path(__file__).resolve().parents[1] / "tools" / "mutation.py"
+
+
+def load_tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutation_tool", TOOL)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+mutation = load_tool()
+
+AGES = "def is_adult(age):\n    return age >= 18\n"
+STRONG = (
+    "from ages import is_adult\n\n"
+    "def test_18_is_adult():\n    assert is_adult(18) is True\n    assert is_adult(17) is False\n"
+)
+WEAK = (
+    "from ages import is_adult\n\n"
+    "def test_far_from_18():\n    assert is_adult(40)\n    assert not is_adult(3)\n"
+)
+
+
+def sample_repo(root: Path, test: str) -> Path:
+    (root / "tests").mkdir(parents=True)
+    (root / "ages.py").write_text(AGES, encoding="utf-8")
+    (root / "tests" / "test_ages.py").write_text(test, encoding="utf-8")
+    return root
+
+
+def run_tool(root: Path, *extra: str) -> tuple[int, dict]:
+    report = root.parent / f"{root.name}.json"
+    argv = ["ages.py", "--root", str(root), "--tests", "tests/test_ages.py", "--jobs", "1"]
+    code = mutation.main([*argv, "--json", str(report), *extra])
+    data = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}
+    return code, data
+
+
+def test_mutants_skip_docstrings_log_calls_annotations_and_pragma_lines() -> None:
+    source = textwrap.dedent(
+        '''\
+        """Module doc."""
+        import logging
+        log = logging.getLogger(__name__)
+
+        def f(a: int = 3) -> int:
+            """Doc."""
+            log.info("value %d", a + 1)
+            if a > 2:  # pragma: no mutate
+                return 1
+            return a
+        '''
+    )
+    found = mutation.mutants("m.py", source)
+    assert [(m.line, m.original, m.mutated) for m in found] == [
+        (5, "3", "4"),
+        (9, "1", "None"),
+        (9, "1", "0"),
+        (10, "a", "None"),
+    ]
+    for mutant in found:
+        compile(mutant.source, "m.py", "exec")
+        assert mutant.source.count("\n") == source.count("\n")
+
+
+def test_operators_keep_the_rest_of_the_line() -> None:
+    source = "def f(a, b):\n    x = a < b and not a  # keep me\n    x += a * 2\n    g(x)\n"
+    shown = {(m.operator, m.mutated) for m in mutation.mutants("m.py", source)}
+    assert ("compare", "a <= b") in shown
+    assert ("boolean-op", "a < b or not a") in shown
+    assert ("unary", "a") in shown
+    assert ("arithmetic", "a // 2") in shown
+    assert ("drop-update", "pass") in shown
+    assert ("drop-call", "pass") in shown
+    for mutant in mutation.mutants("m.py", source):
+        assert "# keep me" in mutant.source
+
+
+@pytest.mark.slow
+def test_a_test_that_pins_the_boundary_kills_every_mutant(tmp_path: Path) -> None:
+    code, data = run_tool(sample_repo(tmp_path / "repo", STRONG))
+    (module,) = data["modules"]
+    assert code == 0
+    assert (module["mutants"], module["killed"], module["survived"]) == (3, 3, 0)
+    assert module["kill_rate"] == 100.0
+
+
+@pytest.mark.slow
+def test_a_weak_test_leaves_survivors_named_by_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, data = run_tool(sample_repo(tmp_path / "repo", WEAK), "--list-survivors")
+    (module,) = data["modules"]
+    assert code == 1
+    assert (module["mutants"], module["killed"], module["survived"]) == (3, 1, 2)
+    out = capsys.readouterr().out
+    assert "ages.py:2: age >= 18 -> age > 18  [compare]" in out
+    assert "ages.py:2: 18 -> 19  [number]" in out
+
+
+@pytest.mark.slow
+def test_a_failing_baseline_stops_the_run(tmp_path: Path) -> None:
+    broken = STRONG.replace("is_adult(17) is False", "is_adult(17) is True")
+    code, data = run_tool(sample_repo(tmp_path / "repo", broken))
+    assert code == 2
+    assert data == {}
+
+
+@pytest.mark.slow
+def test_tests_that_do_not_import_the_module_are_refused(tmp_path: Path) -> None:
+    code, _ = run_tool(sample_repo(tmp_path / "repo", "def test_nothing():\n    pass\n"))
+    assert code == 2
