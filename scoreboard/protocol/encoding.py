@@ -72,14 +72,16 @@ def encode_void(event: Void) -> dict[str, Any]:
 
 
 def encode_correct(event: Correct) -> dict[str, Any]:
-    coup = {"shoe": event.shoe, **coup_fields(event.game)}
+    # The coup's own shoe is redundant (it defaults to the event's) but helps a reader.
+    coup = {"shoe": event.shoe, **coup_fields(event.game)}  # pragma: no mutate
     return {"shoe": event.shoe, "game": event.game.number, "coup": coup, "reason": event.reason}
 
 
 def encode_snapshot(event: Snapshot) -> dict[str, Any]:
     data = {
         "shoe": event.shoe,
-        "coups": [{"shoe": event.shoe, **coup_fields(game)} for game in event.games],
+        # Each entry's shoe is redundant (it defaults to the snapshot's) but helps a reader.
+        "coups": [{"shoe": event.shoe, **coup_fields(g)} for g in event.games],  # pragma: no mutate
         "voided": list(event.voided),
     }
     if event.ts is not None:

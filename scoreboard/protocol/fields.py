@@ -29,21 +29,19 @@ _MISSING = object()
 def _get(
     data: Mapping[str, Any],
     key: str,
-    kind: type | tuple[type, ...],
+    kind: type,
     where: str,
     *,
     default: Any = _MISSING,
 ) -> Any:
+    """``data[key]`` if it is a ``kind`` (a bool is never an int here), else SchemaError."""
     value = data.get(key, _MISSING)
     if value is _MISSING:
         if default is _MISSING:
             raise SchemaError(where, f"key {key}: required but missing")
         return default
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    is_stray_bool = isinstance(value, bool) and bool not in kinds
-    if is_stray_bool or not isinstance(value, kinds):
-        names = " or ".join(k.__name__ for k in kinds)
-        raise SchemaError(where, f"key {key}: expected {names}, got {value!r:.60}")
+    if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
+        raise SchemaError(where, f"key {key}: expected {kind.__name__}, got {value!r:.60}")
     return value
 
 

@@ -50,7 +50,6 @@ class MessageType:
     event: type
     decode: Callable[[Mapping[str, Any], str], Any]
     encode: Callable[[Any], dict[str, Any]]
-    versioned: bool = True  # carries and checks ``v``
 
 
 MESSAGES: tuple[MessageType, ...] = (
@@ -70,9 +69,7 @@ MESSAGES: tuple[MessageType, ...] = (
         read.decode_controller_status,
         write.encode_controller_status,
     ),
-    MessageType(
-        Kind.RESYNC, None, ResyncRequest, read.decode_resync, write.encode_resync, versioned=False
-    ),
+    MessageType(Kind.RESYNC, None, ResyncRequest, read.decode_resync, write.encode_resync),
 )
 
 _BY_EVENT = {message.event: message for message in MESSAGES}
@@ -90,7 +87,7 @@ def message_type(event: Event) -> MessageType:
 def encode(event: Event) -> tuple[Kind, dict[str, Any]]:
     """``(kind, payload dict)`` for an event: what the controller sends and the journal keeps."""
     message = message_type(event)
-    head: dict[str, Any] = {"v": VERSION} if message.versioned else {}
+    head: dict[str, Any] = {"v": VERSION}
     if message.tag is not None:
         head["type"] = message.tag
     return message.kind, {**head, **message.encode(event)}
@@ -102,16 +99,14 @@ def parse_dict(kind: Kind | str, data: Mapping[str, Any], where: str) -> Event:
         kind = Kind(kind)
     except ValueError:
         raise UnknownTopicError(where, f"unknown payload kind {kind!r}") from None
+    _version(data, where)  # every payload of contract v1 says so
     tag = None
     if kind is Kind.EVENT:
-        _version(data, where)
         tag = _string(data, "type", where, limit=32)
         where = f"{where} ({tag})"
     message = _BY_TAG.get((kind, tag))
     if message is None:
         raise SchemaError(where, f"key type: unknown event type {tag!r}")
-    if message.versioned and tag is None:
-        _version(data, where)
     event: Event = message.decode(data, where)
     return event
 

@@ -1,0 +1,218 @@
+"""Pins of contract v1 that no other test held: the numbers, the words, the defaults.
+
+Each test here was written for a mutant of the protocol package that survived
+the whole suite (tools/mutation.py): a number, a key named in an error, a
+default, a branch.  They read like the contract because they are it.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from scoreboard.core.rules import Game, Winner, result_coup
+from scoreboard.core.table import TableState, apply_event
+from scoreboard.protocol import (
+    MAX_GAME,
+    MAX_PAYLOAD,
+    MAX_SHOE_ID,
+    BadCardError,
+    CoupReceived,
+    Kind,
+    NewShoe,
+    ProtocolError,
+    SchemaError,
+    SignatureError,
+    Topics,
+    canonical_json,
+    default_prefix,
+    display_status,
+    encode,
+    errors,
+    parse_message,
+    sign,
+)
+from scoreboard.protocol.contract import MAX_BURN, MAX_REASON
+from scoreboard.protocol.topics import check_prefix
+
+T = Topics("baccarat/v1/T1")
+
+
+def parse(suffix: str, payload: dict[str, Any]):
+    return parse_message(T, f"{T.prefix}/{suffix}", json.dumps(payload).encode())
+
+
+def refusal(suffix: str, payload: dict[str, Any]) -> str:
+    with pytest.raises(ProtocolError) as refused:
+        parse(suffix, payload)
+    return str(refused.value)
+
+
+def test_the_bounds_are_the_ones_protocol_md_gives() -> None:
+    assert (MAX_PAYLOAD, MAX_GAME, MAX_SHOE_ID, MAX_BURN, MAX_REASON) == (65536, 999, 64, 12, 200)
+
+
+@pytest.mark.parametrize("kind", ["coup", "snapshot", "limits", "controller/status", "cmd/resync"])
+@pytest.mark.parametrize("v", [None, 2, "1"])
+def test_every_payload_must_say_version_1(kind: str, v) -> None:
+    payload = {"v": v} if v is not None else {}
+    assert "key v" in refusal(kind, payload)
+
+
+def test_an_event_must_say_version_1_too() -> None:
+    assert "key v" in refusal("event", {"v": 2, "type": "shuffle"})
+
+
+# -- which key an error names --------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("suffix", "payload", "key"),
+    [
+        ("event", {"v": 1, "type": "correct", "shoe": "S", "game": 0, "coup": {}}, "key game"),
+        ("event", {"v": 1, "type": "correct", "shoe": "S", "game": 1,
+                   "coup": {"shoe": "OTHER", "result": "B"}}, "key coup.shoe"),
+        ("event", {"v": 1, "type": "correct", "shoe": "S", "game": 1,
+                   "coup": {"game": 2, "result": "B"}}, "key coup.game"),
+        ("snapshot", {"v": 1, "shoe": "S", "coups": [], "voided": [0]}, "key voided"),
+        ("cmd/resync", {"v": 1, "missing": [0]}, "key missing"),
+        ("coup", {"v": 1, "shoe": "S", "game": 1, "cards": {"banker": ["9S", "KH"]}},
+         "game 1 cards: key player: required"),
+        ("coup", {"v": 1, "shoe": "S", "game": 1, "cards": {"player": ["9S", "KH"]}},
+         "game 1 cards: key banker: required"),
+        ("coup", {"v": 1, "shoe": "S", "game": 1,
+                  "cards": {"player": ["9S", "KH"], "banker": ["4D", "1C"]}}, "key cards.banker"),
+        ("coup", {"v": 1, "shoe": "S", "game": 1,
+                  "cards": {"player": ["9S", "KH", "2C", "3D"], "banker": ["4D", "3C"]}},
+         "key cards.player: expected a list of 2 or 3 cards"),
+        ("coup", {"v": 1, "shoe": "S", "game": "1"}, "key game: expected int"),
+    ],
+)  # fmt: skip
+def test_an_error_names_the_key_at_fault(suffix: str, payload: dict[str, Any], key: str) -> None:
+    assert key in refusal(suffix, payload)
+
+
+def test_an_unknown_card_is_a_bad_card() -> None:
+    with pytest.raises(BadCardError, match=r"key cards\.banker"):
+        parse("coup", {"v": 1, "shoe": "S", "game": 1,
+                       "cards": {"player": ["9S", "KH"], "banker": ["4D", "1C"]}})  # fmt: skip
+
+
+# -- defaults and edges ----------------------------------------------------------------------
+def test_a_void_without_a_reason_has_an_empty_one() -> None:
+    assert parse("event", {"v": 1, "type": "void", "shoe": "S", "game": 3}).reason == ""
+
+
+def test_limits_without_a_currency_are_in_us_dollars() -> None:
+    limits = parse("limits", {"v": 1, "bets": {"tie": [5, 5]}, "pays": {}}).limits
+    assert limits.currency == "USD" and limits.bets == {"tie": (5, 5)}  # min = max is fine
+
+
+def test_a_bet_whose_minimum_is_over_its_maximum_is_refused() -> None:
+    assert "key bets.tie" in refusal("limits", {"v": 1, "bets": {"tie": [6, 5]}, "pays": {}})
+
+
+@pytest.mark.parametrize(("count", "ok"), [(32, True), (33, False)])
+def test_a_pay_table_holds_at_most_32_bets(count: int, ok: bool) -> None:
+    payload = {"v": 1, "bets": {}, "pays": {f"bet{i}": "1:1" for i in range(count)}}
+    if ok:
+        assert len(parse("limits", payload).limits.pays) == count
+    else:
+        assert "at most 32" in refusal("limits", payload)
+
+
+@pytest.mark.parametrize(("length", "ok"), [(32, True), (33, False)])
+def test_a_pay_name_is_at_most_32_characters(length: int, ok: bool) -> None:
+    payload = {"v": 1, "bets": {}, "pays": {"p" * length: "1:1"}}
+    if ok:
+        parse("limits", payload)
+    else:
+        assert "key pays." in refusal("limits", payload)
+
+
+@pytest.mark.parametrize(("count", "ok"), [(MAX_GAME, True), (MAX_GAME + 1, False)])
+def test_a_snapshot_voids_at_most_a_whole_shoe(count: int, ok: bool) -> None:
+    voided = list(range(1, count + 1))
+    payload = {"v": 1, "shoe": "S", "coups": [], "voided": [min(n, MAX_GAME) for n in voided]}
+    if ok:
+        assert len(parse("snapshot", payload).voided) == count
+    else:
+        assert "more than" in refusal("snapshot", payload)
+
+
+def test_a_result_only_natural_survives_the_wire() -> None:
+    natural = Game(1, result_coup(Winner.BANKER, natural=True, player_total=7, banker_total=8))
+    kind, data = encode(CoupReceived("S", natural))
+    assert data["natural"] is True
+    assert parse_message(T, T.by_kind[kind], canonical_json(data)).game == natural
+
+
+# -- topics, kinds, signing, status, errors --------------------------------------------------
+def test_the_topics_of_a_table() -> None:
+    assert default_prefix("T9") == "baccarat/v1/T9"
+    assert (T.coup, T.controller_status, T.resync) == (
+        "baccarat/v1/T1/coup", "baccarat/v1/T1/controller/status", "baccarat/v1/T1/cmd/resync",
+    )  # fmt: skip
+    assert T.display_status("d1") == "baccarat/v1/T1/display/d1/status"
+    assert T.display_subscriptions == (
+        T.coup,
+        T.event,
+        T.snapshot,
+        T.limits,
+        T.controller_status,
+    )  # fmt: skip  - displays never read cmd/resync or each other's status
+
+
+@pytest.mark.parametrize("prefix", ["", "a/#", "a/+/b", "a\0b", "a/"])
+def test_a_prefix_with_wildcards_or_a_trailing_slash_is_refused(prefix: str) -> None:
+    with pytest.raises(ValueError, match="without wildcards"):
+        check_prefix(prefix)
+
+
+def test_a_plain_prefix_is_kept() -> None:
+    assert check_prefix("casino/pit-2/T7") == "casino/pit-2/T7"
+
+
+@pytest.mark.parametrize("kind", list(Kind))
+def test_every_kind_ships_its_json_schema(kind: Kind) -> None:
+    text = resources.files("scoreboard.schemas").joinpath(kind.schema).read_text()
+    assert json.loads(text)["$id"].endswith(f"/baccarat/v1/{kind.value}.json")
+
+
+def test_canonical_json_is_utf8_not_escapes() -> None:
+    assert canonical_json({"name": "莊"}) == '{"name":"莊"}'.encode()
+
+
+def test_signing_a_signed_payload_again_gives_the_same_signature() -> None:
+    once = sign({"v": 1, "online": True}, b"k")
+    assert sign(once, b"k") == once and set(once) == {"v", "online", "sig"}
+
+
+def test_the_status_says_online_and_names_the_last_game() -> None:
+    table = TableState()
+    apply_event(table, NewShoe("S"))
+    for number in (1, 2, 4):
+        apply_event(table, CoupReceived("S", Game(number, result_coup(Winner.PLAYER))))
+    status = display_status("d1", table, rejected=3, feed="missing games")
+    assert status["online"] is True and status["last_game"] == 4 and status["missing"] == [3]
+    assert (status["games"], status["rejected"], status["feed"]) == (3, 3, "missing games")
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (errors.ProtocolError, "invalid"),
+        (errors.OversizedPayloadError, "oversized"),
+        (errors.NotJsonError, "not json"),
+        (SchemaError, "schema"),
+        (BadCardError, "unknown card"),
+        (errors.ImpossibleCoupError, "impossible hand"),
+        (SignatureError, "signature"),
+        (errors.UnknownTopicError, "topic"),
+    ],
+)
+def test_each_refusal_has_its_reason_and_says_where(error: type[ProtocolError], reason: str):
+    refused = error("baccarat/v1/T1/coup game 4", "key x: wrong")
+    assert refused.reason == reason and refused.where == "baccarat/v1/T1/coup game 4"
+    assert str(refused) == "baccarat/v1/T1/coup game 4: key x: wrong"
