@@ -1,7 +1,7 @@
 # Two commands run everything on a fresh Debian/Ubuntu machine with Python 3.11+:
 #   make demo   - create .venv, install, run the demo kiosk on a simulated shoe
 #   make test   - create .venv, install with the test extra (and mosquitto when
-#                 missing, as root), run pytest and ruff
+#                 missing, as root), run pytest (tests and doctests), ruff and mypy
 # Both are idempotent: the venv is reused and reinstalled only when pyproject.toml changes.
 
 PYTHON ?= python3
@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 DEMO_ARGS ?=
 PYTEST_ARGS ?=
 
-.PHONY: demo test lint bench screenshots system-deps clean
+.PHONY: demo test lint bench mutation screenshots system-deps clean
 
 # Debian's python3 needs python3-venv for `-m venv`; installed here when run as root.
 $(BIN)/python:
@@ -54,13 +54,19 @@ system-deps:
 	fi
 
 test: $(VENV)/.installed-test system-deps
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+# Mutation testing of the pure core and the protocol (slow: see docs/mutation.md).
+mutation: $(VENV)/.installed-test
+	$(BIN)/python tools/mutation.py scoreboard/core/*.py scoreboard/protocol/*.py --list-survivors
 
 bench: $(VENV)/.installed-test system-deps
 	$(BIN)/python benchmarks/run_all.py
