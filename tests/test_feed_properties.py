@@ -161,6 +161,7 @@ def deliveries(draw, controller: ControllerModel):
     return stream
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_coups_and_snapshots_in_any_order_show_the_shoe_in_game_order(data):
@@ -172,6 +173,7 @@ def test_coups_and_snapshots_in_any_order_show_the_shoe_in_game_order(data):
     assert_shows(table, controller.shoe, controller.final)
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None)
 @given(st.data())
 def test_voids_and_corrections_in_any_order_show_the_corrected_shoe(data):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from dealt import dealt_shoe
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -93,6 +94,7 @@ def live_and_replayed(state_dir: Path, history) -> tuple[TableState, TableState]
     return table, again
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(st.lists(events, max_size=40), st.lists(events, max_size=15))
 def test_a_replayed_journal_rebuilds_the_table_and_it_goes_on_alike(history, later):
@@ -115,6 +117,7 @@ def test_a_restart_keeps_the_shoe_number_and_a_finished_shoe_cannot_come_back(tm
     assert (again.shoe_id, again.games) == ("B", (GAMES[0],))
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.lists(events, min_size=1, max_size=25))
 def test_a_journal_torn_anywhere_in_its_last_line_loses_at_most_that_event(history):

@@ -322,6 +322,7 @@ SUFFIXES = ["coup", "event", "snapshot", "limits", "controller/status", "cmd/res
 PAYLOADS = st.one_of(st.binary(max_size=64), json_values.map(lambda v: json.dumps(v).encode()))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(SUFFIXES), PAYLOADS)
 def test_any_payload_either_parses_or_raises_a_protocol_error(suffix, payload):
@@ -378,6 +379,7 @@ EVENTS = st.one_of(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(EVENTS, st.sampled_from([None, b"k3y"]))
 def test_any_valid_event_survives_the_wire_exactly(event, key):
