@@ -216,3 +216,12 @@ def test_each_refusal_has_its_reason_and_says_where(error: type[ProtocolError], 
     refused = error("baccarat/v1/T1/coup game 4", "key x: wrong")
     assert refused.reason == reason and refused.where == "baccarat/v1/T1/coup game 4"
     assert str(refused) == "baccarat/v1/T1/coup game 4: key x: wrong"
+
+
+def test_canonical_json_refuses_what_json_cannot_say() -> None:
+    with pytest.raises(ValueError):
+        canonical_json({"total": float("nan")})
+
+
+def test_signing_without_a_key_drops_a_stale_signature() -> None:
+    assert sign({"v": 1, "online": True, "sig": "00" * 32}, None) == {"v": 1, "online": True}
