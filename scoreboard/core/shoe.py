@@ -175,11 +175,11 @@ def timed(
     precedes them.  The demo and the simulated controller both deal by it, so
     a board shows the end of a shoe the same way whichever feeds it.
     """
-    finished = 0
+    first = True  # until a shoe has finished
     for event in events:
-        yield pause_before(event, pace, shuffle_seconds, first=finished == 0), event
+        yield pause_before(event, pace, shuffle_seconds, first=first), event
         if isinstance(event, Shuffle):
-            finished += 1
+            first = False
 
 
 def pause_before(event: ShoeEvent, pace: float, shuffle_seconds: float, *, first: bool) -> float:
