@@ -7,7 +7,7 @@ import pytest
 from scoreboard.core.cards import parse_cards
 from scoreboard.core.roads import Roads
 from scoreboard.core.rules import Game, Winner, record_coup, result_coup
-from scoreboard.core.stats import Counts, Streaks, Tally
+from scoreboard.core.stats import COUNTER_NAMES, Counts, Streaks, Tally
 
 
 def dealt(player: str, banker: str):
@@ -181,3 +181,10 @@ def test_streaks_serialise_side_and_lengths() -> None:
         "longest": {"B": 5, "P": 3},
     }
     assert Streaks().to_json()["current"] == {"side": None, "length": 0}
+
+
+def test_a_new_shoe_counts_zero_everywhere() -> None:
+    zero = Counts()
+    assert [getattr(zero, name) for name in COUNTER_NAMES] == [0] * 12
+    assert Tally().counts() == zero
+    assert Streaks() == Streaks(None, 0, 0, 0)
