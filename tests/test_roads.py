@@ -13,6 +13,7 @@ from scoreboard.core.roads import (
     BLUE,
     DERIVED_ROADS,
     RED,
+    BigRoadCell,
     Color,
     DerivedRoad,
     GameOrderError,
@@ -482,3 +483,73 @@ def test_to_json_keeps_every_pair_natural_and_side_bet_counter() -> None:
     }
     assert counts["percent"]["dragon7"] == round(100 * 2 / 15, 2)
     assert roads.to_json()["counts"] == roads.counts.to_json()
+
+
+def test_to_json_writes_each_cell_with_its_game_and_flags() -> None:
+    roads = Roads.build(result_games("Bbn Pp T"))
+    shoe = roads.to_json()
+    assert shoe["rows"] == 6
+    assert shoe["bead_plate"] == [
+        {
+            "col": 0,
+            "row": 0,
+            "result": "B",
+            "game": 1,
+            "banker_pair": True,
+            "player_pair": False,
+            "natural": True,
+        },
+        {
+            "col": 0,
+            "row": 1,
+            "result": "P",
+            "game": 2,
+            "banker_pair": False,
+            "player_pair": True,
+            "natural": False,
+        },
+        {
+            "col": 0,
+            "row": 2,
+            "result": "T",
+            "game": 3,
+            "banker_pair": False,
+            "player_pair": False,
+            "natural": False,
+        },
+    ]
+    assert shoe["big_road"] == [
+        {
+            "col": 0,
+            "row": 0,
+            "result": "B",
+            "ties": 0,
+            "game": 1,
+            "banker_pair": True,
+            "player_pair": False,
+            "natural": True,
+        },
+        {
+            "col": 1,
+            "row": 0,
+            "result": "P",
+            "ties": 1,
+            "game": 2,
+            "banker_pair": False,
+            "player_pair": True,
+            "natural": False,
+        },
+    ]
+    assert shoe["streaks"] == roads.streaks.to_json()
+
+
+def test_leading_ties_sit_on_a_cell_of_their_own_at_the_origin() -> None:
+    assert Roads.build(result_games("TT")).big_road == (
+        BigRoadCell(0, 0, None, 2, False, False, False, None, 0, 0),
+    )
+
+
+def test_the_roads_refuse_zero_rows_themselves() -> None:
+    with pytest.raises(ValueError, match="roads need at least 1 row, got 0"):
+        Roads(rows=0)
+    assert Roads(rows=1).rows == 1

@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 from scoreboard.core.cards import RANKS, SUITS, Card, parse_cards
 from scoreboard.core.rules import (
     OUTCOMES,
+    Coup,
     ImpossibleHandError,
+    Outcome,
     Winner,
     banker_draws,
     deal_coup,
@@ -402,3 +404,97 @@ def test_a_result_only_banker_six_needs_the_banker_total() -> None:
     assert result_coup(Winner.BANKER, player_total=5, banker_total=6).banker_six
     assert not result_coup(Winner.BANKER, player_total=5).banker_six
     assert not result_coup(Winner.BANKER, banker_total=7).banker_six
+
+
+def test_a_coup_as_json_names_every_field() -> None:
+    coup = deal_coup(parse_cards(["KS", "4D", "6H", "KC", "3S", "9H"]))  # Dragon 7
+    assert coup.as_dict() == {
+        "player": ["KS", "6H"],
+        "banker": ["4D", "KC", "3S"],
+        "player_total": 6,
+        "banker_total": 7,
+        "winner": "B",
+        "player_natural": False,
+        "banker_natural": False,
+        "natural": False,
+        "player_pair": False,
+        "banker_pair": False,
+        "banker_six": False,
+        "dragon7": True,
+        "panda8": False,
+    }
+    flagged = result_coup(Winner.TIE, natural=True, player_pair=True, banker_pair=True)
+    assert flagged.as_dict() == {
+        "player": [],
+        "banker": [],
+        "player_total": None,
+        "banker_total": None,
+        "winner": "T",
+        "player_natural": True,
+        "banker_natural": True,
+        "natural": True,
+        "player_pair": True,
+        "banker_pair": True,
+        "banker_six": False,
+        "dragon7": False,
+        "panda8": False,
+    }
+
+
+def test_a_bare_coup_and_outcome_carry_no_flags() -> None:
+    coup = Coup(Winner.PLAYER)
+    assert coup.as_dict() == {
+        "player": [],
+        "banker": [],
+        "player_total": None,
+        "banker_total": None,
+        "winner": "P",
+        **dict.fromkeys(
+            (
+                "player_natural",
+                "banker_natural",
+                "natural",
+                "player_pair",
+                "banker_pair",
+                "banker_six",
+                "dragon7",
+                "panda8",
+            ),
+            False,
+        ),
+    }
+    assert Outcome(Winner.TIE) == Outcome(Winner.TIE, False, False, False, False, False)
+    assert Outcome(Winner.TIE).events == ("T",)
+
+
+@pytest.mark.parametrize(
+    ("player", "banker", "message"),
+    [
+        (["2", "3"], ["4", "K", "A", "2"], "^Banker has 4 cards; a hand has 2 or 3$"),
+        (
+            ["9", "K"],
+            ["2", "K", "5"],
+            r"^Banker drew a third card but a natural \(Player 9\) ends the coup on two cards$",
+        ),
+        (
+            ["2", "K", "5"],
+            ["8", "K"],
+            r"^Player drew a third card but a natural \(Banker 8\) ends the coup on two cards$",
+        ),
+    ],
+)
+def test_a_rejected_hand_is_named_by_its_side(
+    player: list[str], banker: list[str], message: str
+) -> None:
+    with pytest.raises(ImpossibleHandError, match=message):
+        record_coup(parse_cards(player), parse_cards(banker))
+
+
+def test_a_result_only_coup_has_no_pairs_unless_reported() -> None:
+    coup = result_coup(Winner.BANKER)
+    assert (coup.player_pair, coup.banker_pair, coup.natural) == (False, False, False)
+
+
+def test_event_counts_need_a_weight_per_outcome() -> None:
+    with pytest.raises(ValueError):
+        event_counts([1, 2, 3])

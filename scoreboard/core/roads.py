@@ -149,7 +149,7 @@ def derived_cell(col: int, row: int, color: Color) -> DerivedCell:
     >>> derived_cell(0, 1, Color.RED) is derived_cell(0, 1, Color.RED)
     True
     """
-    key = (col, row, color is RED)
+    key = (col, row, color is RED)  # pragma: no mutate (is not RED: as unique a key)
     cell = _DERIVED_CELLS.get(key)
     if cell is None:
         cell = _DERIVED_CELLS[key] = DerivedCell(col, row, color)
@@ -323,7 +323,8 @@ class Roads:
 
         big = self._big_road
         ties = 0
-        if big and big[-1].winner is None:  # leading ties: this result fills their cell
+        # Leading ties: this result fills their cell, which is then the only cell.
+        if big and big[-1].winner is None:  # pragma: no mutate (big[0] is big[-1] here)
             ties = big.pop().ties
         x, y = self._big_layout.place(winner)
         # Positional in BigRoadCell's field order: this is the hot path.

@@ -78,16 +78,16 @@ def player_draws(player_total: int) -> bool:
     return player_total <= 5
 
 
-# Banker total -> point values of Player's third card on which Banker draws.
+# Banker total -> point values of Player's third card on which Banker draws; on 7
+# Banker stands whatever the card (a point value is 0-9, so range(10) is every one).
 _BANKER_DRAWS_AGAINST: dict[int, frozenset[int]] = {
-    0: frozenset(range(10)),
-    1: frozenset(range(10)),
-    2: frozenset(range(10)),
-    3: frozenset(range(10)) - {8},
+    0: frozenset(range(10)),  # pragma: no mutate (range(11) adds the point 10 no card has)
+    1: frozenset(range(10)),  # pragma: no mutate (range(11) adds the point 10 no card has)
+    2: frozenset(range(10)),  # pragma: no mutate (range(11) adds the point 10 no card has)
+    3: frozenset(range(10)) - {8},  # pragma: no mutate (the point 10 again)
     4: frozenset(range(2, 8)),
     5: frozenset(range(4, 8)),
     6: frozenset({6, 7}),
-    7: frozenset(),
 }
 
 

@@ -16,15 +16,23 @@ from scoreboard.core.odds import EVENTS
 from scoreboard.core.rules import OUTCOMES, banker_draws, event_counts, is_natural, player_draws
 from scoreboard.core.shoe import DECK, POINTS, RANK_INDEX, Dealer, burn_count
 
-# Drawing tables generated from the rules, indexed by two-card totals.
-_PLAYER_DRAWS = tuple(player_draws(total) for total in range(10))
+# Drawing tables generated from the rules, indexed by two-card totals.  (A mutant
+# that adds an entry past the last total is equivalent: nothing reads it.)
+_PLAYER_DRAWS = tuple(
+    player_draws(total)
+    for total in range(10)  # pragma: no mutate (an 11th total is never read)
+)
 # Index banker_total * 11 + player's third card points, or + 10 when Player stood.
 _BANKER_DRAWS = tuple(
-    banker_draws(total, third if third < 10 else None) for total in range(10) for third in range(11)
+    banker_draws(total, third if third < 10 else None)
+    for total in range(10)  # pragma: no mutate (an 11th total is never read)
+    for third in range(11)
 )
 # Index player_total * 10 + banker_total, on two cards each: a natural ends the coup.
 _NATURAL = tuple(
-    is_natural(player) or is_natural(banker) for player in range(10) for banker in range(10)
+    is_natural(player) or is_natural(banker)
+    for player in range(10)  # pragma: no mutate (an 11th total is never read)
+    for banker in range(10)
 )
 
 
