@@ -410,7 +410,7 @@ class Roads:
             raise ValueError("a tie adds nothing to the derived roads; ask for B or P")
         lengths = self._lengths
         col, row = next_logical_cell(lengths, self._last_winner, winner)
-        return {road: derived_color(lengths, col, row, road.k) for road in DerivedRoad}
+        return {road: derived_color(lengths, col, row, k) for road, k in _CYCLES.items()}
 
     @property
     def predictions(self) -> dict[Winner, dict[DerivedRoad, Color | None]]:
