@@ -57,3 +57,16 @@ def test_cards_print_in_wire_notation() -> None:
 def test_the_first_bad_token_of_several_is_named() -> None:
     with pytest.raises(UnknownCardError, match="'ZZ'"):
         parse_cards(["9S", "ZZ", "YY"])
+
+
+@pytest.mark.parametrize("token", ["x", "z", " q9 "])
+def test_the_error_keeps_the_token_as_it_was_written(token: str) -> None:
+    with pytest.raises(UnknownCardError) as caught:
+        parse_card(token)
+    assert caught.value.token == token
+
+
+@pytest.mark.parametrize(("rank", "suit"), [("X", None), ("1", None), ("A", "X"), ("A", "s")])
+def test_a_card_is_only_made_of_a_known_rank_and_suit(rank: str, suit: str | None) -> None:
+    with pytest.raises(UnknownCardError, match="unknown card"):
+        Card(rank, suit)

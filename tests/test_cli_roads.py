@@ -196,3 +196,38 @@ def test_the_installed_command_end_to_end() -> None:
         command, input="B\nZ\n", capture_output=True, text=True, env=env, check=False, timeout=60
     )
     assert piped.returncode == 1 and len(piped.stdout.splitlines()) == 2
+
+
+def test_the_json_keeps_every_pair_and_natural_counter(capsys, monkeypatch) -> None:
+    """Each counter gets its own value so that a dropped or swapped one shows."""
+    _, out, _ = run(capsys, monkeypatch, "Bbn Bb Bb Pp Pp Pn Pn Pn Tbpn T")
+    counts = json.loads(out)["counts"]
+    assert {name: value for name, value in counts.items() if name != "percent"} == {
+        "B": 3,
+        "P": 5,
+        "T": 2,
+        "total": 10,
+        "banker_pairs": 4,
+        "player_pairs": 3,
+        "naturals": 5,
+        "player_naturals": 4,
+        "banker_naturals": 2,
+        "banker_six": 0,
+        "dragon7": 0,
+        "panda8": 0,
+    }
+    assert counts["percent"]["naturals"] == 50.0 and counts["percent"]["banker_pairs"] == 40.0
+    assert set(counts["percent"]) == set(counts) - {"total", "percent"}
+
+
+def test_screenshot_results_read_the_same_notation_and_name_the_option() -> None:
+    from scoreboard.cli import UsageError
+    from scoreboard.commands.screenshot import results_games
+
+    games = results_games("Bbn P")
+    assert [(g.number, g.coup.winner.value, g.coup.banker_pair) for g in games] == [
+        (1, "B", True),
+        (2, "P", False),
+    ]
+    with pytest.raises(UsageError, match=r"^--results: bad character 'X' at position 3"):
+        results_games("BPX")

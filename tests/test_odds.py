@@ -66,3 +66,7 @@ def test_variant_edges_follow_their_pay_tables() -> None:
 def test_a_shoe_without_cards_is_refused() -> None:
     with pytest.raises(ValueError, match="decks"):
         exact_odds(0)
+
+
+def test_the_default_shoe_has_eight_decks() -> None:
+    assert exact_odds() == exact_odds(8)

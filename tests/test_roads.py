@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import pytest
 
+from scoreboard.core.cards import parse_cards
 from scoreboard.core.roads import (
     BLUE,
+    DERIVED_ROADS,
     RED,
+    BigRoadCell,
     Color,
+    DerivedRoad,
     GameOrderError,
     Roads,
     result_games,
 )
-from scoreboard.core.rules import Game, Winner, result_coup
+from scoreboard.core.rules import Game, Winner, record_coup, result_coup
 
 B, P = Winner.BANKER, Winner.PLAYER
 
@@ -379,3 +383,173 @@ def test_unknown_cycle_and_zero_rows_are_refused() -> None:
         Roads(rows=0)
     with pytest.raises(ValueError, match="ask for B or P"):
         Roads().predict(Winner.TIE)
+
+
+def test_each_derived_road_property_returns_its_own_road() -> None:
+    """H1 again: the three derived roads differ, so a property reading another road shows."""
+    roads = Roads.build(result_games("BBBPPBPPPP"))
+    expected = {
+        DerivedRoad.BIG_EYE_BOY: "rbbbrr",
+        DerivedRoad.SMALL_ROAD: "brbr",
+        DerivedRoad.COCKROACH_PIG: "rrb",
+    }
+    by_property = {
+        DerivedRoad.BIG_EYE_BOY: roads.big_eye_boy,
+        DerivedRoad.SMALL_ROAD: roads.small_road,
+        DerivedRoad.COCKROACH_PIG: roads.cockroach_pig,
+    }
+    for road, letters in expected.items():
+        for cells_of_road in (by_property[road], roads.road(road), roads.road(road.value)):
+            assert "".join(cell.color.value[0] for cell in cells_of_road) == letters, road
+        assert roads.derived(road.k) == by_property[road]
+    assert roads.road("bead_plate") == roads.bead_plate
+    assert roads.road("big_road") == roads.big_road
+
+
+def test_derived_roads_are_an_enum_of_strings_with_their_cycles() -> None:
+    assert [(road.value, road.k) for road in DerivedRoad] == [
+        ("big_eye_boy", 1),
+        ("small_road", 2),
+        ("cockroach_pig", 3),
+    ]
+    assert [DerivedRoad.of_cycle(k) for k in (1, 2, 3)] == list(DerivedRoad)
+    assert DERIVED_ROADS == {"big_eye_boy": 1, "small_road": 2, "cockroach_pig": 3}
+    assert DerivedRoad("small_road") is DerivedRoad.SMALL_ROAD
+    with pytest.raises(ValueError, match="no derived road with cycle 0"):
+        DerivedRoad.of_cycle(0)
+
+
+def test_predictions_are_keyed_by_derived_road() -> None:
+    roads = Roads.build(result_games("BBBPPBPPPP"))
+    for winner in (B, P):
+        assert list(roads.predictions[winner]) == list(DerivedRoad)
+        assert roads.predict(winner) == roads.predictions[winner]
+    assert roads.predictions[B][DerivedRoad.SMALL_ROAD] is BLUE
+    assert roads.predictions[P]["cockroach_pig"] is RED
+
+
+def test_an_unknown_road_name_is_refused_naming_the_roads() -> None:
+    with pytest.raises(
+        ValueError, match="no road 'big_eye'; roads are bead_plate, big_road, big_eye_boy"
+    ):
+        Roads().road("big_eye")
+
+
+def test_result_games_read_the_results_notation() -> None:
+    games = result_games("Bbn P,Tp")
+    assert [game.number for game in games] == [1, 2, 3]
+    assert [(g.coup.winner, g.coup.banker_pair, g.coup.natural) for g in games] == [
+        (B, True, True),
+        (P, False, False),
+        (Winner.TIE, False, False),
+    ]
+    assert games[2].coup.player_pair
+
+
+def test_to_json_keeps_every_pair_natural_and_side_bet_counter() -> None:
+    """Coups dealt from cards, each counter given a different value."""
+    dealt = {
+        # Banker 6 (4+2) beats Player 5 (2+3+K); Banker stands against a third card 0.
+        "banker_six": record_coup(parse_cards(["2S", "3D", "KH"]), parse_cards(["4C", "2H"])),
+        # Banker draws on 3 (A+2) to a three-card 7 and beats Player 5.
+        "dragon7": record_coup(parse_cards(["2S", "3D", "KH"]), parse_cards(["AC", "2H", "4S"])),
+        # Player 2+3+3 = 8 beats Banker 5, who stands against a third card 3.
+        "panda8": record_coup(parse_cards(["2S", "3D", "3H"]), parse_cards(["KC", "5H"])),
+        # Player natural 9 (9+K) beats Banker's pair of twos (4): both stop on two cards.
+        "natural": record_coup(parse_cards(["9S", "KH"]), parse_cards(["2D", "2C"])),
+    }
+    coups = (
+        [dealt["banker_six"]] * 1
+        + [dealt["dragon7"]] * 2
+        + [dealt["panda8"]] * 3
+        + [dealt["natural"]] * 4
+        + [result_coup(B, player_pair=True, natural=True)] * 5
+    )
+    roads = Roads.build(Game(n, coup) for n, coup in enumerate(coups, start=1))
+    counts = roads.to_json()["counts"]
+    assert {name: counts[name] for name in counts if name != "percent"} == {
+        "B": 8,
+        "P": 7,
+        "T": 0,
+        "total": 15,
+        "banker_pairs": 4,
+        "player_pairs": 5,
+        "naturals": 9,
+        "player_naturals": 4,
+        "banker_naturals": 5,
+        "banker_six": 1,
+        "dragon7": 2,
+        "panda8": 3,
+    }
+    assert counts["percent"]["dragon7"] == round(100 * 2 / 15, 2)
+    assert roads.to_json()["counts"] == roads.counts.to_json()
+
+
+def test_to_json_writes_each_cell_with_its_game_and_flags() -> None:
+    roads = Roads.build(result_games("Bbn Pp T"))
+    shoe = roads.to_json()
+    assert shoe["rows"] == 6
+    assert shoe["bead_plate"] == [
+        {
+            "col": 0,
+            "row": 0,
+            "result": "B",
+            "game": 1,
+            "banker_pair": True,
+            "player_pair": False,
+            "natural": True,
+        },
+        {
+            "col": 0,
+            "row": 1,
+            "result": "P",
+            "game": 2,
+            "banker_pair": False,
+            "player_pair": True,
+            "natural": False,
+        },
+        {
+            "col": 0,
+            "row": 2,
+            "result": "T",
+            "game": 3,
+            "banker_pair": False,
+            "player_pair": False,
+            "natural": False,
+        },
+    ]
+    assert shoe["big_road"] == [
+        {
+            "col": 0,
+            "row": 0,
+            "result": "B",
+            "ties": 0,
+            "game": 1,
+            "banker_pair": True,
+            "player_pair": False,
+            "natural": True,
+        },
+        {
+            "col": 1,
+            "row": 0,
+            "result": "P",
+            "ties": 1,
+            "game": 2,
+            "banker_pair": False,
+            "player_pair": True,
+            "natural": False,
+        },
+    ]
+    assert shoe["streaks"] == roads.streaks.to_json()
+
+
+def test_leading_ties_sit_on_a_cell_of_their_own_at_the_origin() -> None:
+    assert Roads.build(result_games("TT")).big_road == (
+        BigRoadCell(0, 0, None, 2, False, False, False, None, 0, 0),
+    )
+
+
+def test_the_roads_refuse_zero_rows_themselves() -> None:
+    with pytest.raises(ValueError, match="roads need at least 1 row, got 0"):
+        Roads(rows=0)
+    assert Roads(rows=1).rows == 1

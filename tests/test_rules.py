@@ -8,13 +8,19 @@ from hypothesis import strategies as st
 
 from scoreboard.core.cards import RANKS, SUITS, Card, parse_cards
 from scoreboard.core.rules import (
+    OUTCOMES,
+    Coup,
     ImpossibleHandError,
+    Outcome,
     Winner,
     banker_draws,
     deal_coup,
+    event_counts,
+    outcome_index,
     player_draws,
     record_coup,
     result_coup,
+    settle,
 )
 
 # rules.md, Banker's table, transcribed as text: D = draws, S = stands, for
@@ -201,3 +207,294 @@ def test_winner_letters_parse_case_insensitively() -> None:
     assert Winner.parse("b") is Winner.BANKER and Winner.parse("T") is Winner.TIE
     with pytest.raises(ValueError, match="'X'"):
         Winner.parse("X")
+
+
+# -- settle: the one statement of the outcome and side bets ---------------------------
+
+
+@pytest.mark.parametrize("player_total", range(10))
+@pytest.mark.parametrize("banker_total", range(10))
+@pytest.mark.parametrize("player_cards", [2, 3])
+@pytest.mark.parametrize("banker_cards", [2, 3])
+def test_settle_against_the_rules_written_out(
+    player_total: int, banker_total: int, player_cards: int, banker_cards: int
+) -> None:
+    outcome = settle(player_total, banker_total, player_cards, banker_cards)
+    if player_total > banker_total:
+        winner = Winner.PLAYER
+    elif banker_total > player_total:
+        winner = Winner.BANKER
+    else:
+        winner = Winner.TIE
+    assert outcome.winner is winner
+    assert outcome.player_natural is (player_cards == 2 and player_total in (8, 9))
+    assert outcome.banker_natural is (banker_cards == 2 and banker_total in (8, 9))
+    assert outcome.natural is (outcome.player_natural or outcome.banker_natural)
+    assert outcome.banker_six is (winner is Winner.BANKER and banker_total == 6)
+    assert outcome.dragon7 is (winner is Winner.BANKER and banker_total == 7 and banker_cards == 3)
+    assert outcome.panda8 is (winner is Winner.PLAYER and player_total == 8 and player_cards == 3)
+    assert (
+        OUTCOMES[outcome_index(player_total, banker_total, player_cards, banker_cards)] == outcome
+    )
+
+
+def test_every_outcome_index_is_a_different_place_in_the_table() -> None:
+    indexes = {
+        outcome_index(p, b, pc, bc)
+        for p in range(10)
+        for b in range(10)
+        for pc in (2, 3)
+        for bc in (2, 3)
+    }
+    assert indexes == set(range(len(OUTCOMES))) and len(OUTCOMES) == 400
+
+
+def test_an_outcome_names_its_events_as_the_odds_do() -> None:
+    assert settle(6, 7, 2, 3).events == ("B", "dragon7")
+    assert settle(8, 7, 3, 2).events == ("P", "panda8")
+    assert settle(9, 8).events == ("P", "natural")
+    assert settle(3, 6, 3, 2).events == ("B", "banker_six")
+    assert settle(4, 4, 3, 3).events == ("T",)
+
+
+def test_event_counts_fold_weights_per_outcome_into_events() -> None:
+    weights = [0] * len(OUTCOMES)
+    weights[outcome_index(6, 7, 2, 3)] = 3  # Dragon 7
+    weights[outcome_index(9, 9, 2, 2)] = 5  # tie of naturals
+    weights[outcome_index(2, 6, 3, 3)] = 7  # Banker 6
+    assert event_counts(weights) == {
+        "B": 10,
+        "P": 0,
+        "T": 5,
+        "natural": 5,
+        "banker_six": 7,
+        "dragon7": 3,
+        "panda8": 0,
+    }
+
+
+@given(st.lists(cards_strategy, min_size=6, max_size=6))
+def test_a_dealt_coup_carries_what_settle_says(cards: list[Card]) -> None:
+    coup = deal_coup(cards)
+    outcome = settle(coup.player_total, coup.banker_total, len(coup.player), len(coup.banker))
+    assert (coup.winner, coup.player_natural, coup.banker_natural) == (
+        outcome.winner,
+        outcome.player_natural,
+        outcome.banker_natural,
+    )
+    assert (coup.banker_six, coup.dragon7, coup.panda8) == (
+        outcome.banker_six,
+        outcome.dragon7,
+        outcome.panda8,
+    )
+
+
+# -- result-only coups: consistent or ImpossibleHandError, never anything else ----------
+
+totals = st.one_of(st.none(), st.integers(0, 9))
+
+
+@given(st.sampled_from(Winner), st.booleans(), st.booleans(), st.booleans(), totals, totals)
+def test_a_result_only_report_gives_a_consistent_coup_or_a_clean_rejection(
+    winner: Winner,
+    player_pair: bool,
+    banker_pair: bool,
+    natural: bool,
+    player_total: int | None,
+    banker_total: int | None,
+) -> None:
+    # Every two-card deal the report allows (totals known or not), by brute force.
+    allowed = [
+        (p, b)
+        for p in (range(10) if player_total is None else [player_total])
+        for b in (range(10) if banker_total is None else [banker_total])
+        if (p > b, b > p) == (winner is Winner.PLAYER, winner is Winner.BANKER)
+        and (not natural or max(p, b) >= 8)
+    ]
+    try:
+        coup = result_coup(
+            winner,
+            player_pair=player_pair,
+            banker_pair=banker_pair,
+            natural=natural,
+            player_total=player_total,
+            banker_total=banker_total,
+        )
+    except ImpossibleHandError as error:
+        assert not allowed, error
+        assert str(error).startswith(("result ", "natural flagged"))
+        return
+    assert allowed
+    assert (coup.winner, coup.player_pair, coup.banker_pair) == (winner, player_pair, banker_pair)
+    assert (coup.player_total, coup.banker_total) == (player_total, banker_total)
+    assert coup.natural is natural
+    assert coup.player_natural is (natural and all(p >= 8 for p, _ in allowed))
+    assert coup.banker_natural is (natural and all(b >= 8 for _, b in allowed))
+    assert coup.banker_six is (winner is Winner.BANKER and banker_total == 6)
+    assert not coup.dragon7 and not coup.panda8 and not coup.has_cards
+
+
+@pytest.mark.parametrize(
+    ("winner", "natural", "player_natural", "banker_natural"),
+    [
+        (Winner.BANKER, True, False, True),
+        (Winner.PLAYER, True, True, False),
+        (Winner.TIE, True, True, True),
+        (Winner.BANKER, False, False, False),
+    ],
+)
+def test_a_result_only_natural_is_the_winners(
+    winner: Winner, natural: bool, player_natural: bool, banker_natural: bool
+) -> None:
+    coup = result_coup(winner, natural=natural)
+    assert (coup.player_natural, coup.banker_natural) == (player_natural, banker_natural)
+
+
+def test_a_natural_against_a_known_total_lands_where_the_totals_put_it() -> None:
+    nine = result_coup(Winner.BANKER, natural=True, banker_total=9)  # Player 0-8: maybe not
+    assert (nine.player_natural, nine.banker_natural) == (False, True)
+    eight = result_coup(Winner.BANKER, natural=True, player_total=8)  # Banker must have 9
+    assert (eight.player_natural, eight.banker_natural) == (True, True)
+    low = result_coup(Winner.PLAYER, natural=True, banker_total=3)
+    assert (low.player_natural, low.banker_natural) == (True, False)
+
+
+@pytest.mark.parametrize(
+    ("winner", "natural", "player_total", "banker_total", "message"),
+    [
+        (Winner.BANKER, False, 9, 3, "result B disagrees with totals Player 9 Banker 3"),
+        (Winner.BANKER, False, 9, None, "result B disagrees with totals Player 9 Banker ?"),
+        (Winner.PLAYER, False, None, 9, "result P disagrees with totals Player \\? Banker 9"),
+        (Winner.PLAYER, False, 0, None, "result P disagrees"),
+        (Winner.TIE, False, 4, 5, "result T disagrees"),
+        (Winner.BANKER, True, None, 3, "natural flagged but no hand can have 8 or 9"),
+        (Winner.TIE, True, 7, None, "natural flagged .* result T and totals Player 7 Banker \\?"),
+        (Winner.PLAYER, True, 6, 5, "natural flagged"),
+    ],
+)
+def test_an_impossible_result_only_coup_is_rejected_saying_why(
+    winner: Winner,
+    natural: bool,
+    player_total: int | None,
+    banker_total: int | None,
+    message: str,
+) -> None:
+    with pytest.raises(ImpossibleHandError, match=message):
+        result_coup(winner, natural=natural, player_total=player_total, banker_total=banker_total)
+
+
+@pytest.mark.parametrize("bad", [-1, 10, True, 2.0, "5"])
+def test_a_total_that_is_not_a_whole_number_0_to_9_is_rejected(bad: object) -> None:
+    with pytest.raises(ImpossibleHandError, match="banker_total must be a whole number 0-9"):
+        result_coup(Winner.PLAYER, banker_total=bad)  # type: ignore[arg-type]
+    with pytest.raises(ImpossibleHandError, match="player_total must be a whole number 0-9"):
+        result_coup(Winner.PLAYER, player_total=bad)  # type: ignore[arg-type]
+
+
+def test_totals_0_and_9_are_accepted_boundaries() -> None:
+    coup = result_coup(Winner.PLAYER, player_total=9, banker_total=0, natural=True)
+    assert (coup.player_total, coup.banker_total, coup.player_natural) == (9, 0, True)
+    assert not coup.banker_natural
+    assert result_coup(Winner.TIE, player_total=0, banker_total=0).winner is Winner.TIE
+    assert result_coup(Winner.BANKER, player_total=0, banker_total=9).banker_total == 9
+
+
+def test_a_result_only_banker_six_needs_the_banker_total() -> None:
+    assert result_coup(Winner.BANKER, banker_total=6).banker_six
+    assert result_coup(Winner.BANKER, player_total=5, banker_total=6).banker_six
+    assert not result_coup(Winner.BANKER, player_total=5).banker_six
+    assert not result_coup(Winner.BANKER, banker_total=7).banker_six
+
+
+def test_a_coup_as_json_names_every_field() -> None:
+    coup = deal_coup(parse_cards(["KS", "4D", "6H", "KC", "3S", "9H"]))  # Dragon 7
+    assert coup.as_dict() == {
+        "player": ["KS", "6H"],
+        "banker": ["4D", "KC", "3S"],
+        "player_total": 6,
+        "banker_total": 7,
+        "winner": "B",
+        "player_natural": False,
+        "banker_natural": False,
+        "natural": False,
+        "player_pair": False,
+        "banker_pair": False,
+        "banker_six": False,
+        "dragon7": True,
+        "panda8": False,
+    }
+    flagged = result_coup(Winner.TIE, natural=True, player_pair=True, banker_pair=True)
+    assert flagged.as_dict() == {
+        "player": [],
+        "banker": [],
+        "player_total": None,
+        "banker_total": None,
+        "winner": "T",
+        "player_natural": True,
+        "banker_natural": True,
+        "natural": True,
+        "player_pair": True,
+        "banker_pair": True,
+        "banker_six": False,
+        "dragon7": False,
+        "panda8": False,
+    }
+
+
+def test_a_bare_coup_and_outcome_carry_no_flags() -> None:
+    coup = Coup(Winner.PLAYER)
+    assert coup.as_dict() == {
+        "player": [],
+        "banker": [],
+        "player_total": None,
+        "banker_total": None,
+        "winner": "P",
+        **dict.fromkeys(
+            (
+                "player_natural",
+                "banker_natural",
+                "natural",
+                "player_pair",
+                "banker_pair",
+                "banker_six",
+                "dragon7",
+                "panda8",
+            ),
+            False,
+        ),
+    }
+    assert Outcome(Winner.TIE) == Outcome(Winner.TIE, False, False, False, False, False)
+    assert Outcome(Winner.TIE).events == ("T",)
+
+
+@pytest.mark.parametrize(
+    ("player", "banker", "message"),
+    [
+        (["2", "3"], ["4", "K", "A", "2"], "^Banker has 4 cards; a hand has 2 or 3$"),
+        (
+            ["9", "K"],
+            ["2", "K", "5"],
+            r"^Banker drew a third card but a natural \(Player 9\) ends the coup on two cards$",
+        ),
+        (
+            ["2", "K", "5"],
+            ["8", "K"],
+            r"^Player drew a third card but a natural \(Banker 8\) ends the coup on two cards$",
+        ),
+    ],
+)
+def test_a_rejected_hand_is_named_by_its_side(
+    player: list[str], banker: list[str], message: str
+) -> None:
+    with pytest.raises(ImpossibleHandError, match=message):
+        record_coup(parse_cards(player), parse_cards(banker))
+
+
+def test_a_result_only_coup_has_no_pairs_unless_reported() -> None:
+    coup = result_coup(Winner.BANKER)
+    assert (coup.player_pair, coup.banker_pair, coup.natural) == (False, False, False)
+
+
+def test_event_counts_need_a_weight_per_outcome() -> None:
+    with pytest.raises(ValueError):
+        event_counts([1, 2, 3])

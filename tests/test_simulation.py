@@ -50,3 +50,7 @@ def test_progress_is_reported_per_shoe() -> None:
     seen: list[int] = []
     simulate(shoes=3, seed=1, progress=seen.append)
     assert seen == [1, 2, 3]
+
+
+def test_a_hundred_shoes_by_default() -> None:
+    assert simulate(seed=1).shoes == 100

@@ -7,7 +7,7 @@ import pytest
 from scoreboard.core.cards import parse_cards
 from scoreboard.core.roads import Roads
 from scoreboard.core.rules import Game, Winner, record_coup, result_coup
-from scoreboard.core.stats import Counts, Streaks, Tally
+from scoreboard.core.stats import COUNTER_NAMES, Counts, Streaks, Tally
 
 
 def dealt(player: str, banker: str):
@@ -79,3 +79,112 @@ def test_roads_count_variant_counters_from_cards() -> None:
 
 def test_no_streak_before_the_first_decision() -> None:
     assert Roads.build([Game(1, BANKER_PAIR_TIE)]).streaks == Streaks()
+
+
+def test_a_result_only_natural_is_counted_once_on_the_winning_side() -> None:
+    tally = Tally()
+    tally.add(result_coup(Winner.BANKER, natural=True))
+    tally.add(result_coup(Winner.PLAYER, natural=True))
+    tally.add(result_coup(Winner.PLAYER, natural=True, banker_total=2))
+    counts = tally.counts()
+    assert (counts.naturals, counts.banker_naturals, counts.player_naturals) == (3, 1, 2)
+
+
+def test_every_counter_is_counted_into_its_own_field() -> None:
+    """Each counter gets a different value, so a swapped or dropped counter shows."""
+    coups = (
+        [BANKER_SIX] * 1
+        + [DRAGON_7] * 2
+        + [PANDA_8] * 3
+        + [PLAYER_NATURAL] * 4
+        + [BANKER_PAIR_TIE] * 5
+        + [result_coup(Winner.BANKER, natural=True, player_pair=True)] * 6
+    )
+    tally = Tally()
+    for coup in coups:
+        tally.add(coup)
+    assert tally.counts() == Counts(
+        banker=9,
+        player=7,
+        tie=5,
+        banker_pairs=5,
+        player_pairs=6,
+        naturals=10,
+        player_naturals=4,
+        banker_naturals=6,
+        games=21,
+        banker_six=1,
+        dragon7=2,
+        panda8=3,
+    )
+
+
+def test_counts_serialise_every_counter_with_its_percentage() -> None:
+    counts = Counts(
+        banker=5,
+        player=3,
+        tie=2,
+        banker_pairs=1,
+        player_pairs=4,
+        naturals=6,
+        player_naturals=2,
+        banker_naturals=5,
+        games=10,
+        banker_six=7,
+        dragon7=8,
+        panda8=9,
+    )
+    assert counts.to_json() == {
+        "B": 5,
+        "P": 3,
+        "T": 2,
+        "total": 10,
+        "banker_pairs": 1,
+        "player_pairs": 4,
+        "naturals": 6,
+        "player_naturals": 2,
+        "banker_naturals": 5,
+        "banker_six": 7,
+        "dragon7": 8,
+        "panda8": 9,
+        "percent": {
+            "B": 50.0,
+            "P": 30.0,
+            "T": 20.0,
+            "banker_pairs": 10.0,
+            "player_pairs": 40.0,
+            "naturals": 60.0,
+            "player_naturals": 20.0,
+            "banker_naturals": 50.0,
+            "banker_six": 70.0,
+            "dragon7": 80.0,
+            "panda8": 90.0,
+        },
+    }
+    assert Counts().to_json()["percent"]["B"] == 0.0
+    assert Counts(banker=1, games=3).to_json()["percent"]["B"] == 33.33
+
+
+def test_percent_of_each_counter() -> None:
+    counts = Counts(banker=1, player=2, tie=3, naturals=4, games=8)
+    assert [counts.percent(name) for name in ("banker", "player", "tie", "naturals")] == [
+        12.5,
+        25.0,
+        37.5,
+        50.0,
+    ]
+
+
+def test_streaks_serialise_side_and_lengths() -> None:
+    assert Streaks(Winner.PLAYER, 2, 5, 3).to_json() == {
+        "current": {"side": "P", "length": 2},
+        "longest": {"B": 5, "P": 3},
+    }
+    assert Streaks().to_json()["current"] == {"side": None, "length": 0}
+
+
+def test_a_new_shoe_counts_zero_everywhere() -> None:
+    zero = Counts()
+    assert [getattr(zero, name) for name in COUNTER_NAMES] == [0] * 12
+    assert Tally().counts() == zero
+    assert Streaks() == Streaks(None, 0, 0, 0)

@@ -7,13 +7,14 @@ import json
 from collections.abc import Callable
 
 from scoreboard.core.odds import EVENTS, exact_odds
+from scoreboard.core.rules import Winner
 from scoreboard.core.shoe import MAX_DECKS
 from scoreboard.core.variants import VARIANTS, Variant
 
 LABELS = {
-    "B": "Banker wins",
-    "P": "Player wins",
-    "T": "Tie",
+    Winner.BANKER.value: "Banker wins",
+    Winner.PLAYER.value: "Player wins",
+    Winner.TIE.value: "Tie",
     "player_pair": "Player pair",
     "banker_pair": "Banker pair",
     "natural": "Natural (either hand)",

@@ -62,11 +62,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def results_games(text: str) -> list[Game]:
-    """Games from RESULTS text, using the roads command's parser."""
-    from scoreboard.commands.roads import ResultsSyntaxError, parse_results
+    """Games from RESULTS text, read by the one results notation of core."""
+    from scoreboard.core.notation import ResultsSyntaxError, result_games
 
     try:
-        return [Game(n, coup) for n, coup in enumerate(parse_results(text), start=1)]
+        return result_games(text)
     except ResultsSyntaxError as error:
         raise UsageError(f"--results: {error}") from None
 

@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     )
     exact = {key: float(value) for key, value in exact_odds(args.decks).items()}
     frequencies = tally.frequencies()
+    counts = tally.counts
     if args.json:
         print(
             json.dumps(
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
                     "coups": tally.coups,
                     "frequencies": frequencies,
                     "exact": exact,
-                    "z": {k: z_score(tally.counts[k], tally.coups, exact[k]) for k in EVENTS},
+                    "z": {k: z_score(counts[k], tally.coups, exact[k]) for k in EVENTS},
                 }
             )
         )
@@ -86,6 +87,6 @@ def run(args: argparse.Namespace) -> int:
     )
     print(f"  {'event':<24} {'observed':>9} {'exact':>9} {'z':>7}")
     for key in EVENTS:
-        z = z_score(tally.counts[key], tally.coups, exact[key])
+        z = z_score(counts[key], tally.coups, exact[key])
         print(f"  {LABELS[key]:<24} {frequencies[key]:9.6f} {exact[key]:9.6f} {z:7.2f}")
     return 0

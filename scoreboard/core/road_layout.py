@@ -42,9 +42,10 @@ class RoadLayout:
         # Occupied cells as ``col * rows + row``: unique for a fixed row count.
         self._taken: set[int] = set()
         self._head_col = -1
-        self._col = -1
-        self._row = -1
-        self._turned = False
+        # The first place() starts a column and sets these three before reading them.
+        self._col = -1  # pragma: no mutate (overwritten by the first place)
+        self._row = -1  # pragma: no mutate (overwritten by the first place)
+        self._turned = False  # pragma: no mutate (overwritten by the first place)
         self._last: Hashable | None = None
 
     def place(self, value: Hashable) -> tuple[int, int]:

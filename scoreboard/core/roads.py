@@ -10,7 +10,7 @@ every road, counter, streak and prediction in constant time;
 (3, 2, 1, 4)
 >>> "".join(cell.color.value[0] for cell in roads.big_eye_boy)
 'rbbbrr'
->>> roads.predictions[Winner.BANKER]["big_eye_boy"]
+>>> roads.predictions[Winner.BANKER][DerivedRoad.BIG_EYE_BOY]
 <Color.BLUE: 'blue'>
 
 Two routines carry the roads: :class:`~scoreboard.core.road_layout.RoadLayout`
@@ -25,8 +25,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scoreboard.core.notation import result_games
 from scoreboard.core.road_layout import RoadLayout
-from scoreboard.core.rules import Coup, Game, Winner, result_coup
+from scoreboard.core.rules import Coup, Game, Winner
 from scoreboard.core.stats import Counts, Streaks, Tally
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "Color",
     "Counts",
     "DerivedCell",
+    "DerivedRoad",
     "GameOrderError",
     "Roads",
     "Streaks",
@@ -52,11 +54,43 @@ class Color(enum.Enum):
     BLUE = "blue"
 
 
+class DerivedRoad(enum.StrEnum):
+    """The three derived roads, valued by the names the theme, JSON and panels use.
+
+    Members are strings, so ``"small_road"`` still finds a road anywhere a
+    member is a key.
+
+    >>> DerivedRoad.SMALL_ROAD.k, DerivedRoad.of_cycle(3)
+    (2, <DerivedRoad.COCKROACH_PIG: 'cockroach_pig'>)
+    >>> DerivedRoad.SMALL_ROAD == "small_road"
+    True
+    """
+
+    BIG_EYE_BOY = "big_eye_boy"
+    SMALL_ROAD = "small_road"
+    COCKROACH_PIG = "cockroach_pig"
+
+    @property
+    def k(self) -> int:
+        """The cycle: how many columns back the road compares (roads.md, "Derived roads")."""
+        return _CYCLES[self]
+
+    @classmethod
+    def of_cycle(cls, k: int) -> DerivedRoad:
+        """The road of cycle ``k``; a ``ValueError`` names the cycles for any other k."""
+        for road, cycle in _CYCLES.items():
+            if cycle == k:
+                return road
+        raise ValueError(f"no derived road with cycle {k}; k is 1, 2 or 3")
+
+
+_CYCLES = {DerivedRoad.BIG_EYE_BOY: 1, DerivedRoad.SMALL_ROAD: 2, DerivedRoad.COCKROACH_PIG: 3}
+
 RED, BLUE = Color.RED, Color.BLUE
 BANKER, TIE = Winner.BANKER, Winner.TIE
 
-# Road name -> cycle k (roads.md, "Derived roads").
-DERIVED_ROADS: dict[str, int] = {"big_eye_boy": 1, "small_road": 2, "cockroach_pig": 3}
+# Road -> cycle k, for code that still reads the roads by name.
+DERIVED_ROADS: dict[str, int] = {road: road.k for road in DerivedRoad}
 
 
 class GameOrderError(ValueError):
@@ -115,7 +149,7 @@ def derived_cell(col: int, row: int, color: Color) -> DerivedCell:
     >>> derived_cell(0, 1, Color.RED) is derived_cell(0, 1, Color.RED)
     True
     """
-    key = (col, row, color is RED)
+    key = (col, row, color is RED)  # pragma: no mutate (is not RED: as unique a key)
     cell = _DERIVED_CELLS.get(key)
     if cell is None:
         cell = _DERIVED_CELLS[key] = DerivedCell(col, row, color)
@@ -205,15 +239,15 @@ class Roads:
         self._last_winner: Winner | None = None
         self._longest_banker = 0
         self._longest_player = 0
-        self._derived: dict[int, list[DerivedCell]] = {k: [] for k in DERIVED_ROADS.values()}
+        self._derived: dict[DerivedRoad, list[DerivedCell]] = {road: [] for road in DerivedRoad}
         # (k, its road, the place method of its layout), for the append loop.
         self._derived_roads = tuple(
-            (k, road, RoadLayout(rows).place) for k, road in self._derived.items()
+            (road.k, cells, RoadLayout(rows).place) for road, cells in self._derived.items()
         )
         self._tally = Tally()
         self._last_number: int | None = None
         self._counts: Counts | None = None
-        self._predictions: dict[Winner, dict[str, Color | None]] | None = None
+        self._predictions: dict[Winner, dict[DerivedRoad, Color | None]] | None = None
 
     def __repr__(self) -> str:
         return (
@@ -289,7 +323,8 @@ class Roads:
 
         big = self._big_road
         ties = 0
-        if big and big[-1].winner is None:  # leading ties: this result fills their cell
+        # Leading ties: this result fills their cell, which is then the only cell.
+        if big and big[-1].winner is None:  # pragma: no mutate (big[0] is big[-1] here)
             ties = big.pop().ties
         x, y = self._big_layout.place(winner)
         # Positional in BigRoadCell's field order: this is the hot path.
@@ -325,53 +360,60 @@ class Roads:
 
     def derived(self, k: int) -> tuple[DerivedCell, ...]:
         """The derived road of cycle ``k``: 1 big eye boy, 2 small road, 3 cockroach pig."""
-        try:
-            return tuple(self._derived[k])
-        except KeyError:
-            raise ValueError(f"no derived road with cycle {k}; k is 1, 2 or 3") from None
+        return tuple(self._derived[DerivedRoad.of_cycle(k)])
 
     def road(self, name: str) -> Sequence[BeadCell] | Sequence[BigRoadCell] | Sequence[DerivedCell]:
-        """Any road by its name: ``bead_plate``, ``big_road`` or a key of ``DERIVED_ROADS``."""
+        """Any road by its name: ``bead_plate``, ``big_road`` or a :class:`DerivedRoad`.
+
+        >>> len(Roads.build(result_games("BBPB")).road(DerivedRoad.BIG_EYE_BOY))
+        1
+        """
         if name == "bead_plate":
             return self.bead_plate
         if name == "big_road":
             return self.big_road
-        return self.derived(DERIVED_ROADS[name])
+        try:
+            return tuple(self._derived[DerivedRoad(name)])
+        except ValueError:
+            raise ValueError(
+                f"no road {name!r}; roads are bead_plate, big_road, {', '.join(DerivedRoad)}"
+            ) from None
 
     @property
     def big_eye_boy(self) -> tuple[DerivedCell, ...]:
-        return self.derived(1)
+        return tuple(self._derived[DerivedRoad.BIG_EYE_BOY])
 
     @property
     def small_road(self) -> tuple[DerivedCell, ...]:
-        return self.derived(2)
+        return tuple(self._derived[DerivedRoad.SMALL_ROAD])
 
     @property
     def cockroach_pig(self) -> tuple[DerivedCell, ...]:
-        return self.derived(3)
+        return tuple(self._derived[DerivedRoad.COCKROACH_PIG])
 
     @property
     def column_lengths(self) -> tuple[int, ...]:
         """Lengths of the logical big-road columns (the streaks), left to right."""
         return tuple(self._lengths)
 
-    def predict(self, winner: Winner) -> dict[str, Color | None]:
+    def predict(self, winner: Winner) -> dict[DerivedRoad, Color | None]:
         """The ask road: what each derived road would add if ``winner`` came next.
 
         It asks :func:`derived_color` about the cell the result would take, so
         it is the very rule the roads use, and the roads stay untouched.
 
-        >>> Roads.build(result_games("BBP")).predict(Winner.PLAYER)
+        >>> prediction = Roads.build(result_games("BBP")).predict(Winner.PLAYER)
+        >>> {road.value: color for road, color in prediction.items()}
         {'big_eye_boy': <Color.RED: 'red'>, 'small_road': None, 'cockroach_pig': None}
         """
         if winner is Winner.TIE:
             raise ValueError("a tie adds nothing to the derived roads; ask for B or P")
         lengths = self._lengths
         col, row = next_logical_cell(lengths, self._last_winner, winner)
-        return {name: derived_color(lengths, col, row, k) for name, k in DERIVED_ROADS.items()}
+        return {road: derived_color(lengths, col, row, k) for road, k in _CYCLES.items()}
 
     @property
-    def predictions(self) -> dict[Winner, dict[str, Color | None]]:
+    def predictions(self) -> dict[Winner, dict[DerivedRoad, Color | None]]:
         """``predict`` for the next Banker and the next Player."""
         if self._predictions is None:
             self._predictions = {
@@ -429,31 +471,18 @@ class Roads:
                 for cell in self._big_road
             ],
             **{
-                name: [
-                    {"col": cell.col, "row": cell.row, "color": cell.color.value}
-                    for cell in self._derived[k]
+                road.value: [
+                    {"col": cell.col, "row": cell.row, "color": cell.color.value} for cell in cells
                 ]
-                for name, k in DERIVED_ROADS.items()
+                for road, cells in self._derived.items()
             },
             "predictions": {
                 winner.value: {
-                    name: color.value if color is not None else None
-                    for name, color in colors.items()
+                    road.value: color.value if color is not None else None
+                    for road, color in colors.items()
                 }
                 for winner, colors in self.predictions.items()
             },
             "counts": self.counts.to_json(),
             "streaks": self.streaks.to_json(),
         }
-
-
-def result_games(results: str) -> list[Game]:
-    """Games numbered from 1 for a plain string of B, P and T (no flags), e.g. in tests.
-
-    >>> [game.coup.winner.value for game in result_games("BTP")]
-    ['B', 'T', 'P']
-    """
-    return [
-        Game(number, result_coup(Winner.parse(letter)))
-        for number, letter in enumerate(results, start=1)
-    ]

@@ -12,23 +12,30 @@ cards in deal order.  :func:`deal_coup` resolves cards as a dealer would;
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+import functools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from scoreboard.core.cards import Card, hand_total, parse_cards
 
 __all__ = [
+    "OUTCOMES",
+    "SIDE_BETS",
     "Coup",
     "Game",
     "ImpossibleHandError",
+    "Outcome",
     "ShortShoeError",
     "Winner",
     "banker_draws",
     "deal_coup",
+    "event_counts",
+    "outcome_index",
     "parse_cards",
     "player_draws",
     "record_coup",
     "result_coup",
+    "settle",
     "winner_of",
 ]
 
@@ -58,6 +65,11 @@ class ShortShoeError(ValueError):
 
 
 def is_natural(total_on_two_cards: int) -> bool:
+    """8 or 9 on the first two cards ends the coup at once.
+
+    >>> is_natural(8), is_natural(7)
+    (True, False)
+    """
     return total_on_two_cards >= 8
 
 
@@ -66,16 +78,16 @@ def player_draws(player_total: int) -> bool:
     return player_total <= 5
 
 
-# Banker total -> point values of Player's third card on which Banker draws.
+# Banker total -> point values of Player's third card on which Banker draws; on 7
+# Banker stands whatever the card (a point value is 0-9, so range(10) is every one).
 _BANKER_DRAWS_AGAINST: dict[int, frozenset[int]] = {
-    0: frozenset(range(10)),
-    1: frozenset(range(10)),
-    2: frozenset(range(10)),
-    3: frozenset(range(10)) - {8},
+    0: frozenset(range(10)),  # pragma: no mutate (range(11) adds the point 10 no card has)
+    1: frozenset(range(10)),  # pragma: no mutate (range(11) adds the point 10 no card has)
+    2: frozenset(range(10)),  # pragma: no mutate (range(11) adds the point 10 no card has)
+    3: frozenset(range(10)) - {8},  # pragma: no mutate (the point 10 again)
     4: frozenset(range(2, 8)),
     5: frozenset(range(4, 8)),
     6: frozenset({6, 7}),
-    7: frozenset(),
 }
 
 
@@ -94,8 +106,11 @@ def banker_draws(banker_total: int, player_third: int | None) -> bool:
 class Coup:
     """A finished coup.  Cards are empty when the feed reported only a result.
 
-    For a result-only coup the totals may be unknown (``None``) and the natural
-    and pair flags are whatever the feed said.
+    Build one with :func:`deal_coup`, :func:`record_coup` or :func:`result_coup`:
+    they settle it, so the winner, naturals and side-bet flags agree with the
+    totals and hands.  For a result-only coup the totals may be unknown
+    (``None``); a flag is then set only when every total the report allows
+    sets it, and the natural and pair flags are whatever the feed said.
     """
 
     winner: Winner
@@ -107,6 +122,12 @@ class Coup:
     banker_natural: bool = False
     player_pair: bool = False
     banker_pair: bool = False
+    banker_six: bool = False
+    """Banker wins with 6: pays 1:2 on a no-commission (Super 6) table."""
+    dragon7: bool = False
+    """Banker wins with a three-card 7 (EZ Baccarat)."""
+    panda8: bool = False
+    """Player wins with a three-card 8 (EZ Baccarat)."""
 
     @property
     def has_cards(self) -> bool:
@@ -116,21 +137,6 @@ class Coup:
     def natural(self) -> bool:
         """Either hand had 8 or 9 on its first two cards."""
         return self.player_natural or self.banker_natural
-
-    @property
-    def banker_six(self) -> bool:
-        """Banker wins with 6: pays 1:2 on a no-commission (Super 6) table."""
-        return self.winner is Winner.BANKER and self.banker_total == 6
-
-    @property
-    def dragon7(self) -> bool:
-        """Banker wins with a three-card 7 (EZ Baccarat)."""
-        return self.winner is Winner.BANKER and self.banker_total == 7 and len(self.banker) == 3
-
-    @property
-    def panda8(self) -> bool:
-        """Player wins with a three-card 8 (EZ Baccarat)."""
-        return self.winner is Winner.PLAYER and self.player_total == 8 and len(self.player) == 3
 
     def as_dict(self) -> dict[str, object]:
         """The JSON shape of ``scoreboard coup``."""
@@ -172,18 +178,123 @@ def winner_of(player_total: int, banker_total: int) -> Winner:
     return Winner.TIE
 
 
+# The side bets an Outcome settles besides the winner, named as ``scoreboard odds``
+# and the counters name them ("natural" is either hand's).
+SIDE_BETS = ("natural", "banker_six", "dragon7", "panda8")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the totals and the number of cards of each hand settle.
+
+    Pairs are not here: they depend on the ranks of the first two cards, not
+    on the totals.
+    """
+
+    winner: Winner
+    player_natural: bool = False
+    banker_natural: bool = False
+    banker_six: bool = False
+    dragon7: bool = False
+    panda8: bool = False
+
+    @property
+    def natural(self) -> bool:
+        return self.player_natural or self.banker_natural
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The winner's letter and each of ``SIDE_BETS`` this outcome wins.
+
+        >>> settle(6, 7, 2, 3).events
+        ('B', 'dragon7')
+        """
+        return (self.winner.value, *(name for name in SIDE_BETS if getattr(self, name)))
+
+
+@functools.cache
+def settle(
+    player_total: int, banker_total: int, player_cards: int = 2, banker_cards: int = 2
+) -> Outcome:
+    """The one statement of who wins and which side bets win, for hands of 2 or 3 cards.
+
+    A two-card hand of 8 or 9 is a natural; Banker winning with 6 is the Super 6;
+    Banker winning with three cards totalling 7 is a Dragon 7; Player winning
+    with three cards totalling 8 is a Panda 8.  Whether the hands follow the
+    tableau is :func:`record_coup`'s business, not this one's.
+
+    >>> settle(8, 3)
+    Outcome(winner=<Winner.PLAYER: 'P'>, player_natural=True, banker_natural=False, \
+banker_six=False, dragon7=False, panda8=False)
+    >>> settle(5, 6, 3, 2).banker_six, settle(8, 7, 3, 3).panda8
+    (True, True)
+    """
+    winner = winner_of(player_total, banker_total)
+    return Outcome(
+        winner=winner,
+        player_natural=player_cards == 2 and is_natural(player_total),
+        banker_natural=banker_cards == 2 and is_natural(banker_total),
+        banker_six=winner is Winner.BANKER and banker_total == 6,
+        dragon7=winner is Winner.BANKER and banker_total == 7 and banker_cards == 3,
+        panda8=winner is Winner.PLAYER and player_total == 8 and player_cards == 3,
+    )
+
+
+def outcome_index(
+    player_total: int, banker_total: int, player_cards: int, banker_cards: int
+) -> int:
+    """Where :func:`settle` of these arguments sits in :data:`OUTCOMES`.
+
+    The simulator and the enumeration count coups by this index in their hot
+    loops and read the outcomes once at the end.
+
+    >>> OUTCOMES[outcome_index(6, 7, 2, 3)] == settle(6, 7, 2, 3)
+    True
+    """
+    return (player_total * 10 + banker_total) * 4 + (player_cards - 2) * 2 + banker_cards - 2
+
+
+OUTCOMES: tuple[Outcome, ...] = tuple(
+    settle(player_total, banker_total, player_cards, banker_cards)
+    for player_total in range(10)
+    for banker_total in range(10)
+    for player_cards in (2, 3)
+    for banker_cards in (2, 3)
+)
+
+
+def event_counts(weights: Sequence[int]) -> dict[str, int]:
+    """Fold counts (or weights) per :data:`OUTCOMES` index into counts per event.
+
+    >>> weights = [0] * len(OUTCOMES)
+    >>> weights[outcome_index(8, 3, 2, 2)] = 2
+    >>> event_counts(weights)
+    {'B': 0, 'P': 2, 'T': 0, 'natural': 2, 'banker_six': 0, 'dragon7': 0, 'panda8': 0}
+    """
+    counts = dict.fromkeys((*(winner.value for winner in Winner), *SIDE_BETS), 0)
+    for outcome, weight in zip(OUTCOMES, weights, strict=True):
+        if weight:
+            for event in outcome.events:
+                counts[event] += weight
+    return counts
+
+
 def _finish(player: tuple[Card, ...], banker: tuple[Card, ...]) -> Coup:
     player_total, banker_total = hand_total(player), hand_total(banker)
+    outcome = settle(player_total, banker_total, len(player), len(banker))
     return Coup(
-        winner=winner_of(player_total, banker_total),
+        winner=outcome.winner,
         player=player,
         banker=banker,
         player_total=player_total,
         banker_total=banker_total,
-        player_natural=is_natural(hand_total(player[:2])),
-        banker_natural=is_natural(hand_total(banker[:2])),
+        player_natural=outcome.player_natural,
+        banker_natural=outcome.banker_natural,
         player_pair=player[0].rank == player[1].rank,
         banker_pair=banker[0].rank == banker[1].rank,
+        banker_six=outcome.banker_six,
+        dragon7=outcome.dragon7,
+        panda8=outcome.panda8,
     )
 
 
@@ -202,7 +313,8 @@ def deal_coup(cards: Iterable[Card]) -> Coup:
             raise ShortShoeError("the cards ran out in the middle of a coup") from None
 
     p1, b1, p2, b2 = take(), take(), take(), take()
-    player, banker = (p1, p2), (b1, b2)
+    player: tuple[Card, ...] = (p1, p2)
+    banker: tuple[Card, ...] = (b1, b2)
     player_total, banker_total = hand_total(player), hand_total(banker)
     if is_natural(player_total) or is_natural(banker_total):
         return _finish(player, banker)
@@ -278,37 +390,65 @@ def result_coup(
 ) -> Coup:
     """A coup from a result-only shoe: no cards, flags as reported.
 
-    Totals, when given, must be 0-9 and agree with the winner.
+    Totals, when given, must be whole numbers 0-9, and some totals the report
+    allows must agree with the winner (and with the natural, when flagged);
+    otherwise :class:`ImpossibleHandError` says why.  A natural lands on the
+    side or sides every allowed total gives it, so with no totals it is the
+    winner's (both hands' on a tie).
+
+    >>> coup = result_coup(Winner.BANKER, natural=True)
+    >>> coup.banker_natural, coup.player_natural
+    (True, False)
+    >>> result_coup(Winner.BANKER, player_total=9)
+    Traceback (most recent call last):
+    ...
+    scoreboard.core.rules.ImpossibleHandError: result B disagrees with totals Player 9 Banker ?
     """
     for name, total in (("player_total", player_total), ("banker_total", banker_total)):
-        if total is not None and not (isinstance(total, int) and 0 <= total <= 9):
-            raise ImpossibleHandError(f"{name} must be 0-9, got {total!r}")
-    if (
-        player_total is not None
-        and banker_total is not None
-        and winner_of(player_total, banker_total) is not winner
-    ):
-        raise ImpossibleHandError(
-            f"result {winner.value} disagrees with totals Player {player_total} "
-            f"Banker {banker_total}"
-        )
-    player_natural = natural and (player_total is None or is_natural(player_total))
-    banker_natural = natural and (banker_total is None or is_natural(banker_total))
-    if natural and not (player_natural or banker_natural):
-        raise ImpossibleHandError(
-            f"natural flagged but neither total is 8 or 9 (Player {player_total}, "
-            f"Banker {banker_total})"
-        )
-    if natural and player_total is None and banker_total is None:
-        # Side unknown: attribute the natural to the winner (a tie: both).
-        player_natural = winner is not Winner.BANKER
-        banker_natural = winner is not Winner.PLAYER
+        if total is not None and not (type(total) is int and 0 <= total <= 9):
+            raise ImpossibleHandError(f"{name} must be a whole number 0-9, got {total!r}")
+    outcome = _reported_outcome(winner, player_total, banker_total, natural)
     return Coup(
         winner=winner,
         player_total=player_total,
         banker_total=banker_total,
-        player_natural=player_natural,
-        banker_natural=banker_natural,
+        player_natural=outcome.player_natural,
+        banker_natural=outcome.banker_natural,
         player_pair=player_pair,
         banker_pair=banker_pair,
+        banker_six=outcome.banker_six,
+    )
+
+
+@functools.cache
+def _reported_outcome(
+    winner: Winner, player_total: int | None, banker_total: int | None, natural: bool
+) -> Outcome:
+    """The flags every two-card settlement the report allows agrees on (a natural is
+    on two cards; without one the cards are unknown, and no flag needs them)."""
+    shown = {
+        side: "?" if total is None else total
+        for side, total in (("Player", player_total), ("Banker", banker_total))
+    }
+    totals = f"Player {shown['Player']} Banker {shown['Banker']}"
+    allowed = [
+        outcome
+        for player in (range(10) if player_total is None else (player_total,))
+        for banker in (range(10) if banker_total is None else (banker_total,))
+        if (outcome := settle(player, banker)).winner is winner
+    ]
+    if not allowed:
+        raise ImpossibleHandError(f"result {winner.value} disagrees with totals {totals}")
+    if natural:
+        allowed = [outcome for outcome in allowed if outcome.natural]
+        if not allowed:
+            raise ImpossibleHandError(
+                f"natural flagged but no hand can have 8 or 9 with result {winner.value} "
+                f"and totals {totals}"
+            )
+    return Outcome(
+        winner=winner,
+        player_natural=natural and all(outcome.player_natural for outcome in allowed),
+        banker_natural=natural and all(outcome.banker_natural for outcome in allowed),
+        banker_six=all(outcome.banker_six for outcome in allowed),
     )

@@ -13,24 +13,50 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from scoreboard.core.odds import EVENTS
-from scoreboard.core.rules import banker_draws, player_draws
+from scoreboard.core.rules import OUTCOMES, banker_draws, event_counts, is_natural, player_draws
 from scoreboard.core.shoe import DECK, POINTS, RANK_INDEX, Dealer, burn_count
 
-# Drawing tables generated from the rules, indexed by two-card totals.
-_PLAYER_DRAWS = tuple(player_draws(total) for total in range(10))
+# Drawing tables generated from the rules, indexed by two-card totals.  (A mutant
+# that adds an entry past the last total is equivalent: nothing reads it.)
+_PLAYER_DRAWS = tuple(
+    player_draws(total)
+    for total in range(10)  # pragma: no mutate (an 11th total is never read)
+)
 # Index banker_total * 11 + player's third card points, or + 10 when Player stood.
 _BANKER_DRAWS = tuple(
-    banker_draws(total, third if third < 10 else None) for total in range(10) for third in range(11)
+    banker_draws(total, third if third < 10 else None)
+    for total in range(10)  # pragma: no mutate (an 11th total is never read)
+    for third in range(11)
+)
+# Index player_total * 10 + banker_total, on two cards each: a natural ends the coup.
+_NATURAL = tuple(
+    is_natural(player) or is_natural(banker)
+    for player in range(10)  # pragma: no mutate (an 11th total is never read)
+    for banker in range(10)
 )
 
 
 @dataclass(slots=True)
 class Tally:
-    """Counts of each event of ``EVENTS`` over whole shoes."""
+    """Counts of each event of ``EVENTS`` over whole shoes.
+
+    Coups are counted per outcome of :data:`~scoreboard.core.rules.OUTCOMES`
+    (``outcomes[i]`` coups settled as ``OUTCOMES[i]``) and read as events only
+    when asked, so the dealing loop does one addition per coup.
+    """
 
     shoes: int = 0
     coups: int = 0
-    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(EVENTS, 0))
+    player_pairs: int = 0
+    banker_pairs: int = 0
+    outcomes: list[int] = field(default_factory=lambda: [0] * len(OUTCOMES))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Coups of each event of ``EVENTS``."""
+        counts = event_counts(self.outcomes)
+        counts |= {"player_pair": self.player_pairs, "banker_pair": self.banker_pairs}
+        return {key: counts[key] for key in EVENTS}
 
     def frequencies(self) -> dict[str, float]:
         return {
@@ -43,60 +69,40 @@ def tally_shoe(codes: list[int], cut_index: int, tally: Tally) -> None:
 
     Burn, end-of-shoe rule and tableau are those of :class:`Dealer`: burn the
     first card's value, deal until a coup reaches the card at ``cut_index``,
-    deal one more coup, stop.
+    deal one more coup, stop.  Each coup adds one to its outcome's count, at
+    :func:`~scoreboard.core.rules.outcome_index` of its totals and card counts.
     """
     pts = [POINTS[code] for code in codes]
     ranks = [RANK_INDEX[code] for code in codes]
     position = 1 + burn_count(DECK[codes[0]])
-    player_draws_on = _PLAYER_DRAWS
-    banker_draws_on = _BANKER_DRAWS
-    b_wins = p_wins = ties = p_pairs = b_pairs = naturals = b_six = dragon = panda = 0
-    coups = 0
+    player_draws_on, banker_draws_on, natural = _PLAYER_DRAWS, _BANKER_DRAWS, _NATURAL
+    outcomes = tally.outcomes
+    p_pairs = b_pairs = coups = 0
     last: int | None = None
-    while last is None or coups < last:
+    while coups != last:
         coups += 1
         p = (pts[position] + pts[position + 2]) % 10
         b = (pts[position + 1] + pts[position + 3]) % 10
-        if ranks[position] == ranks[position + 2]:
-            p_pairs += 1
-        if ranks[position + 1] == ranks[position + 3]:
-            b_pairs += 1
+        p_pairs += ranks[position] == ranks[position + 2]
+        b_pairs += ranks[position + 1] == ranks[position + 3]
         position += 4
-        player_cards = banker_cards = 2
-        if p >= 8 or b >= 8:
-            naturals += 1
-        else:
+        index = 0  # outcome_index's card-count part: + 2 Player drew, + 1 Banker drew
+        if not natural[p * 10 + b]:
             third = 10
             if player_draws_on[p]:
                 third = pts[position]
                 p = (p + third) % 10
                 position += 1
-                player_cards = 3
+                index = 2
             if banker_draws_on[b * 11 + third]:
                 b = (b + pts[position]) % 10
                 position += 1
-                banker_cards = 3
-        if b > p:
-            b_wins += 1
-            if b == 6:
-                b_six += 1
-            elif b == 7 and banker_cards == 3:
-                dragon += 1
-        elif p > b:
-            p_wins += 1
-            if p == 8 and player_cards == 3:
-                panda += 1
-        else:
-            ties += 1
+                index += 1
+        outcomes[(p * 10 + b) * 4 + index] += 1
         if last is None and position > cut_index:
             last = coups + 1
-    counts = tally.counts
-    for key, value in zip(
-        EVENTS,
-        (b_wins, p_wins, ties, p_pairs, b_pairs, naturals, b_six, dragon, panda),
-        strict=True,
-    ):
-        counts[key] += value
+    tally.player_pairs += p_pairs
+    tally.banker_pairs += b_pairs
     tally.coups += coups
     tally.shoes += 1
 
