@@ -171,7 +171,7 @@ def test_stdin_without_errors_exits_0(capsys, monkeypatch) -> None:
     assert status == 0 and len(out.splitlines()) == 2
 
 
-def test_help_documents_the_results_syntax(capsys, monkeypatch) -> None:
+def test_help_documents_the_results_syntax(capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["roads", "--help"])
     assert exit_info.value.code == 0

@@ -90,7 +90,7 @@ RED, BLUE = Color.RED, Color.BLUE
 BANKER, TIE = Winner.BANKER, Winner.TIE
 
 # Road -> cycle k, for code that still reads the roads by name.
-DERIVED_ROADS: dict[str, int] = {road: road.k for road in DerivedRoad}
+DERIVED_ROADS: dict[DerivedRoad, int] = {road: road.k for road in DerivedRoad}
 
 
 class GameOrderError(ValueError):

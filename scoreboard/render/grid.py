@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from scoreboard.core.roads import DERIVED_ROADS, BeadCell, BigRoadCell, Color, Roads
+from scoreboard.core.roads import BeadCell, BigRoadCell, Color, DerivedRoad, Roads
 from scoreboard.core.rules import Winner
 from scoreboard.render.layout import Grid
 from scoreboard.render.symbols import Sprites
@@ -113,7 +113,7 @@ class RoadPainter:
             return [Mark(c.col, c.row, self.bead(c, size)) for c in roads.bead_plate]
         if road == "big_road":
             return [Mark(c.col, c.row, self.big_road(c, size)) for c in roads.big_road]
-        k = DERIVED_ROADS[road]
+        k = DerivedRoad(road).k
         return [Mark(c.col, c.row, self.derived(k, c.color, size)) for c in roads.derived(k)]
 
     # -- single symbols -------------------------------------------------------------
