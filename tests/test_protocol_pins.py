@@ -225,3 +225,52 @@ def test_canonical_json_refuses_what_json_cannot_say() -> None:
 
 def test_signing_without_a_key_drops_a_stale_signature() -> None:
     assert sign({"v": 1, "online": True, "sig": "00" * 32}, None) == {"v": 1, "online": True}
+
+
+# -- text no board can draw (issue 9, items 1 and 2) ----------------------------------------
+HOSTILE = ["\x00", "\ud800", "\x1b[2J", "\x7f", "a\nb"]
+CARDS = {"player": ["9S", "KH"], "banker": ["4D", "3C"]}
+
+
+def hostile_payloads(text: str) -> list[tuple[str, dict[str, Any], str]]:
+    return [
+        ("coup", {"v": 1, "shoe": f"S{text}", "game": 1, "cards": CARDS}, "key shoe"),
+        ("coup", {"v": 1, "shoe": "S", "game": 1, "cards": CARDS, "ts": text}, "key ts"),
+        ("event", {"v": 1, "type": "new_shoe", "shoe": text}, "key shoe"),
+        ("event", {"v": 1, "type": "void", "shoe": "S", "game": 1, "reason": text}, "key reason"),
+        ("limits", {"v": 1, "currency": text, "bets": {}, "pays": {}}, "key currency"),
+        ("limits", {"v": 1, "bets": {f"tie{text}": [5, 500]}, "pays": {}}, "key bets"),
+        ("limits", {"v": 1, "bets": {}, "pays": {"tie": f"8{text}:1"}}, "key pays.tie"),
+        ("limits", {"v": 1, "bets": {}, "pays": {f"t{text}": "8:1"}}, "key pays"),
+        ("cmd/resync", {"v": 1, "display": text}, "key display"),
+    ]
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=["nul", "surrogate", "escape", "del", "newline"])
+def test_text_no_board_can_draw_is_refused_where_it_enters(text: str) -> None:
+    for suffix, payload, key in hostile_payloads(text):
+        # json.dumps escapes the characters, so the payload itself is valid JSON and UTF-8
+        reason = refusal(suffix, payload)
+        assert key in reason and "U+" in reason, (suffix, reason)
+
+
+def test_a_refused_limits_message_leaves_the_board_as_it_was() -> None:
+    table = TableState()
+    before = (table.limits, table.version)
+    with pytest.raises(SchemaError):
+        event = parse("limits", {"v": 1, "currency": "US\x00D", "bets": {}, "pays": {}})
+        apply_event(table, event)
+    assert (table.limits, table.version) == before
+
+
+def test_a_journaled_line_with_a_nul_is_skipped_on_replay(tmp_path, caplog) -> None:
+    """A journal written before this check cannot freeze the board after a restart."""
+    from scoreboard.journal import JOURNAL_NAME, Journal
+
+    line = {"at": 1, "kind": "limits",
+            "data": {"v": 1, "currency": "US\u0000D", "bets": {}, "pays": {}}}  # fmt: skip
+    (tmp_path / JOURNAL_NAME).write_text(json.dumps(line) + "\n")
+    table = TableState()
+    with Journal(tmp_path) as journal:
+        assert journal.replay(table) == 0
+    assert table.limits.currency == "USD" and "U+0000" in caplog.text

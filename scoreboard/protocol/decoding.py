@@ -41,6 +41,7 @@ from scoreboard.protocol.fields import (
     _game_number,
     _get,
     _shoe,
+    _showable,
     _string,
     _ts,
 )
@@ -173,12 +174,12 @@ def _limits(data: Mapping[str, Any], where: str) -> Limits:
             raise SchemaError(
                 where, f"key bets.{name:.32}: expected [minimum, maximum], got {pair!r:.40}"
             )
-        bets[name] = (pair[0], pair[1])
+        bets[_showable(name, "bets", where)] = (pair[0], pair[1])
     pays: dict[str, str] = {}
     for name, odds in pays_raw.items():
         if not isinstance(odds, str) or len(odds) > 32 or len(name) > 32:
             raise SchemaError(where, f"key pays.{name:.32}: expected odds text such as '8:1'")
-        pays[name] = odds
+        pays[_showable(name, "pays", where)] = _showable(odds, f"pays.{name}", where)
     return Limits(currency=currency, bets=bets, pays=pays)
 
 

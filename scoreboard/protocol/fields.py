@@ -8,6 +8,7 @@ kind has.  ``_game`` checks reported results, totals and flags against the cards
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -55,9 +56,39 @@ def _string(
     data: Mapping[str, Any], key: str, where: str, *, limit: int, default: Any = _MISSING
 ) -> Any:
     value = _get(data, key, str, where, default=default)
-    if isinstance(value, str) and len(value) > limit:
-        raise SchemaError(where, f"key {key}: longer than {limit} characters")
+    if isinstance(value, str):
+        if len(value) > limit:
+            raise SchemaError(where, f"key {key}: longer than {limit} characters")
+        _showable(value, key, where)
     return value
+
+
+#: Characters no board can show and no journal or status can carry safely.
+_UNSHOWABLE = {"Cc": "a control character", "Cs": "a lone surrogate"}
+
+
+def _showable(text: str, key: str, where: str) -> str:
+    r"""``text`` if every character can be drawn and stored, else SchemaError naming the first.
+
+    Text reaches the screen, the journal and the retained status; a NUL or a lone
+    surrogate passes JSON but breaks drawing or UTF-8 encoding later, so it is
+    refused here, at the boundary.
+
+    >>> _showable("莊 25-10,000", "currency", "limits")
+    '莊 25-10,000'
+    >>> try:
+    ...     _showable("US\x00D", "currency", "limits")
+    ... except SchemaError as error:
+    ...     print(error)
+    limits: key currency: U+0000 at position 2 is a control character
+    """
+    for position, char in enumerate(text):
+        what = _UNSHOWABLE.get(unicodedata.category(char))
+        if what is not None:
+            raise SchemaError(
+                where, f"key {key}: U+{ord(char):04X} at position {position} is {what}"
+            )
+    return text
 
 
 def _shoe(data: Mapping[str, Any], where: str) -> str:
