@@ -50,10 +50,8 @@ from scoreboard.protocol import (
     Shuffle,
     Snapshot,
     Topics,
-    encode,
-    encode_payload,
     parse_message,
-    topic_for,
+    wire,
 )
 
 log = logging.getLogger(__name__)
@@ -189,13 +187,8 @@ class Controller:
         self.link.stop()
 
     def _message(self, event: Event, *, retain: bool = False) -> Publish:
-        kind, data = encode(event)
-        return Publish(
-            topic_for(self.topics, kind),
-            encode_payload(data, self.endpoint.hmac_key),
-            qos=1,
-            retain=retain,
-        )
+        topic, payload = wire(self.topics, event, self.endpoint.hmac_key)
+        return Publish(topic, payload, qos=1, retain=retain)
 
     def publish(self, event: Event, *, retain: bool = False) -> None:
         info = self.link.publish(self._message(event, retain=retain))

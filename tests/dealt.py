@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from scoreboard.core.events import CoupReceived, Event, NewShoe
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer, ShoeEvent
-from scoreboard.protocol import Topics, encode, encode_payload, topic_for
+from scoreboard.protocol import Topics, wire
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,5 +44,4 @@ def dealt_shoe(seed: int, decks: int = 8, *, short: bool = False) -> DealtShoe:
 
 def raw_message(topics: Topics, event: Event, key: bytes | None = None) -> tuple[str, bytes]:
     """``(topic, payload)`` exactly as a controller publishes ``event`` (signed with ``key``)."""
-    kind, data = encode(event)
-    return topic_for(topics, kind), encode_payload(data, key)
+    return wire(topics, event, key)

@@ -54,9 +54,8 @@ from scoreboard.protocol import (
     ProtocolError,
     canonical_json,
     display_status,
-    encode,
-    encode_payload,
     parse_message,
+    wire,
 )
 
 log = logging.getLogger(__name__)
@@ -281,7 +280,8 @@ class DisplaySession:
 
     # -- what to publish -------------------------------------------------------------------
     def _resync(self, table: TableState, now: float) -> list[Publish]:
-        if not table.missing:
+        missing = self._missing
+        if not missing:
             self._resync_due = None
             self._resync_interval = RESYNC_FIRST_RETRY
             return []
@@ -291,12 +291,12 @@ class DisplaySession:
             self._resync_due = now
         if now < self._resync_due:
             return []
-        request = ResyncRequest(self.display_id, table.shoe_id, table.missing)
-        payload = encode_payload(encode(request)[1], self.endpoint.hmac_key)
-        log.info("mqtt: games %s missing; asked for a resync", game_ranges(table.missing))
+        request = ResyncRequest(self.display_id, table.shoe_id, missing)
+        topic, payload = wire(self.endpoint.topics, request, self.endpoint.hmac_key)
+        log.info("mqtt: games %s missing; asked for a resync", game_ranges(missing))
         self._resync_due = now + self._resync_interval
         self._resync_interval = min(self._resync_interval * 2, RESYNC_MAX_RETRY)
-        return [Publish(self.endpoint.topics.resync, payload, qos=1)]
+        return [Publish(topic, payload, qos=1)]
 
     def _status_message(self, table: TableState, now: float) -> Publish | None:
         if not self.connected:

@@ -54,7 +54,14 @@ from scoreboard.protocol.errors import (
     UnknownTopicError,
 )
 from scoreboard.protocol.kinds import Kind
-from scoreboard.protocol.messages import MESSAGES, MessageType, encode, parse_dict, parse_message
+from scoreboard.protocol.messages import (
+    MESSAGES,
+    MessageType,
+    encode,
+    parse_dict,
+    parse_message,
+    wire,
+)
 from scoreboard.protocol.signing import canonical_json, encode_payload, sign, signature, verify
 from scoreboard.protocol.topics import Topics, default_prefix, topic_for
 
@@ -102,4 +109,5 @@ __all__ = [
     "signature",
     "topic_for",
     "verify",
+    "wire",
 ]

@@ -38,6 +38,7 @@ from scoreboard.protocol.contract import VERSION
 from scoreboard.protocol.errors import SchemaError, UnknownTopicError
 from scoreboard.protocol.fields import _string, _version
 from scoreboard.protocol.kinds import Kind
+from scoreboard.protocol.signing import encode_payload
 from scoreboard.protocol.topics import Topics
 
 
@@ -91,6 +92,16 @@ def encode(event: Event) -> tuple[Kind, dict[str, Any]]:
     if message.tag is not None:
         head["type"] = message.tag
     return message.kind, {**head, **message.encode(event)}
+
+
+def wire(topics: Topics, event: Event, key: bytes | None = None) -> tuple[str, bytes]:
+    """``(topic, payload)`` as ``event`` travels: its topic, canonical JSON, signed with ``key``.
+
+    >>> wire(Topics("doc/v1/T1"), NewShoe("S1"))
+    ('doc/v1/T1/event', b'{"shoe":"S1","type":"new_shoe","v":1}')
+    """
+    kind, data = encode(event)
+    return topics.by_kind[kind], encode_payload(data, key)
 
 
 def parse_dict(kind: Kind | str, data: Mapping[str, Any], where: str) -> Event:
