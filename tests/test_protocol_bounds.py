@@ -21,7 +21,7 @@ from scoreboard.protocol import (
     Topics,
     parse_message,
 )
-from scoreboard.protocol.contract import MAX_BURN, MAX_REASON
+from scoreboard.protocol.contract import MAX_BET, MAX_BURN, MAX_REASON
 
 T = Topics("baccarat/v1/T1")
 PLAYER_NATURAL = {"player": ["9S", "KH"], "banker": ["4D", "3C"]}
@@ -57,6 +57,8 @@ BOUNDS: list[Bound] = [
     ("voided game", "event", lambda n: event("void", shoe="S1", game=n), MAX_GAME, "game"),
     ("bets", "limits", lambda n: limits(bets=n), 32, "bets"),
     ("bet name", "limits", lambda n: limits(name="b" * n), 32, "bets"),
+    ("bet limit", "limits", lambda n: {"v": 1, "bets": {"tie": [0, n]}, "pays": {}}, MAX_BET,
+     "bets"),
     ("currency", "limits", lambda n: limits(currency="C" * n), 8, "currency"),
     ("odds text", "limits", lambda n: limits(odds="9" * n), 32, "pays"),
     ("snapshot coups", "snapshot", snapshot_of, MAX_GAME, "coups"),

@@ -35,7 +35,7 @@ from scoreboard.protocol import (
     parse_message,
     sign,
 )
-from scoreboard.protocol.contract import MAX_BURN, MAX_REASON
+from scoreboard.protocol.contract import MAX_BET, MAX_BURN, MAX_REASON
 from scoreboard.protocol.topics import check_prefix
 
 T = Topics("baccarat/v1/T1")
@@ -53,6 +53,7 @@ def refusal(suffix: str, payload: dict[str, Any]) -> str:
 
 def test_the_bounds_are_the_ones_protocol_md_gives() -> None:
     assert (MAX_PAYLOAD, MAX_GAME, MAX_SHOE_ID, MAX_BURN, MAX_REASON) == (65536, 999, 64, 12, 200)
+    assert MAX_BET == 10**12  # a 3,000-digit limit is valid JSON but no board can show it
 
 
 @pytest.mark.parametrize("kind", ["coup", "snapshot", "limits", "controller/status", "cmd/resync"])

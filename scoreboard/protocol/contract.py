@@ -11,4 +11,6 @@ MAX_PAYLOAD = 64 * 1024
 MAX_GAME = 999
 MAX_SHOE_ID = 64
 MAX_BURN = 12
+#: The largest bet limit a board shows: a trillion fits every currency's table stakes.
+MAX_BET = 10**12
 MAX_REASON = 200

@@ -29,7 +29,14 @@ from scoreboard.core.events import (
 )
 from scoreboard.core.limits import Limits
 from scoreboard.core.rules import Game
-from scoreboard.protocol.contract import MAX_BURN, MAX_GAME, MAX_PAYLOAD, MAX_REASON, MAX_SHOE_ID
+from scoreboard.protocol.contract import (
+    MAX_BET,
+    MAX_BURN,
+    MAX_GAME,
+    MAX_PAYLOAD,
+    MAX_REASON,
+    MAX_SHOE_ID,
+)
 from scoreboard.protocol.errors import (
     BadCardError,
     NotJsonError,
@@ -167,7 +174,9 @@ def _limits(data: Mapping[str, Any], where: str) -> Limits:
         if (
             not isinstance(pair, list)
             or len(pair) != 2
-            or any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in pair)
+            or any(
+                isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= MAX_BET for x in pair
+            )
             or pair[0] > pair[1]
             or len(name) > 32
         ):
