@@ -19,6 +19,24 @@ from scoreboard.core.limits import Limits
 from scoreboard.core.rules import Game
 
 
+@dataclass(frozen=True, slots=True, order=True)
+class Origin:
+    """Where in the controller's stream an event stands (protocol v2, like Sparkplug's bdSeq).
+
+    ``session`` is new on every controller connection and only ever increases;
+    ``seq`` increases with every payload of a session.  Origins order as
+    (session, seq), so a display can tell a replay or a late copy (older than
+    what it applied) from news.  Events that did not come from a controller
+    (the demo's dealer, v1 payloads) have no origin (``None``).
+
+    >>> Origin(5, 9) < Origin(5, 10) < Origin(6, 1)
+    True
+    """
+
+    session: int
+    seq: int
+
+
 @dataclass(frozen=True, slots=True)
 class CoupReceived:
     """A finished coup of shoe ``shoe``: ``(shoe, game.number)`` identifies it."""
@@ -26,18 +44,29 @@ class CoupReceived:
     shoe: str
     game: Game
     ts: str | None = None
+    origin: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class NewShoe:
-    """A new shoe starts: the current one is finished and archived."""
+    """A new shoe starts: the current one is finished and archived.
+
+    ``previous`` names the shoe that ended and ``previous_games`` its final game
+    count (v2), so a display that missed the end of that shoe sees the gap.
+    """
 
     shoe: str
+    previous: str | None = None
+    previous_games: int | None = None
+    origin: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Shuffle:
     """The dealer is shuffling: shown until the burn, the first coup or a new shoe."""
+
+    shoe: str | None = None
+    origin: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +74,16 @@ class Burn:
     """The burn: the face-up card, then the ones burned face down."""
 
     cards: tuple[Card, ...]
+    shoe: str | None = None
+    origin: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class CutCard:
     """The cut card is out: the next coup is the last of the shoe."""
+
+    shoe: str | None = None
+    origin: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +93,7 @@ class Void:
     shoe: str
     game: int
     reason: str = ""
+    origin: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,16 +103,21 @@ class Correct:
     shoe: str
     game: Game
     reason: str = ""
+    origin: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The controller's whole current shoe, for catching up after a gap or a reconnect."""
+    """The controller's whole current shoe, for catching up after a gap or a reconnect.
+
+    In v2 its ``origin`` is that of the last event it includes.
+    """
 
     shoe: str
     games: tuple[Game, ...]
     voided: tuple[int, ...] = ()
     ts: str | None = None
+    origin: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,13 +125,20 @@ class LimitsReceived:
     """The table's limits and pay table."""
 
     limits: Limits
+    origin: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ControllerStatus:
-    """The shoe controller is online or offline (a feed-level event: no table change)."""
+    """The shoe controller is online or offline (a feed-level event: no table change).
+
+    In v2 the online status is the session's birth (its origin names the new
+    session) and the offline one, the controller's last will, names the session
+    it ends: a will of an older session is stale and ignored.
+    """
 
     online: bool
+    origin: Origin | None = None
 
 
 @dataclass(frozen=True, slots=True)
