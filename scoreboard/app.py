@@ -6,16 +6,25 @@ Entry point::
 
 ``feed`` is any object with the Feed protocol of ``docs/architecture.md``
 (``start(wake)``, ``poll(table, now)``, ``status(now)``, ``next_deadline(now)``,
-``stop()``); ``theme`` is a :class:`~scoreboard.theme.Theme`, a theme name or a
-YAML path.  The loop sleeps (in ``pygame.event.wait`` where the video driver can wait
-natively, see :meth:`Kiosk.sleep`) until the earliest of the feed's deadline,
-the next blink step, the next clock minute or a ``wake()`` from the feed's
-thread; it never spins.  Fullscreen by default at the desktop
-size (``size`` picks a mode); the cursor is hidden; Esc quits only in windowed
-mode.  The theme file is watched: on a change or SIGHUP it is reloaded, and a
-bad edit keeps the last good theme and logs every error.  An exception while
-drawing is logged and the last good frame stays on screen.  ``run_for`` stops
-after that many seconds (tests, soak runs); returns the exit status.
+``report(render)``, ``journal_health()``, ``stop()``); ``theme`` is a
+:class:`~scoreboard.theme.Theme`, a theme name or a YAML path.  The loop
+sleeps (in ``pygame.event.wait`` where the video driver can wait natively, see
+:meth:`Kiosk.sleep`) until the earliest of the feed's deadline, the next blink
+step, the next clock minute or a ``wake()`` from the feed's thread; it never
+spins.  Fullscreen by default at the desktop size (``size`` picks a mode); the
+cursor is hidden; Esc quits only in windowed mode.  The theme file is watched:
+on a change or SIGHUP it is reloaded, and a bad edit keeps the last good theme
+and logs every error.
+
+The screen and the status never disagree silently: a panel that fails to draw
+shows a placeholder while the others go on updating (see
+:mod:`scoreboard.render.screen`); a failure of the frame itself keeps the last
+good frame and counts as the failing panel ``"frame"``.  After every frame
+attempt the kiosk hands the feed a :class:`~scoreboard.health.RenderHealth`
+(``feed.report``), which the MQTT feed publishes in the display status, and
+each step it asks ``feed.journal_health()`` to show the JOURNAL warning while the
+journal fails.  ``run_for`` stops after that many seconds (tests, soak runs);
+returns the exit status.
 
 Time comes from two injected clocks: ``clock`` (monotonic) for every deadline,
 so a wall-clock step never stalls or spins the loop, and ``wall_clock`` only for
@@ -39,6 +48,7 @@ from typing import Protocol
 import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.health import JournalHealth, RenderHealth
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import Theme, ThemeError, load_theme
 
@@ -50,6 +60,10 @@ INPUT_POLL_SECONDS = 0.1
 MIN_SLEEP_SECONDS = 0.005  # a feed whose deadline stays in the past cannot spin the loop
 REPEAT_LOG_SECONDS = 60.0
 NATIVE_WAIT_DRIVERS = frozenset({"x11", "wayland", "windows", "cocoa"})
+FRAME = "frame"
+"""The failing "panel" reported when the frame as a whole could not be drawn."""
+
+RendererFactory = Callable[[Theme, tuple[int, int]], Renderer]
 
 
 class Feed(Protocol):
@@ -59,6 +73,14 @@ class Feed(Protocol):
     def poll(self, table: TableState, now: float) -> None: ...
     def status(self, now: float) -> FeedStatus: ...
     def next_deadline(self, now: float) -> float | None: ...
+    def report(self, render: RenderHealth) -> None:
+        """How drawing goes, after every frame attempt (for the display status)."""
+        ...
+
+    def journal_health(self) -> JournalHealth:
+        """Whether the journal keeps the board; FAILING puts a warning on screen."""
+        ...
+
     def stop(self) -> None: ...
 
 
@@ -132,8 +154,15 @@ class Kiosk:
         size: tuple[int, int] | None = None,
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
+        renderer: RendererFactory = Renderer,
     ) -> None:
+        """``renderer`` builds the renderer at start and on every theme reload.
+
+        It is where a test or a tool hands in a :class:`Renderer` with its own
+        panel drawers (``lambda theme, size: Renderer(theme, size, drawers=...)``).
+        """
         self.feed, self.table, self.windowed = feed, table, windowed
+        self.make_renderer = renderer
         self.clock, self.wall_clock = clock, wall_clock
         self.watcher = ThemeWatcher(theme)
         use_theme_rows(table, theme)
@@ -145,7 +174,14 @@ class Kiosk:
         self.screen = pygame.display.set_mode(wanted, flags)
         pygame.display.set_caption("scoreboard")
         pygame.mouse.set_visible(False)
-        self.renderer = Renderer(theme, self.screen.get_size())
+        self.renderer = renderer(theme, self.screen.get_size())
+        #: Wall-clock time of the last frame that reached the screen (the screen showed
+        #: the state as of then, whether or not anything had changed), None before.
+        self.last_frame: float | None = None
+        self.journal = JournalHealth()
+        self._frame_failed = False
+        self._past_failures = 0  # panel failures of the renderers a theme reload replaced
+        self._frame_failures = 0
         self.wake_event = pygame.event.custom_type()
         self._woken = threading.Event()
         self.native_wait = pygame.display.get_driver() in NATIVE_WAIT_DRIVERS
@@ -194,11 +230,12 @@ class Kiosk:
         if theme is None:
             return False
         use_theme_rows(self.table, theme)
-        self.renderer = Renderer(theme, self.screen.get_size())
+        self._past_failures += self.renderer.failures
+        self.renderer = self.make_renderer(theme, self.screen.get_size())
         return True
 
     def step(self, now: float) -> None:
-        """Poll the feed and put whatever changed on the screen."""
+        """Poll the feed, put whatever changed on the screen, report how drawing went."""
         if self.reload_requested.is_set() or now >= self._next_theme_check:
             force = self.reload_requested.is_set()
             self.reload_requested.clear()
@@ -209,18 +246,46 @@ class Kiosk:
         except Exception:
             self._report("feed poll failed; the board keeps its last state", now)
             status = FeedStatus.OFFLINE
-        clock = self.clock_text()
         try:
-            dirty = self.renderer.update(self.table, status, clock=clock, now=now)
+            self.journal = self.feed.journal_health()
+        except Exception:
+            self._report("asking the feed for the journal's health failed", now)
+        self.draw(status, now)
+        try:
+            self.feed.report(self.render_health)
+        except Exception:
+            self._report("reporting the render health to the feed failed", now)
+
+    def draw(self, status: FeedStatus, now: float) -> None:
+        """One frame attempt: the changed panels onto the screen, or the last good frame kept."""
+        try:
+            dirty = self.renderer.update(
+                self.table,
+                status,
+                clock=self.clock_text(),
+                now=now,
+                journal_failing=not self.journal.ok,
+            )
             dirty += self.renderer.blink(now)
+            if dirty:
+                for rect in dirty:
+                    self.screen.blit(self.renderer.frame, rect, rect)
+                pygame.display.update(dirty)
         except Exception:
             self._report("drawing a frame failed; the last good frame stays on screen", now)
             self.renderer.invalidate()
+            self._frame_failed = True
+            self._frame_failures += 1
             return
-        if dirty:
-            for rect in dirty:
-                self.screen.blit(self.renderer.frame, rect, rect)
-            pygame.display.update(dirty)
+        self._frame_failed = False
+        self.last_frame = self.wall_clock()
+
+    @property
+    def render_health(self) -> RenderHealth:
+        """How drawing goes now: what the feed reports in the display status."""
+        failing = self.renderer.failing + ((FRAME,) if self._frame_failed else ())
+        failures = self._past_failures + self.renderer.failures + self._frame_failures
+        return RenderHealth(failing=failing, failures=failures, last_frame=self.last_frame)
 
     def _report(self, what: str, now: float) -> None:
         """Log a failure with its traceback, but a repeating one only once a minute."""

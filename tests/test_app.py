@@ -14,6 +14,7 @@ from scoreboard.core.roads import result_games
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.feeds.simulated import SimulatedFeed
+from scoreboard.health import JournalHealth, JournalState, RenderHealth
 from scoreboard.theme import load_theme
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,6 +28,8 @@ class ScriptedFeed:
         self.games = result_games(results)
         self.fail = fail
         self.started = self.stopped = False
+        self.reports: list[RenderHealth] = []
+        self.journal = JournalHealth(JournalState.OK)
 
     def start(self, _wake):
         self.started = True
@@ -44,6 +47,12 @@ class ScriptedFeed:
 
     def next_deadline(self, now):
         return now + 0.01 if self.games else None
+
+    def report(self, render):
+        self.reports.append(render)
+
+    def journal_health(self):
+        return self.journal
 
     def stop(self):
         self.stopped = True
@@ -210,9 +219,9 @@ def test_the_header_clock_reads_the_wall_clock(monkeypatch):
     shown = []
     update = kiosk.renderer.update
 
-    def spy(table, status, *, clock="", now=0.0):
+    def spy(table, status, *, clock="", **rest):
         shown.append(clock)
-        return update(table, status, clock=clock, now=now)
+        return update(table, status, clock=clock, **rest)
 
     monkeypatch.setattr(kiosk.renderer, "update", spy)
     try:

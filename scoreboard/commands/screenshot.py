@@ -3,7 +3,8 @@
 Works headless (it sets ``SDL_VIDEODRIVER=dummy`` when no driver is chosen):
 the state comes from ``--results`` (the ``scoreboard roads`` syntax) or from a
 simulated shoe (``--seed S --coups N``, crossing into new shoes when N is large,
-showing the current one).
+showing the current one).  ``--fault PANEL`` and ``--journal-failing`` show what
+the kiosk shows when a panel cannot be drawn or the journal cannot write.
 """
 
 from __future__ import annotations
@@ -58,7 +59,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="the cut card is out: show the final-hand mark",
     )
+    parser.add_argument(
+        "--fault",
+        action="append",
+        default=[],
+        metavar="PANEL",
+        help="show PANEL as failed to draw: its placeholder and the display-fault mark",
+    )
+    parser.add_argument(
+        "--journal-failing",
+        action="store_true",
+        help="show the journal warning, as while the journal cannot write",
+    )
     parser.set_defaults(func=run)
+
+
+class ShownAsFailedError(RuntimeError):
+    """Raised by a panel ``--fault`` names, so the frame shows its placeholder."""
+
+
+def failing_panel(_surface: object, _body: object, _table: object) -> None:
+    raise ShownAsFailedError("shown as failed by scoreboard screenshot --fault")
 
 
 def results_games(text: str) -> list[Game]:
@@ -130,9 +151,13 @@ def run(args: argparse.Namespace) -> int:
     pygame.display.init()
     pygame.font.init()
     try:
-        renderer = Renderer(theme, size or (1920, 1080))
+        drawers = dict.fromkeys(args.fault, failing_panel)
+        renderer = Renderer(theme, size or (1920, 1080), drawers=drawers)
         frame = renderer.render(
-            table, FeedStatus(args.status), clock=args.clock or time.strftime("%H:%M")
+            table,
+            FeedStatus(args.status),
+            clock=args.clock or time.strftime("%H:%M"),
+            journal_failing=args.journal_failing,
         )
         args.output.parent.mkdir(parents=True, exist_ok=True)
         pygame.image.save(frame, str(args.output))

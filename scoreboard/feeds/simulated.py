@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from scoreboard.core.events import CoupReceived, CutCard, NewShoe, Shuffle
 from scoreboard.core.shoe import Dealer, ShoeEvent
 from scoreboard.core.table import FeedStatus, TableState, apply_event
+from scoreboard.health import JournalHealth, RenderHealth
 from scoreboard.journal import Journal
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,8 @@ class SimulatedFeed:
         self._next: ShoeEvent | None = None
         self._due: float | None = None
         self.coups_dealt = 0
+        #: The kiosk's last report of how drawing goes (the demo publishes no status).
+        self.render_health = RenderHealth()
 
     def start(self, wake: Callable[[], None]) -> None:
         """Nothing to start: the loop's deadlines drive the deal."""
@@ -85,6 +88,15 @@ class SimulatedFeed:
 
     def next_deadline(self, now: float) -> float | None:
         return now if self._due is None else self._due
+
+    def report(self, render: RenderHealth) -> None:
+        """Keep the kiosk's render health: the demo has no status to publish it in."""
+        self.render_health = render
+
+    def journal_health(self) -> JournalHealth:
+        """The journal's health with ``demo --state-dir``; without a journal, ``off``."""
+        health = getattr(self.journal, "health", None)  # Journal.health: issue 9's storage part
+        return health if isinstance(health, JournalHealth) else JournalHealth()
 
     def stop(self) -> None:
         """Nothing to release (the command owns the journal)."""

@@ -70,10 +70,28 @@ def game_number(table: TableState) -> str:
     return str(table.last_number) if table.last_number else "–"
 
 
+DISPLAY_FAULT = "DISPLAY FAULT"
+"""The feed mark while a panel cannot be drawn (the theme's ``display_fault`` label, if any)."""
+JOURNAL_FAILING = "JOURNAL"
+"""The warning beside the feed mark while the journal fails (label ``journal_failing``)."""
+
+
 def draw_header(
-    p: PanelPainter, surface: pygame.Surface, table: TableState, status: FeedStatus, clock: str
+    p: PanelPainter,
+    surface: pygame.Surface,
+    table: TableState,
+    status: FeedStatus,
+    clock: str,
+    *,
+    fault: bool = False,
+    journal_failing: bool = False,
 ) -> PanelView:
-    """Title, table, shoe and game numbers, the feed mark, the clock; returns the numbers drawn."""
+    """Title, table, shoe and game numbers, the feed mark, the clock; returns the numbers drawn.
+
+    ``fault`` (a panel failed to draw) replaces the feed mark by DISPLAY FAULT,
+    so the header never says LIVE over a board it could not draw;
+    ``journal_failing`` adds the JOURNAL warning beside it.
+    """
     box = p.layout.panels["header"].body
     colors = p.colors
     name = p.theme.style.header_title or table.table_name or "Baccarat"
@@ -113,7 +131,8 @@ def draw_header(
             height=box.height * 0.5,
         )
         right = clock_box.left - round(box.width * 0.012)
-    pill = draw_feed_mark(p, surface, status, right, box)
+    marks = header_marks(p, status, fault=fault, journal_failing=journal_failing)
+    pill = draw_marks(p, surface, marks, (x + round(box.width * 0.008), right), box)
     if plate_shows(table) and plate_in_header(p):
         gap = round(box.width * 0.012)
         strip = pygame.Rect(x + gap, pill.y, max(1, pill.left - 2 * gap - x), pill.height)
@@ -121,10 +140,14 @@ def draw_header(
     return PanelView(tuple(entries))
 
 
-def draw_feed_mark(
-    p: PanelPainter, surface: pygame.Surface, status: FeedStatus, right: int, box: pygame.Rect
-) -> pygame.Rect:
-    """A pill with the feed's state: green live, gold demo, red offline."""
+def header_marks(
+    p: PanelPainter, status: FeedStatus, *, fault: bool, journal_failing: bool
+) -> list[tuple[str, RGB]]:
+    """The header's marks, right to left, as (text, fill): the feed mark, then any warning.
+
+    The feed mark is green live, gold demo, amber connecting or missing games,
+    red offline; while a panel fails to draw it is a red DISPLAY FAULT instead.
+    """
     colors = p.colors
     fill = {
         FeedStatus.LIVE: colors.ok,
@@ -133,11 +156,59 @@ def draw_feed_mark(
         FeedStatus.MISSING_GAMES: colors.warning,
     }.get(status, colors.error)
     text = p.words(status.name.lower(), "  ")  # the label key: "controller_offline", ...
+    if fault:
+        fill, text = colors.error, p.words_or("display_fault", DISPLAY_FAULT, "  ")
+    marks = [(text, fill)]
+    if journal_failing:
+        marks.append((p.words_or("journal_failing", JOURNAL_FAILING, "  "), colors.warning))
+    return marks
+
+
+def draw_marks(
+    p: PanelPainter,
+    surface: pygame.Surface,
+    marks: list[tuple[str, RGB]],
+    span: tuple[int, int],
+    box: pygame.Rect,
+) -> pygame.Rect:
+    """Pills right to left between ``span`` (left, right); the rectangle they cover.
+
+    Side by side when they fit at full size, else stacked on two lanes, so a
+    warning never covers the game number nor shrinks the feed mark to nothing.
+    """
+    left, right = span
     height = round(box.height * 0.46)
-    ink = _ink_on(colors, fill)
-    label = p.text.fit(text, height * 0.8, box.width * 0.2, ink, bold=True)
+    gap = round(box.width * 0.008)
+    size = p.text.size_for_height(height * 0.8)
+    need = sum(p.text.width(text, size, bold=True) + height + gap for text, _ in marks) - gap
+    stacked = len(marks) > 1 and need > right - left
+    if stacked:
+        height = round(box.height * 0.4)
+    covered: pygame.Rect | None = None
+    for index, (text, fill) in enumerate(marks):
+        lane = pygame.Rect(left, 0, max(1, right - left), height)
+        lane.centery = box.y + round(box.height * (0.27 + 0.46 * index)) if stacked else box.centery
+        pill = draw_pill(p, surface, text, fill, lane, cap=round(box.width * 0.2))
+        covered = pill if covered is None else covered.union(pill)
+        if not stacked:
+            right = pill.left - gap
+    assert covered is not None  # there is always the feed mark
+    return covered
+
+
+def draw_pill(
+    p: PanelPainter, surface: pygame.Surface, text: str, fill: RGB, lane: pygame.Rect, *, cap: int
+) -> pygame.Rect:
+    """A rounded label of ``fill`` at the right of ``lane``, as tall as it.
+
+    The label shrinks to fit the lane and at most ``cap`` pixels.
+    """
+    height = lane.height
+    ink = _ink_on(p.colors, fill)
+    width = max(1, min(cap, lane.width - height))
+    label = p.text.fit(text, height * 0.8, width, ink, bold=True)
     pill = pygame.Rect(0, 0, label.get_width() + height, height)
-    pill.midright = (right, box.centery)
+    pill.midright = lane.midright
     pygame.draw.rect(surface, fill, pill, border_radius=height // 2)
     surface.blit(label, label.get_rect(center=pill.center))
     return pill

@@ -88,6 +88,27 @@ class PanelPainter:
     def words(self, key: str, sep: str = " ") -> str:
         return sep.join(dict.fromkeys(self.theme.label(key)))
 
+    def words_or(self, key: str, fallback: str, sep: str = " ") -> str:
+        """The theme's label ``key``, or ``fallback`` for a theme that has no such label yet."""
+        try:
+            return self.words(key, sep)
+        except AttributeError:
+            return fallback
+
+    def placeholder(self, surface: pygame.Surface, name: str) -> None:
+        """A neutral panel: its background and a large dash, for a panel that failed to draw.
+
+        Drawn with shapes only, no text, so whatever broke the panel (a font, a
+        value) cannot break its placeholder too.
+        """
+        body = self.layout.panels[name].body
+        fill = self.colors.header_background if name == "header" else self.colors.panel
+        pygame.draw.rect(surface, fill, body)
+        length = max(4, round(min(body.width * 0.3, body.height * 0.6)))
+        dash = pygame.Rect(0, 0, length, max(2, round(length * 0.09)))
+        dash.center = body.center
+        pygame.draw.rect(surface, self.colors.muted, dash, border_radius=dash.height // 2)
+
     def put(
         self,
         surface: pygame.Surface,
@@ -100,6 +121,7 @@ class PanelPainter:
         height: float | None = None,
     ) -> DrawnText:
         """Fit ``text`` into ``box`` (vertically centred) and return how it was drawn."""
+        text = self.text.drawable(text, bold=bold)  # what the screen shows, recorded as drawn
         size = self.text.fit_size(text, height or box.height, box.width, bold=bold)
         rendered = self.text.render(text, size, color, bold=bold)
         where = rendered.get_rect(centery=box.centery)
@@ -116,20 +138,21 @@ class PanelPainter:
         self, surface: pygame.Surface, text: DrawnText, anchor: str, at: tuple[int, int]
     ) -> DrawnText:
         """Draw ``text`` with its ``anchor`` point (``"midleft"``, ...) at ``at``."""
-        rendered = self.text.render(text.text, text.size, text.color, bold=text.bold)
+        shown = self.text.drawable(text.text, bold=text.bold)
+        rendered = self.text.render(shown, text.size, text.color, bold=text.bold)
         where = rendered.get_rect(**{anchor: at})
         surface.blit(rendered, where)
-        return DrawnText(text.text, where, text.size, text.color, text.bold)
+        return DrawnText(shown, where, text.size, text.color, text.bold)
 
     def uniform_size(
         self, texts: list[str], height: float, width: float, *, bold: bool = False
     ) -> int:
         """One font size for a column of texts: the largest at which all of them fit."""
-        font = self.text.font
+        measure = self.text.width
         return self.text.size_to_fit(
             height,
             width,
-            lambda size: max((font(size, bold=bold).size(t)[0] for t in texts), default=0),
+            lambda size: max((measure(t, size, bold=bold) for t in texts), default=0),
         )
 
     def title(self, surface: pygame.Surface, name: str, extra: str = "") -> None:
@@ -256,12 +279,12 @@ class PanelPainter:
         """The largest font size at which every label and its value fit side by side."""
         if room <= 0:
             return 6  # no room at all: the smallest size
-        font = self.text.font
+        measure = self.text.width
         return self.text.size_to_fit(
             height,
             room,
             lambda size: max(
-                font(size).size(self.words(key))[0] + font(size, bold=True).size(value)[0]
+                measure(self.words(key), size) + measure(value, size, bold=True)
                 for key, value, _ in rows
             ),
         )

@@ -6,6 +6,14 @@ touches only the newest entry's cell of each road that just grew.  The app copie
 those rectangles to the display, so a frame that fails half-way never reaches
 the screen.
 
+Each panel is drawn inside its own guard: a panel that raises shows a neutral
+placeholder (its background and a large dash), the other panels go on updating,
+and the failure is counted (:attr:`Renderer.failures`), named
+(:attr:`Renderer.failing`) and logged with its traceback once per panel a
+minute.  While any panel fails, the header's feed mark says so: the screen never
+shows LIVE over a board it could not draw.  A failing panel is tried again on
+every update, so it recovers by itself once it can be drawn.
+
 Not run as a doctest (it needs pygame's display and fonts initialised; the
 tests in ``tests/test_render.py`` do this)::
 
@@ -16,7 +24,8 @@ tests in ``tests/test_render.py`` do this)::
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
 
 import pygame
 
@@ -30,7 +39,7 @@ from scoreboard.render.chrome import (
 )
 from scoreboard.render.grid import RoadPainter, RoadView, draw_grid_lines, draw_marks, sprite_size
 from scoreboard.render.hand import draw_last_coup
-from scoreboard.render.layout import ScreenLayout, compute_layout
+from scoreboard.render.layout import PanelBox, ScreenLayout, compute_layout
 from scoreboard.render.panels import PanelPainter, PanelView
 from scoreboard.render.symbols import Sprites
 from scoreboard.render.text import TextCache
@@ -40,13 +49,46 @@ log = logging.getLogger(__name__)
 
 STATIC_TITLES = (*ROAD_PANELS, "counters", "predictions")
 BLINK_PERIOD = 0.5
+REPEAT_LOG_SECONDS = 60.0
+SHUFFLE_BANNER = "shuffle_banner"
+"""The name the shuffle banner's failures are reported under (it is drawn over the roads)."""
+
+PanelDrawer = Callable[[pygame.Surface, pygame.Rect, TableState], object]
+"""Draws one panel: the frame, the panel's body rectangle, the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class FrameInput:
+    """What one update draws: the table and what the header shows beside it."""
+
+    table: TableState
+    status: FeedStatus
+    clock: str
+    now: float
+    journal_failing: bool
 
 
 class Renderer:
     """Turns a table state into pixels for one theme and one screen size."""
 
-    def __init__(self, theme: Theme, size: tuple[int, int]) -> None:
+    def __init__(
+        self,
+        theme: Theme,
+        size: tuple[int, int],
+        *,
+        drawers: Mapping[str, PanelDrawer] | None = None,
+    ) -> None:
+        """``drawers`` replaces how the named panels are drawn (see :data:`PanelDrawer`).
+
+        It is the documented hook for a test's failing panel and for a site's own
+        panel; the built-in painters draw every panel it does not name.
+        """
         self.theme = theme
+        self.drawers: Mapping[str, PanelDrawer] = dict(drawers or {})
+        #: Failed panel draws since this renderer was built.
+        self.failures = 0
+        self._failing: dict[str, None] = {}  # an ordered set: panels whose last draw failed
+        self._logged: dict[str, float] = {}
         self.size = size
         self.layout: ScreenLayout = compute_layout(theme, size)
         self.text = TextCache(theme.fonts, theme.style.text_scale)
@@ -70,33 +112,45 @@ class Renderer:
         """Forget what is on the frame: the next update redraws everything."""
         self._keys.clear()
 
+    @property
+    def failing(self) -> tuple[str, ...]:
+        """The panels that show the placeholder now: their last draw failed."""
+        return tuple(self._failing)
+
     def render(
-        self, table: TableState, status: FeedStatus, *, clock: str = "", now: float = 0.0
+        self,
+        table: TableState,
+        status: FeedStatus,
+        *,
+        clock: str = "",
+        now: float = 0.0,
+        journal_failing: bool = False,
     ) -> pygame.Surface:
         """The complete frame for this state (what ``screenshot`` saves)."""
         self.invalidate()
-        self.update(table, status, clock=clock, now=now)
+        self.update(table, status, clock=clock, now=now, journal_failing=journal_failing)
         return self.frame
 
     def update(
-        self, table: TableState, status: FeedStatus, *, clock: str = "", now: float = 0.0
+        self,
+        table: TableState,
+        status: FeedStatus,
+        *,
+        clock: str = "",
+        now: float = 0.0,
+        journal_failing: bool = False,
     ) -> list[pygame.Rect]:
-        """Redraw the panels whose content changed; return the rectangles touched."""
+        """Redraw the panels whose content changed; return the rectangles touched.
+
+        ``journal_failing`` puts the journal warning beside the feed mark.  The
+        header is drawn last, so its mark reflects the panels of this very frame.
+        """
         dirty: list[pygame.Rect] = []
         if not self._keys:
             self.frame.blit(self.static, (0, 0))
             dirty.append(self.frame.get_rect())
         version = (table.version, table.shuffling)
         keys: dict[str, Hashable] = {
-            "header": (
-                table.table_name,
-                table.table_id,
-                table.shoe_number,
-                table.last_number,
-                status,
-                clock,
-                plate_shows(table),
-            ),
             "counters": version,
             "predictions": version,
             "last_coup": version,
@@ -104,20 +158,22 @@ class Renderer:
             "footer": (),
             **{road: version for road in ROAD_PANELS},
         }
-        grown: list[str] = []
-        for name, key in keys.items():
-            box = self.layout.panels.get(name)
-            if box is None or self._keys.get(name) == key:
-                continue
-            full_redraw = name not in self._keys
-            self._keys[name] = key
-            self.frame.blit(self.static, box.rect, box.rect)
-            self._draw_panel(name, table, status, clock)
-            dirty.append(box.rect)
-            if name in ROAD_PANELS and self._road_grew(name, table) and not full_redraw:
-                grown.append(name)
+        given = FrameInput(table, status, clock, now, journal_failing)
+        grown = [name for name, key in keys.items() if self._refresh(name, key, given, dirty)]
+        header = (
+            table.table_name,
+            table.table_id,
+            table.shoe_number,
+            table.last_number,
+            status,
+            clock,
+            plate_shows(table),
+            self._fault_shown(),
+            journal_failing,
+        )
+        self._refresh("header", header, given, dirty)
         if table.shuffling and "big_road" in self.layout.panels and dirty:
-            dirty.append(draw_shuffle_banner(self.panels, self.frame))
+            dirty.append(self._shuffle_banner(now))
         if grown:
             self._blinking, self._blink_start, self._blink_phase = grown, now, 0
         if table.shuffling:
@@ -165,18 +221,69 @@ class Renderer:
         self._signatures[road] = signature
         return grew
 
-    def _draw_panel(self, name: str, table: TableState, status: FeedStatus, clock: str) -> None:
-        frame, panels = self.frame, self.panels
-        if name in ROAD_PANELS:
-            grid = self.layout.grids[name]
-            marks = self.roads.marks(name, table.roads, sprite_size(grid))
-            self.views[name] = draw_marks(frame, grid, marks, self.theme.roads.empty_columns)
-            if name == "big_road" and not marks and not table.shuffling:
-                panels.notice(frame, grid.rect, panels.words("waiting", "  ·  "))
-            if name == "big_road":
-                draw_cut_card_mark(panels, frame, table)
+    def _refresh(
+        self, name: str, key: Hashable, given: FrameInput, dirty: list[pygame.Rect]
+    ) -> bool:
+        """Redraw panel ``name`` if its ``key`` changed; True when it is a road that just grew."""
+        box = self.layout.panels.get(name)
+        if box is None or self._keys.get(name) == key:
+            return False
+        full_redraw = name not in self._keys
+        self.frame.blit(self.static, box.rect, box.rect)
+        drawn = self._guarded(name, given.now, lambda: self._draw_panel(name, box, given))
+        dirty.append(box.rect)
+        if not drawn:
+            self.frame.blit(self.static, box.rect, box.rect)  # no half-drawn panel stays
+            self.panels.placeholder(self.frame, name)
+            self.views.pop(name, None)  # nothing of it blinks or is read off the screen
+            self.panel_views.pop(name, None)
+            return False  # the key is not kept: the next update tries the panel again
+        self._keys[name] = key
+        return name in ROAD_PANELS and self._road_grew(name, given.table) and not full_redraw
+
+    def _guarded(self, name: str, now: float, draw: Callable[[], object]) -> bool:
+        """Run ``draw()``; False when it raised: counted, named, logged once a minute."""
+        try:
+            draw()
+        except Exception:
+            self.failures += 1
+            self._failing[name] = None
+            if self._logged.get(name, -REPEAT_LOG_SECONDS) + REPEAT_LOG_SECONDS <= now:
+                self._logged[name] = now
+                log.exception("panel %s failed to draw; it shows a placeholder", name)
+            return False
+        self._failing.pop(name, None)
+        return True
+
+    def _fault_shown(self) -> bool:
+        """The header's mark says DISPLAY FAULT: a panel other than the header fails."""
+        return any(name != "header" for name in self._failing)
+
+    def _shuffle_banner(self, now: float) -> pygame.Rect:
+        """The banner over the roads, guarded like a panel; the rectangle it touched."""
+        drawn: list[pygame.Rect] = []
+        self._guarded(
+            SHUFFLE_BANNER, now, lambda: drawn.append(draw_shuffle_banner(self.panels, self.frame))
+        )
+        return drawn[0] if drawn else self.layout.panels["big_road"].rect
+
+    def _draw_panel(self, name: str, box: PanelBox, given: FrameInput) -> None:
+        frame, panels, table = self.frame, self.panels, given.table
+        drawer = self.drawers.get(name)
+        if drawer is not None:
+            drawer(frame, box.body, table)
+        elif name in ROAD_PANELS:
+            self._draw_road(name, table)
         elif name == "header":
-            self.panel_views[name] = draw_header(panels, frame, table, status, clock)
+            self.panel_views[name] = draw_header(
+                panels,
+                frame,
+                table,
+                given.status,
+                given.clock,
+                fault=self._fault_shown(),
+                journal_failing=given.journal_failing,
+            )
         elif name == "counters":
             self.panel_views[name] = panels.counters(frame, table)
         elif name == "predictions":
@@ -187,6 +294,16 @@ class Renderer:
             panels.limits(frame, table.limits)
         elif name == "footer":
             draw_footer(panels, frame)
+
+    def _draw_road(self, name: str, table: TableState) -> None:
+        frame, panels = self.frame, self.panels
+        grid = self.layout.grids[name]
+        marks = self.roads.marks(name, table.roads, sprite_size(grid))
+        self.views[name] = draw_marks(frame, grid, marks, self.theme.roads.empty_columns)
+        if name == "big_road" and not marks and not table.shuffling:
+            panels.notice(frame, grid.rect, panels.words("waiting", "  ·  "))
+        if name == "big_road":
+            draw_cut_card_mark(panels, frame, table)
 
     def _static_layer(self) -> pygame.Surface:
         """Background, panel cards, titles and road grids: drawn once per theme and size."""

@@ -5,15 +5,23 @@ between coups, so every (text, weight, size, colour) is rendered once and kept.
 The kept surfaces are bounded least-recently-used: a demo that runs for days
 keeps meeting new values (shoe numbers, percentages), and the ones no longer on
 screen must age out rather than pile up.
+
+Text reaches the board from the feed (a table name, bet names, a currency), and
+the protocol refuses what no board can draw; still, a character the theme's font
+has no glyph for, or a control character, must never stop a frame nor vanish
+without a trace.  Every string is passed through :meth:`TextCache.drawable`
+first, which swaps each such character for a visible replacement mark.
 """
 
 from __future__ import annotations
 
 import logging
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
 import pygame
+import pygame.freetype
 
 from scoreboard.theme import RGB, Fonts
 
@@ -21,6 +29,25 @@ log = logging.getLogger(__name__)
 
 MAX_CACHED = 1024
 """How many rendered strings a :class:`TextCache` keeps (a full frame shows a few hundred)."""
+
+REPLACEMENTS = ("\ufffd", "\u25a1", "?")
+"""The marks for a character that cannot be drawn, best first: the first the font has is used.
+
+A font with none of them gets ``"\ufffd"`` anyway, which it draws as its own
+"missing glyph" shape (a box in most fonts).
+"""
+
+NEVER_DRAWN = frozenset({"Cc", "Cs"})
+"""Unicode categories no font may be asked to draw: control characters, lone surrogates."""
+
+
+def undrawable_category(char: str) -> bool:
+    """True for a character no font is asked to draw (a control character or a lone surrogate).
+
+    >>> undrawable_category("\x00"), undrawable_category("\ud800"), undrawable_category("A")
+    (True, True, False)
+    """
+    return unicodedata.category(char) in NEVER_DRAWN
 
 
 class TextCache:
@@ -33,6 +60,9 @@ class TextCache:
         self.scale = scale
         self._fonts: dict[tuple[bool, int], pygame.font.Font] = {}
         self._texts: dict[tuple[str, bool, int, RGB], pygame.Surface] = {}
+        self._glyphs: dict[tuple[bool, str], bool] = {}
+        self._faces: dict[bool, pygame.freetype.Font] = {}
+        self._replacement: dict[bool, str] = {}
         probe = self.font(100, bold=False)
         # Pixel height of a line per unit of font size, to size text by box height.
         self.line_ratio = probe.get_height() / 100
@@ -49,6 +79,48 @@ class TextCache:
             font = pygame.font.Font(str(self.paths[bold]), size)
             self._fonts[key] = font
         return font
+
+    def has_glyph(self, char: str, *, bold: bool = False) -> bool:
+        """Whether the font draws ``char`` (a single character) itself; kept per font and character.
+
+        SDL_ttf draws a missing glyph as the font's blank or boxed "notdef" and
+        says nothing, so FreeType, which does say, is asked once per character.
+        """
+        key = (bold, char)
+        known = self._glyphs.get(key)
+        if known is None:
+            drawn = not undrawable_category(char)
+            known = drawn and self._face(bold).get_metrics(char)[0] is not None
+            self._glyphs[key] = known
+        return known
+
+    def drawable(self, text: str, *, bold: bool = False) -> str:
+        """``text`` with each character the font cannot draw replaced by a visible mark."""
+        if all(self.has_glyph(char, bold=bold) for char in text):
+            return text
+        mark = self._replacement_mark(bold)
+        return "".join(char if self.has_glyph(char, bold=bold) else mark for char in text)
+
+    def width(self, text: str, size: int, *, bold: bool = False) -> int:
+        """The pixel width of ``text`` as :meth:`render` draws it at ``size``."""
+        return int(self.font(size, bold=bold).size(self.drawable(text, bold=bold))[0])
+
+    def _face(self, bold: bool) -> pygame.freetype.Font:
+        face = self._faces.get(bold)
+        if face is None:
+            if not pygame.freetype.get_init():
+                pygame.freetype.init()
+            face = pygame.freetype.Font(str(self.paths[bold]), 12)
+            self._faces[bold] = face
+        return face
+
+    def _replacement_mark(self, bold: bool) -> str:
+        mark = self._replacement.get(bold)
+        if mark is None:
+            have = [m for m in REPLACEMENTS if self.has_glyph(m, bold=bold)]
+            mark = have[0] if have else REPLACEMENTS[0]
+            self._replacement[bold] = mark
+        return mark
 
     def size_for_height(self, height: float) -> int:
         """The font size whose glyphs (not the font's generous CJK line gap) fill ``height``."""
@@ -72,7 +144,8 @@ class TextCache:
         texts = self._texts
         surface = texts.pop(key, None)
         if surface is None:
-            surface = self.font(size, bold=bold).render(text, True, color)
+            shown = self.drawable(text, bold=bold)
+            surface = self.font(size, bold=bold).render(shown, True, color)
             if len(texts) >= MAX_CACHED:
                 del texts[next(iter(texts))]  # the least recently used
         texts[key] = surface  # (re)inserted last: most recently used
@@ -87,4 +160,4 @@ class TextCache:
 
     def fit_size(self, text: str, height: float, max_width: float, *, bold: bool = False) -> int:
         """The font size :meth:`fit` draws ``text`` at."""
-        return self.size_to_fit(height, max_width, lambda s: self.font(s, bold=bold).size(text)[0])
+        return self.size_to_fit(height, max_width, lambda s: self.width(text, s, bold=bold))
