@@ -41,3 +41,19 @@ def test_the_demo_refuses_a_bad_theme(tmp_path, capsys):
 def test_the_demo_refuses_a_zero_pace(capsys):
     assert main(["demo", "--windowed", "--pace", "0", "--duration", "0.1"]) == 2
     assert "--pace must be a positive number of seconds" in capsys.readouterr().err
+
+
+def test_the_demo_keeps_the_render_health_and_reads_its_journals_health():
+    from scoreboard.core.shoe import Dealer
+    from scoreboard.feeds.simulated import SimulatedFeed
+    from scoreboard.health import JournalHealth, JournalState, RenderHealth
+
+    class Keeper:
+        health = JournalHealth(JournalState.FAILING, "Read-only file system")
+
+    feed = SimulatedFeed(Dealer(decks=1, seed=1), pace=1.0)
+    assert feed.journal_health() == JournalHealth()  # no --state-dir: no journal
+    feed.report(RenderHealth(("limits",), failures=3, last_frame=5.0))
+    assert feed.render_health == RenderHealth(("limits",), failures=3, last_frame=5.0)
+    journaled = SimulatedFeed(Dealer(decks=1, seed=1), pace=1.0, journal=Keeper())
+    assert journaled.journal_health() == Keeper.health
