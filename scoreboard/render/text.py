@@ -44,7 +44,7 @@ NEVER_DRAWN = frozenset({"Cc", "Cs"})
 def undrawable_category(char: str) -> bool:
     """True for a character no font is asked to draw (a control character or a lone surrogate).
 
-    >>> undrawable_category("\x00"), undrawable_category("\ud800"), undrawable_category("A")
+    >>> undrawable_category(chr(0)), undrawable_category(chr(0xD800)), undrawable_category("A")
     (True, True, False)
     """
     return unicodedata.category(char) in NEVER_DRAWN
