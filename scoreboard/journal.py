@@ -110,7 +110,6 @@ class Journal:
         self.keep_shoes = keep_shoes
         self.path = self.state_dir / JOURNAL_NAME
         self._clock = clock
-        self._fd: int | None = None
         self._synced: tuple[int, int, int] | None = None  # device, inode, size as last written
         self._disk_shoe: str | None = None  # the shoe of the file on disk
         self._queued_shoe: str | None = None  # ... once what is pending is written
@@ -165,6 +164,8 @@ class Journal:
         self._games_kept = _holds_games(table)
         if self._fault is None:
             self._flush()
+        if self._fault is None:
+            self._probe()
         log.info("journal %s: replayed %d events, shoe %s", self.path, count, table.shoe_id)
         return count
 
@@ -199,7 +200,7 @@ class Journal:
 
     def _apply_lines(self, table: TableState, raw: bytes) -> int:
         count = 0
-        for number, line in enumerate(raw.splitlines(), start=1):
+        for number, line in enumerate(raw.split(b"\n"), start=1):
             if not line.strip():
                 continue
             where = f"journal {self.path} line {number}"
@@ -311,10 +312,8 @@ class Journal:
             self._prune_due = True
             self._pending.popleft()
         else:
-            assert self._fd is not None  # _in_step opened it
             batch = list(itertools.takewhile(_plain, self._pending))
-            _append_durably(self._fd, b"".join(each.lines for each in batch))
-            self._synced = _identity(os.fstat(self._fd))
+            self._append(b"".join(each.lines for each in batch))
             self._games_kept |= any(each.games for each in batch)
             self._disk_shoe = batch[-1].shoe
             for _ in batch:
@@ -333,9 +332,23 @@ class Journal:
         if _identity(seen) != self._synced:
             self._lost = f"{JOURNAL_NAME} was replaced or changed"
             return False
-        if self._fd is None:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         return True
+
+    def _append(self, data: bytes) -> None:
+        # Opened for each write, not held: nothing of the display keeps the disk busy.
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        try:
+            _append_durably(fd, data)
+            self._synced = _identity(os.fstat(fd))
+        finally:
+            os.close(fd)
+
+    def _probe(self) -> None:
+        """Open the journal for writing once, so a read-only disk is known from the start."""
+        try:
+            os.close(os.open(self.path, os.O_WRONLY | os.O_APPEND))
+        except OSError as error:
+            self._failed(error)
 
     def _lose_track(self) -> None:
         log.warning("journal %s: %s; rewriting it from memory", self.path, self._lost)
@@ -372,7 +385,6 @@ class Journal:
         ours = self._synced is not None and _identity(seen)[:2] == self._synced[:2]
         if ours and (not self._games_kept or self._disk_shoe == shoe):
             return
-        self._close_fd()
         if ours:
             stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{_safe(self._disk_shoe or 'none')}"
             target = _free_name(self.state_dir / ARCHIVE_DIR, stem, ".jsonl")
@@ -394,13 +406,12 @@ class Journal:
         try:
             _append_durably(fd, data)
             os.replace(temporary, self.path)
+            self._synced = _identity(os.fstat(fd))
         except OSError:
-            os.close(fd)
             _remove_quietly(temporary)
             raise
-        self._close_fd()
-        self._fd = fd
-        self._synced = _identity(os.fstat(fd))
+        finally:
+            os.close(fd)
         _fsync_dir(self.state_dir)
 
     def _complete_archive(self, entry: _Entry) -> None:
@@ -458,16 +469,10 @@ class Journal:
             log.info("journal %s: writing again (it was: %s)", self.path, self._fault)
             self._fault = None
 
-    def _close_fd(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-
     def close(self) -> None:
-        """Give a failing disk one last try, then let go of the file."""
+        """Give a failing disk one last try (the journal holds no file open between writes)."""
         if self._fault is not None and self._table is not None:
             self._flush()
-        self._close_fd()
 
     def __enter__(self) -> Journal:
         return self
