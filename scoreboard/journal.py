@@ -124,9 +124,9 @@ class Journal:
         self._prune_due = False
         try:
             self._make_dirs()
-        except (FileExistsError, NotADirectoryError) as error:
+        except (FileExistsError, NotADirectoryError):
             raise JournalError(
-                f"state dir {self.state_dir}: {error.filename} is not a directory"
+                f"state dir {self.state_dir}: {_blocker(self.state_dir)} is not a directory"
             ) from None
         except OSError as error:
             self._failed(error)
@@ -606,6 +606,14 @@ def _truncate(path: Path, size: int) -> None:
 def _remove_quietly(path: Path) -> None:
     with contextlib.suppress(OSError):
         path.unlink()
+
+
+def _blocker(path: Path) -> Path:
+    """The file standing where ``path`` or one of its parents should be a directory."""
+    for each in [*reversed(path.parents), path, path / ARCHIVE_DIR]:
+        if each.exists() and not each.is_dir():
+            return each
+    return path
 
 
 def _safe(shoe_id: str) -> str:

@@ -26,7 +26,7 @@ from dealt import dealt_shoe
 from scoreboard.cli import main
 from scoreboard.core.table import TableState
 from scoreboard.health import JournalHealth, JournalState
-from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal
+from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal, JournalError
 from scoreboard.protocol import CoupReceived, NewShoe, Snapshot, Void, apply_event
 
 GAMES = list(dealt_shoe(5).games)
@@ -431,3 +431,13 @@ def test_a_late_snapshot_completing_a_finished_shoe_goes_to_its_archive(tmp_path
     assert [r["kind"] for r in records][-2:] == ["coup", "snapshot"]
     assert len(records[-1]["data"]["coups"]) == 6
     assert replayed(state).games == (GAMES[0],)  # the current shoe is untouched
+
+
+# -- a state dir that is plainly wrong ----------------------------------------------------
+def test_a_file_in_the_way_of_the_state_dir_is_a_setup_mistake_named_at_once(tmp_path):
+    """No retry mends a path that names a file: the command says so (exit 2), as before."""
+    blocker = tmp_path / "kiosk"
+    blocker.write_text("not a directory")
+    for state in (blocker, blocker / "state"):
+        with pytest.raises(JournalError, match=f"{blocker} is not a directory"):
+            Journal(state)
