@@ -75,16 +75,17 @@ def settings_from_args(args: argparse.Namespace) -> Config:
 
 
 def open_journal(state_dir: Path, table: TableState) -> Journal:
-    """The journal in ``state_dir``, replayed into ``table``; the caller closes it (``with``)."""
+    """The journal in ``state_dir``, replayed into ``table``; the caller closes it (``with``).
+
+    A state dir that is plainly not one (a file in its way) is a usage error.  A
+    disk that cannot be written (read-only, full) is not: the board starts from
+    what it could read and runs from memory, and ``journal.health`` says why.
+    """
     try:
         journal = Journal(state_dir)
     except JournalError as error:
         raise UsageError(str(error)) from None
-    try:
-        journal.replay(table)
-    except JournalError as error:
-        journal.close()
-        raise UsageError(str(error)) from None
+    journal.replay(table)
     return journal
 
 
@@ -105,20 +106,30 @@ def run(args: argparse.Namespace) -> int:
     with open_journal(config.resolved_state_dir, table) as journal:
         feed = MqttFeed(endpoint, display_id=config.display_id, journal=journal)
         if args.headless:
-            return run_headless(feed, table)
+            return run_headless(feed, table, journal=journal)
         try:
             from scoreboard.app import run_kiosk
         except ImportError:
             log.warning("run: the display app is not available; running headless")
-            return run_headless(feed, table)
+            return run_headless(feed, table, journal=journal)
         # systemd stops the kiosk with SIGTERM: leave through the loop's cleanup,
         # which says goodbye on the status topic.
         with sigterm_as_interrupt():
             return run_kiosk(feed, table, theme, windowed=config.windowed, size=config.size)
 
 
-def run_headless(feed: Feed, table: TableState, *, stop: threading.Event | None = None) -> int:
-    """The app loop without a window: wait for input or a deadline, poll, log the mark."""
+def run_headless(
+    feed: Feed,
+    table: TableState,
+    *,
+    stop: threading.Event | None = None,
+    journal: Journal | None = None,
+) -> int:
+    """The app loop without a window: wait for input or a deadline, poll, log the mark.
+
+    Once a second at least it lets a failing ``journal`` try the disk again, so a
+    fault clears even while the table is quiet.
+    """
     halt = stop or threading.Event()
     wake = threading.Event()
 
@@ -139,6 +150,8 @@ def run_headless(feed: Feed, table: TableState, *, stop: threading.Event | None 
             wake.clear()
             now = time.monotonic()
             feed.poll(table, now)
+            if journal is not None:
+                journal.heal()
             status = feed.status(now)
             if status is not shown:
                 log.info(
