@@ -11,18 +11,18 @@ import logging
 
 from scoreboard.controller import ControllerInbox
 from scoreboard.link import Connected, Disconnected, Message, Refused
-from scoreboard.protocol import ResyncRequest, Topics, encode, encode_payload
+from scoreboard.protocol import ResyncRequest, Topics, wire
 
-TOPICS = Topics("unit/v1/T1")
+TOPICS = Topics("unit/v2/T1")
 
 
 def inbox(key: bytes | None = None) -> ControllerInbox:
     return ControllerInbox(TOPICS, hmac_key=key)
 
 
-def resync(key: bytes | None = None, display: str = "d1") -> Message:
-    payload = encode_payload(encode(ResyncRequest(display, "S1", (3, 4)))[1], key)
-    return Message(TOPICS.resync, payload, received_at=0.0)
+def resync(key: bytes | None = None, display: str = "d1", shoe: str = "S1") -> Message:
+    topic, payload = wire(TOPICS, ResyncRequest(display, shoe, (3, 4)), key)
+    return Message(topic, payload, received_at=0.0)
 
 
 def test_a_resync_request_makes_a_snapshot_due():

@@ -124,7 +124,7 @@ def test_an_unknown_card_is_rejected_naming_the_key():
         ({"shoe": 5}, "shoe"),
         ({"shoe": ""}, "shoe"),
         ({"shoe": "x" * 65}, "shoe"),
-        ({"v": 2}, "v"),
+        ({"v": 3}, "v"),
         ({"v": "1"}, "v"),
         ({"cards": ["9S"]}, "cards"),
         ({"cards": {"player": ["9S"], "banker": ["4D", "3C"]}}, "cards.player"),

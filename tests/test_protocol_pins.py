@@ -1,4 +1,6 @@
-"""Pins of contract v1 that no other test held: the numbers, the words, the defaults.
+"""Pins of the contract that no other test held: the numbers, the words, the defaults.
+
+The payloads here are v1 ones (still read); v2's envelope is pinned in test_protocol_v2.py.
 
 Each test here was written for a mutant of the protocol package that survived
 the whole suite (tools/mutation.py): a number, a key named in an error, a
@@ -57,14 +59,14 @@ def test_the_bounds_are_the_ones_protocol_md_gives() -> None:
 
 
 @pytest.mark.parametrize("kind", ["coup", "snapshot", "limits", "controller/status", "cmd/resync"])
-@pytest.mark.parametrize("v", [None, 2, "1"])
-def test_every_payload_must_say_version_1(kind: str, v) -> None:
+@pytest.mark.parametrize("v", [None, 0, 3, "1", True])
+def test_every_payload_must_say_version_1_or_2(kind: str, v) -> None:
     payload = {"v": v} if v is not None else {}
     assert "key v" in refusal(kind, payload)
 
 
-def test_an_event_must_say_version_1_too() -> None:
-    assert "key v" in refusal("event", {"v": 2, "type": "shuffle"})
+def test_an_event_must_say_version_1_or_2_too() -> None:
+    assert "key v" in refusal("event", {"v": 3, "type": "shuffle"})
 
 
 # -- which key an error names --------------------------------------------------------------
@@ -151,17 +153,17 @@ def test_a_result_only_natural_survives_the_wire() -> None:
 
 # -- topics, kinds, signing, status, errors --------------------------------------------------
 def test_the_topics_of_a_table() -> None:
-    assert default_prefix("T9") == "baccarat/v1/T9"
+    assert default_prefix("T9") == "baccarat/v2/T9"
     assert (T.coup, T.controller_status, T.resync) == (
         "baccarat/v1/T1/coup", "baccarat/v1/T1/controller/status", "baccarat/v1/T1/cmd/resync",
     )  # fmt: skip
     assert T.display_status("d1") == "baccarat/v1/T1/display/d1/status"
     assert T.display_subscriptions == (
+        T.controller_status,  # the retained ones first, oldest seq first
+        T.limits,
+        T.snapshot,
         T.coup,
         T.event,
-        T.snapshot,
-        T.limits,
-        T.controller_status,
     )  # fmt: skip  - displays never read cmd/resync or each other's status
 
 
@@ -178,7 +180,7 @@ def test_a_plain_prefix_is_kept() -> None:
 @pytest.mark.parametrize("kind", list(Kind))
 def test_every_kind_ships_its_json_schema(kind: Kind) -> None:
     text = resources.files("scoreboard.schemas").joinpath(kind.schema).read_text()
-    assert json.loads(text)["$id"].endswith(f"/baccarat/v1/{kind.value}.json")
+    assert json.loads(text)["$id"].endswith(f"/baccarat/v2/{kind.value}.json")
 
 
 def test_canonical_json_is_utf8_not_escapes() -> None:

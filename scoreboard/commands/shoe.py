@@ -33,7 +33,11 @@ def add_mqtt_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("MQTT")
     group.add_argument("--mqtt", metavar="HOST:PORT", help="broker (default 127.0.0.1:1883)")
     group.add_argument("--table", metavar="ID", help="table id (default T1)")
-    group.add_argument("--prefix", metavar="PREFIX", help="topic prefix (default baccarat/v1/ID)")
+    group.add_argument(
+        "--prefix",
+        metavar="PREFIX",
+        help="topic prefix (default baccarat/v2/ID; a v1 controller's is baccarat/v1/ID)",
+    )
     group.add_argument(
         "--mqtt-protocol", choices=PROTOCOLS, help="MQTT protocol version (default 5)"
     )
@@ -98,8 +102,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Deal simulated shoes by the real rules and publish them as the table feed: "
             "every coup with its cards, the shoe events, a retained snapshot after every "
-            "coup, retained limits and the controller status (with a last will). Answers "
-            "cmd/resync."
+            "coup, retained limits and the controller status (with a last will), each "
+            "stamped with the connection's session and a sequence number (contract v2). "
+            "Answers cmd/resync for the current and the previous shoe."
         ),
     )
     add_mqtt_arguments(parser)
@@ -119,6 +124,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--variant", choices=sorted(VARIANTS), default="commission", help="pay table to publish"
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        metavar="DIR",
+        help="keep the last session (and shoe) here, so sessions grow even if the clock goes back",
     )
     parser.add_argument(
         "--linger",
@@ -146,9 +157,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(str(error)) from None
     endpoint = endpoint_from(config)
-    controller = Controller(endpoint, limits=Limits.default_for(VARIANTS[args.variant]))
+    controller = Controller(
+        endpoint, limits=Limits.default_for(VARIANTS[args.variant]), state_dir=args.state_dir
+    )
     log.info(
-        "shoe: table %s, %d decks, seed %d, pace %.2fs -> %s:%d %s",
+        "shoe: table %s, %d decks, seed %d, pace %.2fs -> %s:%d %s, session %d",
         config.table_id,
         args.decks,
         dealer.seed,
@@ -156,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         endpoint.mqtt.host,
         endpoint.mqtt.port,
         endpoint.topics.prefix,
+        controller.session,
     )
     controller.start()
     try:

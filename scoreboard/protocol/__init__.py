@@ -2,9 +2,11 @@
 
 A display must never show a wrong road, so everything that arrives from the
 network is checked here before it reaches :class:`~scoreboard.core.table.TableState`:
-size, UTF-8, JSON, the ``v`` field, types and ranges, cards, the tableau, the
-HMAC signature.  A payload that fails any check raises a :class:`ProtocolError`
-naming the topic, the key and (where known) the game, and changes nothing.
+size, UTF-8, JSON, the ``v`` field, the v2 envelope (``session`` and ``seq``,
+which become the event's :class:`~scoreboard.core.events.Origin`), types and
+ranges, cards, the tableau, the HMAC signature (over the topic too, in v2).
+A payload that fails any check raises a :class:`ProtocolError` naming the
+topic, the key and (where known) the game, and changes nothing.
 
 This package never touches the screen, the network or the disk; the MQTT feed,
 the simulated controller and the journal all go through it, by the names
@@ -15,12 +17,13 @@ entry per message type: its event, reader and writer), ``topics``, ``signing``
 ``encoding`` (event -> payload) and ``display`` (a display's status).  The
 events themselves are the core's vocabulary (:mod:`scoreboard.core.events`).
 
->>> topics = Topics("baccarat/v1/T1")
+>>> topics = Topics("baccarat/v2/T1")
 >>> event = parse_message(
-...     topics, "baccarat/v1/T1/coup",
-...     b'{"v":1,"shoe":"S1","game":1,"cards":{"player":["9S","KH"],"banker":["4D","3C"]}}')
->>> event.game.number, event.game.coup.winner.value
-(1, 'P')
+...     topics, "baccarat/v2/T1/coup",
+...     b'{"v":2,"session":7,"seq":5,"shoe":"S1","game":1,'
+...     b'"cards":{"player":["9S","KH"],"banker":["4D","3C"]}}')
+>>> event.game.number, event.game.coup.winner.value, event.origin
+(1, 'P', Origin(session=7, seq=5))
 """
 
 from __future__ import annotations
@@ -34,12 +37,21 @@ from scoreboard.core.events import (
     Event,
     LimitsReceived,
     NewShoe,
+    Origin,
     ResyncRequest,
     Shuffle,
     Snapshot,
     Void,
 )
-from scoreboard.protocol.contract import MAX_GAME, MAX_PAYLOAD, MAX_SHOE_ID, VERSION
+from scoreboard.protocol.contract import (
+    MAX_GAME,
+    MAX_PAYLOAD,
+    MAX_SEQ,
+    MAX_SHOE_ID,
+    VERSION,
+    VERSIONS,
+    WILL_SEQ,
+)
 from scoreboard.protocol.decoding import decode
 from scoreboard.protocol.display import DISPLAY_OFFLINE, apply_event, display_status
 from scoreboard.protocol.encoding import coup_fields
@@ -62,16 +74,26 @@ from scoreboard.protocol.messages import (
     parse_message,
     wire,
 )
-from scoreboard.protocol.signing import canonical_json, encode_payload, sign, signature, verify
+from scoreboard.protocol.signing import (
+    canonical_json,
+    encode_payload,
+    sign,
+    signature,
+    signed_bytes,
+    verify,
+)
 from scoreboard.protocol.topics import Topics, default_prefix, topic_for
 
 __all__ = [
     "DISPLAY_OFFLINE",
     "MAX_GAME",
     "MAX_PAYLOAD",
+    "MAX_SEQ",
     "MAX_SHOE_ID",
     "MESSAGES",
     "VERSION",
+    "VERSIONS",
+    "WILL_SEQ",
     "BadCardError",
     "Burn",
     "ControllerStatus",
@@ -85,6 +107,7 @@ __all__ = [
     "MessageType",
     "NewShoe",
     "NotJsonError",
+    "Origin",
     "OversizedPayloadError",
     "ProtocolError",
     "ResyncRequest",
@@ -107,6 +130,7 @@ __all__ = [
     "parse_message",
     "sign",
     "signature",
+    "signed_bytes",
     "topic_for",
     "verify",
     "wire",

@@ -1,4 +1,4 @@
-"""The numbers that define contract v1: its version and the bounds of a payload.
+"""The numbers that define contract v2: its version and the bounds of a payload.
 
 They live apart because decoding, encoding and the display status all need
 them, and a bump of the version or a bound should be one edit in one place.
@@ -6,7 +6,9 @@ them, and a bump of the version or a bound should be one edit in one place.
 
 from __future__ import annotations
 
-VERSION = 1
+VERSION = 2
+#: The versions a display reads: v1 payloads still parse (with no origin).
+VERSIONS = (1, 2)
 MAX_PAYLOAD = 64 * 1024
 MAX_GAME = 999
 MAX_SHOE_ID = 64
@@ -14,3 +16,7 @@ MAX_BURN = 12
 #: The largest bet limit a board shows: a trillion fits every currency's table stakes.
 MAX_BET = 10**12
 MAX_REASON = 200
+#: The largest session and seq: 2^53 - 1, the largest integer every JSON reader keeps exact.
+MAX_SEQ = 2**53 - 1
+#: The seq a last will stands at: after every payload of the session it ends.
+WILL_SEQ = MAX_SEQ

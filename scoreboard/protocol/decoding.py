@@ -86,15 +86,28 @@ def decode_coup(data: Mapping[str, Any], where: str) -> CoupReceived:
 
 
 def decode_new_shoe(data: Mapping[str, Any], where: str) -> NewShoe:
-    return NewShoe(_shoe(data, where))
+    shoe = _shoe(data, where)
+    if data.get("previous") is None:  # absent (or null) for a controller's very first shoe
+        return NewShoe(shoe)
+    previous = _get(data, "previous", dict, where)
+    at = f"{where} previous"
+    games = _get(previous, "games", int, at)
+    if not 0 <= games <= MAX_GAME:
+        raise SchemaError(at, f"key games: expected 0-{MAX_GAME} games, got {games}")
+    return NewShoe(shoe, _shoe(previous, at), games)
 
 
-def decode_shuffle(_data: Mapping[str, Any], _where: str) -> Shuffle:
-    return Shuffle()
+def _shoe_named(data: Mapping[str, Any], where: str) -> str | None:
+    """The optional ``shoe`` of a shuffle, burn or cut card (v2 requires it, v1 may send it)."""
+    return _shoe(data, where) if "shoe" in data else None
 
 
-def decode_cut_card(_data: Mapping[str, Any], _where: str) -> CutCard:
-    return CutCard()
+def decode_shuffle(data: Mapping[str, Any], where: str) -> Shuffle:
+    return Shuffle(_shoe_named(data, where))
+
+
+def decode_cut_card(data: Mapping[str, Any], where: str) -> CutCard:
+    return CutCard(_shoe_named(data, where))
 
 
 def decode_burn(data: Mapping[str, Any], where: str) -> Burn:
@@ -102,9 +115,10 @@ def decode_burn(data: Mapping[str, Any], where: str) -> Burn:
     if len(cards) > MAX_BURN:
         raise SchemaError(where, f"key cards: at most {MAX_BURN} burned cards, got {len(cards)}")
     try:
-        return Burn(tuple(parse_card(token) for token in cards))
+        burned = tuple(parse_card(token) for token in cards)
     except UnknownCardError as error:
         raise BadCardError(where, f"key cards: {error}") from None
+    return Burn(burned, _shoe_named(data, where))
 
 
 def decode_void(data: Mapping[str, Any], where: str) -> Void:

@@ -1,9 +1,9 @@
 """Events back to payloads: what the controller publishes and the journal keeps.
 
 The inverse of :mod:`scoreboard.protocol.decoding`: one ``encode_*`` per message
-type gives its fields (without ``v`` and the event ``type``, which
-:func:`scoreboard.protocol.messages.encode` adds), which decode back to an
-equal event.
+type gives its fields (without ``v``, the event ``type`` and the v2 envelope
+``session`` and ``seq``, which :func:`scoreboard.protocol.messages.encode` adds),
+which decode back to an equal event.
 """
 
 from __future__ import annotations
@@ -56,15 +56,22 @@ def encode_coup(event: CoupReceived) -> dict[str, Any]:
 
 
 def encode_new_shoe(event: NewShoe) -> dict[str, Any]:
-    return {"shoe": event.shoe}
+    data: dict[str, Any] = {"shoe": event.shoe}
+    if event.previous is not None and event.previous_games is not None:
+        data["previous"] = {"shoe": event.previous, "games": event.previous_games}
+    return data
 
 
-def encode_nothing(_event: Shuffle | CutCard) -> dict[str, Any]:
-    return {}
+def encode_shoe_mark(event: Shuffle | CutCard) -> dict[str, Any]:
+    """A shuffle or a cut card: only the shoe it belongs to (v2; absent from v1 events)."""
+    return {} if event.shoe is None else {"shoe": event.shoe}
 
 
 def encode_burn(event: Burn) -> dict[str, Any]:
-    return {"cards": [str(card) for card in event.cards]}
+    data: dict[str, Any] = {"cards": [str(card) for card in event.cards]}
+    if event.shoe is not None:
+        data["shoe"] = event.shoe
+    return data
 
 
 def encode_void(event: Void) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoreboard.core.cards import Card, UnknownCardError, parse_card
+from scoreboard.core.events import Origin
 from scoreboard.core.rules import (
     Coup,
     Game,
@@ -21,7 +22,7 @@ from scoreboard.core.rules import (
     record_coup,
     result_coup,
 )
-from scoreboard.protocol.contract import MAX_GAME, MAX_SHOE_ID, VERSION
+from scoreboard.protocol.contract import MAX_GAME, MAX_SEQ, MAX_SHOE_ID, VERSIONS, WILL_SEQ
 from scoreboard.protocol.errors import BadCardError, ImpossibleCoupError, SchemaError
 
 _MISSING = object()
@@ -46,10 +47,35 @@ def _get(
     return value
 
 
-def _version(data: Mapping[str, Any], where: str) -> None:
-    v = _get(data, "v", int, where)
-    if v != VERSION:
-        raise SchemaError(where, f"key v: protocol version {v} is not supported (expected 1)")
+def _version(data: Mapping[str, Any], where: str) -> int:
+    """The payload's ``v``: 1 or 2, else SchemaError."""
+    v: int = _get(data, "v", int, where)
+    if v not in VERSIONS:
+        raise SchemaError(where, f"key v: protocol version {v} is not supported (expected 1 or 2)")
+    return v
+
+
+def _counter(data: Mapping[str, Any], key: str, where: str, *, default: Any = _MISSING) -> Any:
+    value = _get(data, key, int, where, default=default)
+    if isinstance(value, int) and not 1 <= value <= MAX_SEQ:
+        raise SchemaError(where, f"key {key}: expected an integer 1 to 2^53-1, got {value!r:.40}")
+    return value
+
+
+def _origin(data: Mapping[str, Any], where: str, *, will: bool = False) -> Origin:
+    """A v2 controller payload's place in its controller's stream: ``session`` and ``seq``.
+
+    A last will (``will``) may omit ``seq``: it is fixed when the controller
+    connects, and it stands after every payload of the session it ends.
+
+    >>> _origin({"session": 7, "seq": 3}, "here")
+    Origin(session=7, seq=3)
+    >>> _origin({"session": 7}, "here", will=True).seq == WILL_SEQ
+    True
+    """
+    session = _counter(data, "session", where)
+    seq = _counter(data, "seq", where, default=WILL_SEQ if will else _MISSING)
+    return Origin(session, seq)
 
 
 def _string(

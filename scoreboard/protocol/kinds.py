@@ -1,4 +1,4 @@
-"""The payload kinds of contract v1: one per topic under a table's prefix.
+"""The payload kinds of the contract (v1 and v2 alike): one per topic under a table's prefix.
 
 An enum (not strings threaded through the layers) so a new kind is one member
 here and one entry in :mod:`scoreboard.protocol.messages`.  Members are

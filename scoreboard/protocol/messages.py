@@ -1,19 +1,28 @@
-"""The message types of contract v1: one registry entry each binds its event, kind, codec.
+"""The message types of contract v2: one registry entry each binds its event, kind, codec.
 
 A message type is what travels on one topic (its :class:`~scoreboard.protocol.kinds.Kind`)
 with, for the ``event`` kind, its ``type`` field.  Its entry names the event
-value it carries, the reader that validates it and the writer that produces it;
-the topic and the JSON Schema follow from the kind.  Adding a message type is one
-entry here, its two functions and its schema.
+value it carries, the reader that validates it, the writer that produces it,
+whether it is a controller payload (stamped with ``session`` and ``seq`` in v2)
+and the keys v2 requires beyond v1; the topic and the JSON Schema follow from
+the kind.  Adding a message type is one entry here, its two functions and its
+schema.
 
->>> encode(NewShoe("S1"))
-(<Kind.EVENT: 'event'>, {'v': 1, 'type': 'new_shoe', 'shoe': 'S1'})
->>> parse_dict("event", {"v": 1, "type": "new_shoe", "shoe": "S1"}, "here")
-NewShoe(shoe='S1')
+A v2 payload's ``session`` and ``seq`` become the event's ``origin``; a v1
+payload (no envelope) gives an event with no origin, and an event with no
+origin is written as v1, so the journal keeps either exactly.
+
+>>> encode(NewShoe("S1", origin=Origin(7, 3)))
+(<Kind.EVENT: 'event'>, {'v': 2, 'type': 'new_shoe', 'shoe': 'S1', 'session': 7, 'seq': 3})
+>>> parse_dict("event", {"v": 2, "type": "new_shoe", "shoe": "S1", "session": 7, "seq": 3}, "here")
+NewShoe(shoe='S1', previous=None, previous_games=None, origin=Origin(session=7, seq=3))
+>>> parse_dict("event", {"v": 1, "type": "new_shoe", "shoe": "S1"}, "here").origin is None
+True
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +36,7 @@ from scoreboard.core.events import (
     Event,
     LimitsReceived,
     NewShoe,
+    Origin,
     ResyncRequest,
     Shuffle,
     Snapshot,
@@ -34,9 +44,9 @@ from scoreboard.core.events import (
 )
 from scoreboard.protocol import decoding as read
 from scoreboard.protocol import encoding as write
-from scoreboard.protocol.contract import VERSION
+from scoreboard.protocol.contract import VERSION, WILL_SEQ
 from scoreboard.protocol.errors import SchemaError, UnknownTopicError
-from scoreboard.protocol.fields import _string, _version
+from scoreboard.protocol.fields import _origin, _string, _version
 from scoreboard.protocol.kinds import Kind
 from scoreboard.protocol.signing import encode_payload
 from scoreboard.protocol.topics import Topics
@@ -51,14 +61,26 @@ class MessageType:
     event: type
     decode: Callable[[Mapping[str, Any], str], Any]
     encode: Callable[[Any], dict[str, Any]]
+    #: A controller payload: in v2 it carries ``session`` and ``seq`` (its event's origin).
+    stamped: bool = True
+    #: Keys v2 requires that v1 did not.
+    v2_requires: tuple[str, ...] = ()
 
 
 MESSAGES: tuple[MessageType, ...] = (
     MessageType(Kind.COUP, None, CoupReceived, read.decode_coup, write.encode_coup),
     MessageType(Kind.EVENT, "new_shoe", NewShoe, read.decode_new_shoe, write.encode_new_shoe),
-    MessageType(Kind.EVENT, "shuffle", Shuffle, read.decode_shuffle, write.encode_nothing),
-    MessageType(Kind.EVENT, "burn", Burn, read.decode_burn, write.encode_burn),
-    MessageType(Kind.EVENT, "cut_card", CutCard, read.decode_cut_card, write.encode_nothing),
+    MessageType(
+        Kind.EVENT, "shuffle", Shuffle, read.decode_shuffle, write.encode_shoe_mark,
+        v2_requires=("shoe",),
+    ),
+    MessageType(
+        Kind.EVENT, "burn", Burn, read.decode_burn, write.encode_burn, v2_requires=("shoe",)
+    ),
+    MessageType(
+        Kind.EVENT, "cut_card", CutCard, read.decode_cut_card, write.encode_shoe_mark,
+        v2_requires=("shoe",),
+    ),
     MessageType(Kind.EVENT, "void", Void, read.decode_void, write.encode_void),
     MessageType(Kind.EVENT, "correct", Correct, read.decode_correct, write.encode_correct),
     MessageType(Kind.SNAPSHOT, None, Snapshot, read.decode_snapshot, write.encode_snapshot),
@@ -70,8 +92,10 @@ MESSAGES: tuple[MessageType, ...] = (
         read.decode_controller_status,
         write.encode_controller_status,
     ),
-    MessageType(Kind.RESYNC, None, ResyncRequest, read.decode_resync, write.encode_resync),
-)
+    MessageType(
+        Kind.RESYNC, None, ResyncRequest, read.decode_resync, write.encode_resync, stamped=False
+    ),
+)  # fmt: skip
 
 _BY_EVENT = {message.event: message for message in MESSAGES}
 _BY_TAG = {(message.kind, message.tag): message for message in MESSAGES}
@@ -85,23 +109,45 @@ def message_type(event: Event) -> MessageType:
     return message
 
 
-def encode(event: Event) -> tuple[Kind, dict[str, Any]]:
-    """``(kind, payload dict)`` for an event: what the controller sends and the journal keeps."""
+def encode(event: Event, *, version: int = VERSION) -> tuple[Kind, dict[str, Any]]:
+    """``(kind, payload dict)`` for an event: what the controller sends and the journal keeps.
+
+    A controller payload is v2 when its event has an origin and v1 when it has
+    none; a display's own message (a resync request) is written in ``version``.
+    """
     message = message_type(event)
-    head: dict[str, Any] = {"v": VERSION}
+    origin: Origin | None = getattr(event, "origin", None)
+    if message.stamped:
+        version = 1 if origin is None else VERSION
+    head: dict[str, Any] = {"v": version}
     if message.tag is not None:
         head["type"] = message.tag
-    return message.kind, {**head, **message.encode(event)}
+    data = {**head, **message.encode(event)}
+    if origin is not None and message.stamped:
+        data["session"] = origin.session
+        if not (_is_will(event) and origin.seq == WILL_SEQ):  # a will names no seq
+            data["seq"] = origin.seq
+        missing = [key for key in message.v2_requires if key not in data]
+        if missing:
+            raise ValueError(f"a v2 {message.tag or message.kind} needs {', '.join(missing)}")
+    return message.kind, data
+
+
+def _is_will(event: Event) -> bool:
+    return isinstance(event, ControllerStatus) and not event.online
 
 
 def wire(topics: Topics, event: Event, key: bytes | None = None) -> tuple[str, bytes]:
     """``(topic, payload)`` as ``event`` travels: its topic, canonical JSON, signed with ``key``.
 
-    >>> wire(Topics("doc/v1/T1"), NewShoe("S1"))
-    ('doc/v1/T1/event', b'{"shoe":"S1","type":"new_shoe","v":1}')
+    In v2 the signature covers the topic, so the payload is only good on that topic.
+
+    >>> wire(Topics("doc/v2/T1"), NewShoe("S1", origin=Origin(7, 1)))
+    ('doc/v2/T1/event', b'{"seq":1,"session":7,"shoe":"S1","type":"new_shoe","v":2}')
     """
-    kind, data = encode(event)
-    return topics.by_kind[kind], encode_payload(data, key)
+    kind, data = encode(event, version=topics.version)
+    topic = topics.by_kind[kind]
+    return topic, encode_payload(data, key, topic)
 
 
 def parse_dict(kind: Kind | str, data: Mapping[str, Any], where: str) -> Event:
@@ -110,7 +156,7 @@ def parse_dict(kind: Kind | str, data: Mapping[str, Any], where: str) -> Event:
         kind = Kind(kind)
     except ValueError:
         raise UnknownTopicError(where, f"unknown payload kind {kind!r}") from None
-    _version(data, where)  # every payload of contract v1 says so
+    version = _version(data, where)
     tag = None
     if kind is Kind.EVENT:
         tag = _string(data, "type", where, limit=32)
@@ -119,6 +165,15 @@ def parse_dict(kind: Kind | str, data: Mapping[str, Any], where: str) -> Event:
     if message is None:
         raise SchemaError(where, f"key type: unknown event type {tag!r}")
     event: Event = message.decode(data, where)
+    if version == 1:
+        return event  # v1: no origin, none of v2's ordering
+    for key in message.v2_requires:
+        if key not in data:
+            raise SchemaError(where, f"key {key}: required in v2 but missing")
+    if message.stamped:
+        origin = _origin(data, where, will=_is_will(event))
+        unstamped: Any = event  # every stamped message's event has an origin field
+        event = dataclasses.replace(unstamped, origin=origin)
     return event
 
 

@@ -6,6 +6,7 @@ topics (``Topics``, ``default_prefix``, ``topic_for``) without reading payloads.
 
 from __future__ import annotations
 
+from scoreboard.protocol.contract import VERSION
 from scoreboard.protocol.kinds import Kind
 
 #: What a table's topic prefix must be, as error messages put it.
@@ -13,7 +14,12 @@ PREFIX_RULE = "a topic without wildcards or a trailing /"
 
 
 def default_prefix(table_id: str) -> str:
-    return f"baccarat/v1/{table_id}"
+    """``baccarat/v2/<table>``: contract v2 on its own prefix (a v1 controller keeps v1's).
+
+    >>> default_prefix("T1")
+    'baccarat/v2/T1'
+    """
+    return f"baccarat/v{VERSION}/{table_id}"
 
 
 def check_prefix(prefix: str) -> str:
@@ -26,9 +32,11 @@ def check_prefix(prefix: str) -> str:
 class Topics:
     """The topic names under one table's prefix.
 
-    >>> topics = Topics("baccarat/v1/T1")
-    >>> topics.resync, topics.kind_of("baccarat/v1/T1/controller/status")
-    ('baccarat/v1/T1/cmd/resync', <Kind.CONTROLLER_STATUS: 'controller_status'>)
+    >>> topics = Topics("baccarat/v2/T1")
+    >>> topics.resync, topics.kind_of("baccarat/v2/T1/controller/status")
+    ('baccarat/v2/T1/cmd/resync', <Kind.CONTROLLER_STATUS: 'controller_status'>)
+    >>> topics.version, Topics("baccarat/v1/T1").version
+    (2, 1)
     """
 
     def __init__(self, prefix: str) -> None:
@@ -43,13 +51,28 @@ class Topics:
         self.controller_status = self.by_kind[Kind.CONTROLLER_STATUS]
         self.resync = self.by_kind[Kind.RESYNC]
 
+    @property
+    def version(self) -> int:
+        """The contract a display writes in (its resync requests): 1 on a v1 prefix, else 2.
+
+        A prefix is v1 when one of its levels is ``v1`` (``baccarat/v1/T1``), where
+        a v1 controller, which refuses ``"v": 2``, still publishes during a migration.
+        """
+        return 1 if "v1" in self.prefix.split("/") else VERSION
+
     def display_status(self, display_id: str) -> str:
         return f"{self.prefix}/display/{display_id}/status"
 
     @property
     def display_subscriptions(self) -> tuple[str, ...]:
-        """What a display reads: everything the controller publishes, nothing displays write."""
-        return (self.coup, self.event, self.snapshot, self.limits, self.controller_status)
+        """What a display reads: everything the controller publishes, nothing displays write.
+
+        The retained topics come first, in the order their seq grows (the status is
+        a session's birth, the limits follow it, the snapshot is as of the latest
+        payload): the broker sends retained messages in the order of the filters,
+        so a display that subscribes afresh receives them oldest first.
+        """
+        return (self.controller_status, self.limits, self.snapshot, self.coup, self.event)
 
     def kind_of(self, topic: str) -> Kind | None:
         return self._kinds.get(topic)
