@@ -534,10 +534,10 @@ class _Checker:
                 "roads.bead_text", f"expected 'letter' or 'total', got {excerpt(style.bead_text)}"
             )
         merged = dict(style.letters)
-        for key, text in self.mapping(
-            letters, "roads.letters", ("banker", "player", "tie")
-        ).items():
-            merged[key] = self.string(text, f"roads.letters.{key}")
+        for key, raw in self.mapping(letters, "roads.letters", ("banker", "player", "tie")).items():
+            before = len(self.errors)
+            text = self.string(raw, f"roads.letters.{key}")
+            merged[key] = text if len(self.errors) == before else merged[key]
         for key, text in merged.items():
             if not 0 < len(text) <= 3:
                 self.error(
