@@ -59,7 +59,7 @@ def test_contrast_tells_banker_from_player_by_shape_too():
 def test_a_theme_is_frozen():
     theme = load_theme("classic")
     with pytest.raises(AttributeError):
-        theme.name = "other"  # type: ignore[misc]
+        theme.name = "other"
 
 
 def test_a_wrong_colour_is_reported_with_its_key_path(tmp_path):
