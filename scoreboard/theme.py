@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.resources
+import math
 import os
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from scoreboard.yamlfile import YamlSyntaxError, parse_yaml
+from scoreboard.fonts import check_font
+from scoreboard.yamlfile import YamlSyntaxError, excerpt, load_yaml, parse_yaml
 
 RGB = tuple[int, int, int]
 
@@ -45,6 +48,34 @@ ORIENTATIONS = ("landscape", "portrait")
 SHAPES = ("circle", "square", "diamond")
 _DEFAULT_REGULAR = "NotoSansCJK-Regular-subset.otf"
 _DEFAULT_BOLD = "NotoSansCJK-Bold-subset.otf"
+
+RANGES: Mapping[str, tuple[float, float]] = MappingProxyType(
+    {
+        "roads.rows": (3, 12),
+        "roads.empty_columns": (0, 10),
+        "roads.blink_seconds": (0, 60),
+        "style.gap": (0, 0.05),
+        "style.corner_radius": (0, 0.05),
+        "style.border_width": (0, 0.01),
+        "style.title_height": (0.01, 0.08),
+        "style.text_scale": (0.5, 2),
+    }
+)
+"""Every number a theme may set, with the range a real screen can draw (docs/display.md).
+
+Panel rectangles are fractions of the screen (0 to 1) and colour channels 0 to 255.
+"""
+
+MAX_TEXT = 200
+"""The longest text a theme may put on screen (the default disclaimer is 44 characters)."""
+
+MAX_LANGUAGES = 3
+
+MIN_PANEL = 0.02
+"""A panel's smallest width or height, as a fraction of the screen."""
+
+BOARD_TEXT = "0123456789%:.,-–·♠♥♦♣AJQK"
+"""Characters the board draws whatever the theme says (numbers, card ranks and suits, dashes)."""
 
 
 class ThemeError(Exception):
@@ -247,19 +278,28 @@ def load_theme(name_or_file: str | os.PathLike[str]) -> Theme:
     """Read and validate a theme; raise :class:`ThemeError` listing every problem."""
     path = theme_path(name_or_file)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ThemeError([f"{path}: cannot read: {error}"]) from None
-    return parse_theme(text, path)
+        data = load_yaml(path)
+    except OSError as error:
+        raise ThemeError([f"{path}: cannot read: {error.strerror or error}"]) from None
+    except YamlSyntaxError as error:
+        raise ThemeError([str(error)]) from None
+    return _validate(data, path)
 
 
 def parse_theme(text: str, path: Path) -> Theme:
+    """Validate theme YAML ``text`` as if read from ``path`` (fonts are found beside it)."""
     try:
         data = parse_yaml(text, str(path))
     except YamlSyntaxError as error:
         raise ThemeError([str(error)]) from None
+    return _validate(data, path)
+
+
+def _validate(data: Any, path: Path) -> Theme:
     checker = _Checker(path)
     theme = checker.theme(data)
+    if theme is not None:
+        checker.glyphs(theme.fonts)
     if checker.errors:
         raise ThemeError(checker.errors)
     assert theme is not None
@@ -282,12 +322,51 @@ _TOP_KEYS = (
 )
 
 
+_LANGUAGE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
+_UNDRAWABLE = {"Cc": "a control character", "Cs": "a lone surrogate"}
+
+
+def text_problem(text: str, limit: int = MAX_TEXT) -> str | None:
+    """Why ``text`` cannot be drawn whatever the font (None when it can).
+
+    >>> text_problem("Baccarat"), text_problem("Bac\\x00carat")
+    (None, 'U+0000 is a control character, not drawable text')
+    """
+    if len(text) > limit:
+        return f"expected at most {limit} characters, got {len(text)}: {excerpt(text)}"
+    for char in text:
+        kind = _UNDRAWABLE.get(unicodedata.category(char))
+        if kind:
+            return f"U+{ord(char):04X} is {kind}, not drawable text"
+    return None
+
+
+def _key_name(name: object) -> str:
+    """A key as it may appear in an error line: itself when short plain text, else an excerpt."""
+    if isinstance(name, str) and len(name) <= 40 and name.isprintable():
+        return name
+    return excerpt(name)
+
+
+def _number(raw: Any, whole: bool, bounds: tuple[float, float]) -> int | float | None:
+    """``raw`` when it is a finite number of the right kind within ``bounds``, else None."""
+    if isinstance(raw, bool) or not isinstance(raw, int | float):
+        return None
+    if whole and not isinstance(raw, int):
+        return None
+    low, high = bounds
+    if not (math.isfinite(raw) and low <= raw <= high):
+        return None
+    return raw if whole else float(raw)
+
+
 class _Checker:
     """Walks the YAML tree collecting every error with its key path."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.errors: list[str] = []
+        self.drawn: dict[str, str] = {}  # key path -> text the board draws
 
     def error(self, key: str, expected: str) -> None:
         self.errors.append(f"{self.path}: {key}: {expected}")
@@ -298,14 +377,20 @@ class _Checker:
         if not isinstance(value, dict):
             self.error(key, f"expected a mapping, got {type(value).__name__}")
             return {}
-        if allowed is not None:
-            for name in value:
-                if name not in allowed:
-                    prefix = f"{key}." if key else ""
-                    self.error(
-                        f"{prefix}{name}", f"unknown key (expected one of {', '.join(allowed)})"
-                    )
-        return {k: v for k, v in value.items() if allowed is None or k in allowed}
+        prefix = f"{key}." if key else ""
+        for name in value:
+            if allowed is not None and name not in allowed:
+                self.error(
+                    f"{prefix}{_key_name(name)}",
+                    f"unknown key (expected one of {', '.join(allowed)})",
+                )
+            elif not isinstance(name, str):
+                self.error(f"{prefix}{_key_name(name)}", "expected a name as key")
+        return {
+            k: v
+            for k, v in value.items()
+            if isinstance(k, str) and (allowed is None or k in allowed)
+        }
 
     def theme(self, data: Any) -> Theme | None:
         if not isinstance(data, dict):
@@ -337,10 +422,17 @@ class _Checker:
             layouts=layouts,
         )
 
-    def string(self, value: Any, key: str) -> str:
+    def string(self, value: Any, key: str, *, drawn: bool = False) -> str:
+        """Text without control characters or lone surrogates; ``drawn`` text is glyph-checked."""
         if not isinstance(value, str):
-            self.error(key, f"expected text, got {value!r}")
+            self.error(key, f"expected text, got {excerpt(value)}")
             return ""
+        problem = text_problem(value)
+        if problem:
+            self.error(key, problem)
+            return ""
+        if drawn:
+            self.drawn[key] = value
         return value
 
     def color(self, value: Any, key: str) -> RGB:
@@ -355,7 +447,7 @@ class _Checker:
             and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in value)
         ):
             return (value[0], value[1], value[2])
-        self.error(key, f"expected a colour like '#c81e2d' or [200, 30, 45], got {value!r}")
+        self.error(key, f"expected a colour like '#c81e2d' or [200, 30, 45], got {excerpt(value)}")
         return (0, 0, 0)
 
     def colors(self, value: Any) -> Colors:
@@ -373,7 +465,8 @@ class _Checker:
             if text and path is None:
                 self.error(
                     f"fonts.{key}",
-                    f"font file {text!r} not found beside the theme or in {themes_dir() / 'fonts'}",
+                    f"font file {excerpt(text)} not found beside the theme "
+                    f"or in {themes_dir() / 'fonts'}",
                 )
             found[key] = path or Path(text)
         return Fonts(regular=found["regular"], bold=found["bold"])
@@ -381,27 +474,53 @@ class _Checker:
     def font_file(self, name: str) -> Path | None:
         for base in (self.path.parent, self.path.parent / "fonts", themes_dir() / "fonts"):
             candidate = base / name
-            if candidate.is_file():
-                return candidate.resolve()
+            try:
+                if candidate.is_file():
+                    return candidate.resolve()
+            except (OSError, ValueError):  # a name too long for the file system
+                return None
         return None
+
+    def glyphs(self, fonts: Fonts) -> None:
+        """Each font loads and draws (tried in a child process) and has every drawn glyph."""
+        text = BOARD_TEXT + "".join(self.drawn.values())
+        for key in ("regular", "bold"):
+            path: Path = getattr(fonts, key)
+            check = check_font(path, text)
+            if check.error is not None:
+                self.error(f"fonts.{key}", f"{path} is not a usable font ({check.error})")
+                continue
+            board = "".join(sorted(set(BOARD_TEXT) & check.missing))
+            if board:
+                self.error(f"fonts.{key}", f"{path.name} {_lacks(board)} (the board draws it)")
+            for where, drawn in self.drawn.items():
+                absent = "".join(sorted(set(drawn) & check.missing))
+                if absent:
+                    self.error(where, f"{path.name} {_lacks(absent)}")
 
     def labels(self, languages: Any, value: Any) -> tuple[tuple[str, ...], Mapping[str, Labels]]:
         if not (
             isinstance(languages, list)
-            and languages
-            and all(isinstance(x, str) and x for x in languages)
+            and 0 < len(languages) <= MAX_LANGUAGES
+            and all(isinstance(x, str) and _LANGUAGE.match(x) for x in languages)
         ):
             self.error(
-                "languages", f"expected a list of language codes like [en, zh], got {languages!r}"
+                "languages",
+                f"expected a list of 1 to {MAX_LANGUAGES} language codes like [en, zh], "
+                f"got {excerpt(languages)}",
             )
             languages = ["en"]
         given = self.mapping(value, "labels", None)
         result: dict[str, Labels] = {}
         for lang in {*languages, *given}:
+            if not _LANGUAGE.match(lang):
+                self.error(f"labels.{_key_name(lang)}", "expected a language code like en or zh")
+                continue
             if lang not in given and lang != "en":
                 self.error(f"labels.{lang}", "missing: languages lists it but it has no labels")
                 continue
-            result[lang] = self.dataclass(Labels, given.get(lang), f"labels.{lang}")
+            drawn = lang in languages
+            result[lang] = self.dataclass(Labels, given.get(lang), f"labels.{lang}", drawn=drawn)
         return tuple(languages), MappingProxyType(result)
 
     def roads(self, value: Any) -> RoadStyle:
@@ -409,19 +528,23 @@ class _Checker:
             self.mapping(value, "roads", tuple(f.name for f in dataclasses.fields(RoadStyle)))
         )
         letters = given.pop("letters", None)
-        style = self.dataclass(RoadStyle, given, "roads")
-        if not 3 <= style.rows <= 12:
-            self.error("roads.rows", f"expected 3 to 12 rows, got {style.rows}")
+        style = self.dataclass(RoadStyle, given, "roads", drawn=False)
         if style.bead_text not in ("letter", "total"):
-            self.error("roads.bead_text", f"expected 'letter' or 'total', got {style.bead_text!r}")
-        if letters is not None:
-            merged = dict(style.letters)
-            for key, text in self.mapping(
-                letters, "roads.letters", ("banker", "player", "tie")
-            ).items():
-                merged[key] = self.string(text, f"roads.letters.{key}")
-            style = dataclasses.replace(style, letters=MappingProxyType(merged))
-        return style
+            self.error(
+                "roads.bead_text", f"expected 'letter' or 'total', got {excerpt(style.bead_text)}"
+            )
+        merged = dict(style.letters)
+        for key, raw in self.mapping(letters, "roads.letters", ("banker", "player", "tie")).items():
+            before = len(self.errors)
+            text = self.string(raw, f"roads.letters.{key}")
+            merged[key] = text if len(self.errors) == before else merged[key]
+        for key, text in merged.items():
+            if not 0 < len(text) <= 3:
+                self.error(
+                    f"roads.letters.{key}", f"expected 1 to 3 characters, got {excerpt(text)}"
+                )
+            self.drawn[f"roads.letters.{key}"] = text
+        return dataclasses.replace(style, letters=MappingProxyType(merged))
 
     def symbols(self, value: Any) -> Symbols:
         """Each side's shape: text, and one of :data:`SHAPES`."""
@@ -433,11 +556,14 @@ class _Checker:
             if shape in SHAPES:
                 shapes[name] = shape
             elif isinstance(raw, str):
-                self.error(key, f"expected one of {', '.join(SHAPES)}, got {raw!r}")
+                self.error(key, f"expected one of {', '.join(SHAPES)}, got {excerpt(raw)}")
         return Symbols(**shapes)
 
-    def dataclass(self, cls: type, value: Any, key: str) -> Any:
-        """Fill a dataclass of plain fields, checking each value against its default's type."""
+    def dataclass(self, cls: type, value: Any, key: str, *, drawn: bool = True) -> Any:
+        """Fill a dataclass of plain fields, checking each value against its default's type.
+
+        Numbers must lie in their :data:`RANGES`; text must be drawable.
+        """
         fields = {f.name: f for f in dataclasses.fields(cls)}
         given = self.mapping(value, key, tuple(fields))
         accepted: dict[str, Any] = {}
@@ -446,23 +572,32 @@ class _Checker:
             default = getattr(instance_defaults, name)
             path = f"{key}.{name}"
             if isinstance(default, bool):
-                ok = isinstance(raw, bool)
-                want = "true or false"
-            elif isinstance(default, int):
-                ok = isinstance(raw, int) and not isinstance(raw, bool)
-                want = "a whole number"
-            elif isinstance(default, float):
-                ok = isinstance(raw, int | float) and not isinstance(raw, bool) and raw >= 0
-                want = "a non-negative number"
-                raw = float(raw) if ok else raw
+                if isinstance(raw, bool):
+                    accepted[name] = raw
+                else:
+                    self.error(path, f"expected true or false, got {excerpt(raw)}")
+            elif isinstance(default, int | float):
+                number = self.number(raw, path, whole=isinstance(default, int))
+                if number is not None:
+                    accepted[name] = number
             else:
-                ok = isinstance(raw, str)
-                want = "text"
-            if ok:
-                accepted[name] = raw
-            else:
-                self.error(path, f"expected {want}, got {raw!r}")
+                accepted[name] = self.string(raw, path, drawn=drawn)
+        if drawn:  # the defaults are drawn too: a theme's own font must have their glyphs
+            for name in fields:
+                text = accepted.get(name, getattr(instance_defaults, name))
+                if isinstance(text, str):
+                    self.drawn.setdefault(f"{key}.{name}", text)
         return cls(**accepted)
+
+    def number(self, raw: Any, key: str, *, whole: bool) -> int | float | None:
+        """``raw`` if it is a finite number within the key's range, else an error and None."""
+        bounds = RANGES[key]
+        number = _number(raw, whole, bounds)
+        if number is None:
+            kind = "a whole number" if whole else "a number"
+            low, high = bounds
+            self.error(key, f"expected {kind} from {low:g} to {high:g}, got {excerpt(raw)}")
+        return number
 
     def layouts(self, value: Any) -> Mapping[str, Layout]:
         given = self.mapping(value, "layout", ORIENTATIONS)
@@ -491,14 +626,16 @@ class _Checker:
         ok = True
         if name not in PANELS:
             self.error(
-                f"{key}.name", f"unknown panel {name!r} (expected one of {', '.join(PANELS)})"
+                f"{key}.name",
+                f"unknown panel {excerpt(name)} (expected one of {', '.join(PANELS)})",
             )
             ok = False
         if rect is None:
             self.error(
                 f"{key}.rect",
-                "expected [x, y, width, height] as screen fractions within 0..1, "
-                f"got {spec.get('rect')!r}",
+                "expected [x, y, width, height] as screen fractions within 0..1 "
+                f"(width and height at least {MIN_PANEL:g}), "
+                f"got {excerpt(spec.get('rect'))}",
             )
             ok = False
         return Panel(str(name), rect) if ok and rect is not None else None
@@ -515,7 +652,18 @@ class _Checker:
         if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
             return None
         x, y, width, height = (float(v) for v in value)
-        fits = 0 <= x < 1 and 0 <= y < 1 and width > 0 and height > 0
+        fits = 0 <= x < 1 and 0 <= y < 1 and width >= MIN_PANEL and height >= MIN_PANEL
         if not (fits and x + width <= 1.0001 and y + height <= 1.0001):
             return None
         return (x, y, width, height)
+
+
+def _lacks(chars: str, shown: int = 5) -> str:
+    """``has no glyph for U+1F48E '💎'``: the first few characters, by code point.
+
+    >>> _lacks("ab")
+    "has no glyph for U+0061 'a', U+0062 'b'"
+    """
+    named = ", ".join(f"U+{ord(c):04X} {c!r}" for c in chars[:shown])
+    more = f" and {len(chars) - shown} more" if len(chars) > shown else ""
+    return f"has no glyph for {named}{more}"

@@ -59,7 +59,7 @@ def test_contrast_tells_banker_from_player_by_shape_too():
 def test_a_theme_is_frozen():
     theme = load_theme("classic")
     with pytest.raises(AttributeError):
-        theme.name = "other"  # type: ignore[misc]
+        theme.name = "other"
 
 
 def test_a_wrong_colour_is_reported_with_its_key_path(tmp_path):
@@ -126,11 +126,14 @@ def test_check_theme_prints_ok_or_the_errors(tmp_path, capsys):
     assert out[1].startswith(f"{bad}: colors.tie: expected a colour")
 
 
-def test_check_theme_warns_about_glyphs_the_font_lacks(tmp_path, capsys):
+def test_check_theme_refuses_glyphs_the_font_lacks(tmp_path, capsys):
     text = CLASSIC.replace("letters: {banker: B,", "letters: {banker: 💎,")
     path = write(tmp_path, text)
-    assert main(["check-theme", str(path)]) == 0
-    assert "roads.letters: NotoSansCJK-Bold-subset.otf has no glyph" in capsys.readouterr().out
+    assert main(["check-theme", str(path)]) == 1
+    assert (
+        f"{path}: roads.letters.banker: NotoSansCJK-Bold-subset.otf has no glyph for U+1F48E"
+        in capsys.readouterr().out
+    )
 
 
 def test_themes_command_lists_the_shipped_themes(capsys):
