@@ -28,6 +28,7 @@ def test_the_sample_config_loads():
     assert config.prefix == "baccarat/v1/T1"
     assert config.mqtt.username == "display-T1-a"
     assert config.mqtt.protocol == "5"
+    assert config.mqtt.session_expiry == 86_400 and config.mqtt.client_id is None
 
 
 def test_defaults_match_the_issue():
