@@ -29,6 +29,13 @@ from scoreboard.yamlfile import YamlSyntaxError, parse_yaml
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 1883
 PROTOCOLS = ("5", "3.1.1")
+#: How long the broker keeps a display's session (its subscriptions and the QoS 1
+#: messages queued while it is down): a day covers a night's power cut; a week at most,
+#: so a retired display's queue does not grow on the broker for ever.
+DEFAULT_SESSION_EXPIRY = 86_400
+SESSION_EXPIRY_RANGE = (60, 7 * 86_400)
+#: MQTT's client id: what mosquitto accepts, and what a topic-safe display id gives.
+CLIENT_ID_RULE = "1-128 letters, digits, '.', '_' or '-'"
 
 
 class ConfigError(ValueError):
@@ -46,6 +53,8 @@ class TlsConfig:
 
 @dataclass(frozen=True, slots=True)
 class MqttConfig:
+    """The broker settings; ``client_id`` None means the program's stable default."""
+
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
     protocol: str = "5"
@@ -55,6 +64,8 @@ class MqttConfig:
     tls: TlsConfig | None = None
     hmac_key_file: Path | None = None
     keepalive: int = 1
+    client_id: str | None = None
+    session_expiry: int = DEFAULT_SESSION_EXPIRY
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +140,7 @@ def _read_mqtt(reader: _Reader, data: Any) -> MqttConfig:
         "mqtt",
         {
             "broker", "host", "port", "protocol", "prefix", "username", "password_file",
-            "tls", "hmac_key_file", "keepalive",
+            "tls", "hmac_key_file", "keepalive", "client_id", "session_expiry",
         },
     )  # fmt: skip
     host, port = DEFAULT_HOST, DEFAULT_PORT
@@ -155,7 +166,23 @@ def _read_mqtt(reader: _Reader, data: Any) -> MqttConfig:
         tls=_read_tls(reader, mqtt.get("tls")),
         hmac_key_file=reader.path(mqtt.get("hmac_key_file"), "mqtt.hmac_key_file"),
         keepalive=reader.integer(mqtt.get("keepalive", 1), "mqtt.keepalive", 1, 3600),
+        client_id=_read_client_id(reader, mqtt.get("client_id")),
+        session_expiry=reader.integer(
+            mqtt.get("session_expiry", DEFAULT_SESSION_EXPIRY),
+            "mqtt.session_expiry",
+            *SESSION_EXPIRY_RANGE,
+        ),
     )
+
+
+def _read_client_id(reader: _Reader, value: Any) -> str | None:
+    """A fixed client id: the same on every start, so the broker keeps the session."""
+    if value is None:
+        return None
+    text = reader.text(value, "mqtt.client_id")
+    if not re.fullmatch(r"[A-Za-z0-9._-]{1,128}", text):
+        reader.fail("mqtt.client_id", CLIENT_ID_RULE, text)
+    return text
 
 
 def _read_tls(reader: _Reader, data: Any) -> TlsConfig | None:

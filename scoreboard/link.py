@@ -10,6 +10,18 @@ controller's inbox.  The paho client itself (protocol 5 or 3.1.1,
 credentials, TLS, reconnect backoff, the last will, the MQTT 5 session expiry)
 is built here and nowhere else.
 
+Three things a table needs beyond paho's defaults live here too:
+
+- a *persistent session* under a stable client id (MQTT 5 session expiry,
+  3.1.1 ``clean_session=False``), so the QoS 1 coups published while a display
+  was down arrive when it comes back;
+- a *named reason* on :class:`Unreachable` (``certificate verify failed:
+  expired``...), read from the exception paho is handling when it calls
+  ``on_connect_fail``, so a TLS mistake is not logged as a network outage;
+- a *ping watch*: paho waits a whole keepalive for the answer to its PINGREQ,
+  so a frozen broker went unnoticed for 2 x keepalive; the link gives the
+  answer :data:`PING_TIMEOUT` and then ends the connection as lost.
+
 >>> from scoreboard.config import Endpoint, MqttConfig
 >>> from scoreboard.protocol import Topics
 >>> link = Link(Endpoint(MqttConfig(port=1), Topics("doc/v1/T1")), client_id="doc")
@@ -21,7 +33,11 @@ from __future__ import annotations
 
 import logging
 import queue
+import select
+import socket
 import ssl
+import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,8 +53,13 @@ from scoreboard.protocol import Topics
 
 log = logging.getLogger(__name__)
 
-SESSION_EXPIRY = 300  # seconds the broker keeps a client's queued QoS 1 messages (MQTT 5)
 RECONNECT_DELAYS = (1, 10)  # paho's reconnect backoff, first and longest wait in seconds
+#: How long a PINGREQ may go without any byte from the broker before the link is lost.
+#: A broker on the table's network answers in milliseconds; paho alone would wait a
+#: whole keepalive, so a frozen broker showed after 2 x keepalive instead of
+#: keepalive + PING_TIMEOUT (+ one PING_CHECK).
+PING_TIMEOUT = 0.5
+PING_CHECK = 0.05  # how often the ping watch looks
 
 
 # -- link events: what paho's thread hands over -------------------------------------------
@@ -72,7 +93,14 @@ class Refused:
 
 @dataclass(frozen=True, slots=True)
 class Unreachable:
-    """A connection attempt failed before the broker answered."""
+    """A connection attempt failed before the broker answered; ``reason`` names why.
+
+    ``reason`` is :func:`connect_failure` of the error: a refused port, an unknown
+    host, or a certificate the link will not trust (``certificate verify failed:
+    unknown CA``), which a pit technician fixes on the display, not on the network.
+    """
+
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +123,43 @@ class Publish:
     payload: bytes
     qos: int = 1
     retain: bool = False
+
+
+# -- why a connection attempt failed ------------------------------------------------------
+#: OpenSSL's verify codes (X509_V_ERR_*) grouped by what a technician must fix.
+_VERIFY_CAUSES = {
+    2: "unknown CA", 18: "unknown CA", 19: "unknown CA", 20: "unknown CA", 21: "unknown CA",
+    9: "not yet valid", 10: "expired", 23: "revoked", 62: "hostname mismatch",
+    64: "hostname mismatch",
+}  # fmt: skip
+
+
+def connect_failure(error: BaseException | None) -> str:
+    """Why a connection attempt failed, in a few words a log line can carry.
+
+    >>> connect_failure(ConnectionRefusedError(111, "Connection refused"))
+    'connection refused'
+    >>> error = ssl.SSLCertVerificationError(1, "certificate verify failed")
+    >>> error.verify_code, error.verify_message = 10, "certificate has expired"
+    >>> connect_failure(error)
+    'certificate verify failed: expired (certificate has expired)'
+    """
+    if isinstance(error, ssl.SSLCertVerificationError):
+        cause = _VERIFY_CAUSES.get(getattr(error, "verify_code", 0), "untrusted certificate")
+        detail = getattr(error, "verify_message", "") or error.reason or ""
+        return f"certificate verify failed: {cause}" + (f" ({detail})" if detail else "")
+    if isinstance(error, ssl.SSLError):
+        what = (error.reason or str(error)).lower().replace("_", " ")
+        return f"TLS handshake failed: {what}"
+    if isinstance(error, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(error, socket.gaierror):
+        return f"host name not found ({error.strerror or error})"
+    if isinstance(error, TimeoutError):
+        return "timed out"
+    if isinstance(error, OSError):
+        return (error.strerror or str(error) or type(error).__name__).lower()
+    return "" if error is None else str(error) or type(error).__name__
 
 
 # -- building the client ----------------------------------------------------------------------
@@ -126,7 +191,7 @@ def build_client(endpoint: Endpoint, client_id: str, *, will: Publish | None = N
         CallbackAPIVersion.VERSION2,
         client_id=client_id,
         protocol=mqtt.MQTTv5 if v5 else mqtt.MQTTv311,
-        clean_session=None if v5 else True,
+        clean_session=None if v5 else False,  # 3.1.1: the broker keeps the session
     )
     if settings.username is not None:
         client.username_pw_set(settings.username, endpoint.password)
@@ -145,12 +210,28 @@ def build_client(endpoint: Endpoint, client_id: str, *, will: Publish | None = N
     return client
 
 
+def session_client_id(endpoint: Endpoint, default: str) -> str:
+    """The client id to connect with: ``mqtt.client_id`` if configured, else ``default``.
+
+    Either is the same on every start, which is what lets the broker hand a
+    restarted display the session (and the messages) it left.
+
+    >>> from scoreboard.config import MqttConfig
+    >>> topics = Topics("doc/v1/T1")
+    >>> session_client_id(Endpoint(MqttConfig(), topics), "scoreboard-d1")
+    'scoreboard-d1'
+    >>> session_client_id(Endpoint(MqttConfig(client_id="T1-a"), topics), "scoreboard-d1")
+    'T1-a'
+    """
+    return endpoint.mqtt.client_id or default
+
+
 def _connect_properties(endpoint: Endpoint) -> Properties | None:
     """MQTT 5: ask the broker to keep the session (queued QoS 1 messages) a while."""
     if endpoint.mqtt.protocol != "5":
         return None
     properties = Properties(PacketTypes.CONNECT)
-    properties.SessionExpiryInterval = SESSION_EXPIRY
+    properties.SessionExpiryInterval = endpoint.mqtt.session_expiry
     return properties
 
 
@@ -167,8 +248,11 @@ class Link:
     """One MQTT connection: start, publish, drain link events, stop.
 
     ``subscriptions`` are made (QoS 1) on every connect, from paho's thread, so
-    a reconnect resubscribes at once.  ``clock`` stamps each message's
-    ``received_at`` (monotonic by default, like every deadline in the loop).
+    a reconnect resubscribes at once.  ``client_id`` is the owner's stable
+    default (``mqtt.client_id`` overrides it); the broker keeps the session
+    under it for ``mqtt.session_expiry`` seconds.  ``clock`` stamps each
+    message's ``received_at`` (monotonic by default, like every deadline in
+    the loop).
     """
 
     def __init__(
@@ -182,15 +266,18 @@ class Link:
     ) -> None:
         self.endpoint = endpoint
         self.subscriptions = tuple(subscriptions)
+        self.client_id = session_client_id(endpoint, client_id)
         self._clock = clock
         self._events: queue.SimpleQueue[LinkEvent] = queue.SimpleQueue()
         self._wake: Callable[[], None] = _nothing
-        self._client = build_client(endpoint, client_id, will=will)
+        self._pings = _PingWatch()
+        self._client = build_client(endpoint, self.client_id, will=will)
         self._client.on_connect = self._on_connect
         self._client.on_subscribe = self._on_subscribe
         self._client.on_disconnect = self._on_disconnect
         self._client.on_connect_fail = self._on_connect_fail
         self._client.on_message = self._on_message
+        self._client.on_log = self._pings.on_log
 
     @property
     def connected(self) -> bool:
@@ -205,9 +292,11 @@ class Link:
             settings.host,
             settings.port,
             keepalive=settings.keepalive,
+            clean_start=False if settings.protocol == "5" else mqtt.MQTT_CLEAN_START_FIRST_ONLY,
             properties=_connect_properties(self.endpoint),
         )
         self._client.loop_start()
+        self._pings.start(self._cut)
 
     def publish(self, message: Publish) -> Delivery:
         """Queue ``message`` for sending (thread-safe); wait on the result for the broker's ack."""
@@ -230,14 +319,29 @@ class Link:
             self._client.disconnect()
         except Exception as error:  # shutting down: report, never hang
             log.warning("mqtt: error while disconnecting (%s)", error)
+        self._pings.stop()
         self._client.loop_stop()
 
     def drop(self) -> None:
         """End the link as a power cut would: no DISCONNECT, so the broker sends the will."""
+        self._pings.stop()
         self._client.loop_stop()
         sock = self._client.socket()
         if sock is not None:
             sock.close()
+
+    def _cut(self, reason: str) -> None:
+        """End a connection the broker stopped answering; paho then reports it and reconnects."""
+        sock = self._client.socket()
+        if not isinstance(sock, socket.socket):
+            return
+        try:
+            if select.select([sock], [], [], 0)[0]:
+                return  # the answer is there: paho's thread has yet to read it
+            self._pings.cut_reason = reason
+            sock.shutdown(socket.SHUT_RDWR)
+        except (OSError, ValueError):  # closed meanwhile: paho has seen it
+            self._pings.cut_reason = None
 
     # -- paho's thread: never block, never raise -------------------------------------------
     def _hand_over(self, make: Callable[[], LinkEvent], callback: str) -> None:
@@ -251,6 +355,7 @@ class Link:
         self, client: mqtt.Client, _userdata: Any, flags: Any, reason_code: Any, _properties: Any
     ) -> None:
         def connected() -> LinkEvent:
+            self._pings.reset()
             if reason_code.is_failure:
                 return Refused(str(reason_code))
             if self.subscriptions:
@@ -268,14 +373,75 @@ class Link:
         )
 
     def _on_connect_fail(self, _client: mqtt.Client, _userdata: Any) -> None:
-        self._hand_over(Unreachable, "on_connect_fail")
+        # paho calls this inside its ``except OSError`` around the attempt: the
+        # error being handled is why (a refused port, an untrusted certificate...).
+        error = sys.exc_info()[1]
+        self._hand_over(lambda: Unreachable(connect_failure(error)), "on_connect_fail")
 
     def _on_disconnect(
         self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason_code: Any, _properties: Any
     ) -> None:
-        self._hand_over(lambda: Disconnected(str(reason_code)), "on_disconnect")
+        def disconnected() -> LinkEvent:
+            cut, self._pings.cut_reason = self._pings.cut_reason, None
+            self._pings.reset()
+            return Disconnected(cut or str(reason_code))
+
+        self._hand_over(disconnected, "on_disconnect")
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, message: Any) -> None:
         self._hand_over(
             lambda: Message(message.topic, bytes(message.payload), self._clock()), "on_message"
         )
+
+
+class _PingWatch:
+    """Notices a PINGREQ nothing has answered for :data:`PING_TIMEOUT`; calls ``cut``.
+
+    paho reports its pings and every packet it receives only through its log
+    (``on_log``: "Sending PINGREQ", "Received ..."), so that is what is read.
+    A check runs every :data:`PING_CHECK` on a small thread of its own and acts
+    only when the ping is overdue at two checks in a row, so an answer paho is
+    reading at that very moment is never mistaken for silence.
+    """
+
+    def __init__(self) -> None:
+        self.ping_sent: float | None = None  # monotonic time of an unanswered PINGREQ
+        self.cut_reason: str | None = None
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def on_log(self, _client: object, _userdata: object, _level: int, line: str) -> None:
+        if line.startswith("Received "):
+            self.ping_sent = None
+        elif line == "Sending PINGREQ" and self.ping_sent is None:
+            self.ping_sent = time.monotonic()
+
+    def reset(self) -> None:
+        self.ping_sent = None
+
+    def start(self, cut: Callable[[str], None]) -> None:
+        self._stopping.clear()
+        self._thread = threading.Thread(
+            target=self._watch, args=(cut,), name="mqtt-ping-watch", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=1.0)
+        self._thread = None
+
+    def _watch(self, cut: Callable[[str], None]) -> None:
+        suspect: float | None = None
+        while not self._stopping.wait(PING_CHECK):
+            sent = self.ping_sent
+            overdue = sent is not None and time.monotonic() - sent >= PING_TIMEOUT
+            if not overdue:
+                suspect = None
+            elif suspect == sent:
+                log.debug("mqtt: no answer to a ping within %.1f s", PING_TIMEOUT)
+                self.ping_sent = suspect = None
+                cut(f"the broker did not answer a ping within {PING_TIMEOUT:g} s")
+            else:
+                suspect = sent

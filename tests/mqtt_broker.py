@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -55,6 +57,7 @@ class Broker:
     password_file: Path | None = None
     acl_file: Path | None = None
     tls: dict[str, Path] | None = None  # cafile, certfile, keyfile; requires client certs
+    extra: tuple[str, ...] = ()  # more mosquitto.conf lines, e.g. from the example config
     host: str = "127.0.0.1"
     port: int = field(default_factory=free_port)
     process: subprocess.Popen | None = None
@@ -82,6 +85,7 @@ class Broker:
                 f"keyfile {self.tls['keyfile']}",
                 "require_certificate true",
             ]
+        lines += self.extra
         return "\n".join(lines) + "\n"
 
     def start(self) -> None:
@@ -274,3 +278,58 @@ def publisher(settings: MqttConfig, **credentials) -> mqtt.Client:
     client.connect(settings.host, settings.port, keepalive=5)
     client.loop_start()
     return client
+
+
+class DisplayProcess:
+    """``scoreboard run --headless`` as a subprocess, its log in ``directory/display-N.log``.
+
+    ``status()`` is the display's last retained status as a ``Recorder`` on the
+    broker saw it; ``kill()`` is a power cut (SIGKILL), ``start()`` the next boot.
+    """
+
+    def __init__(self, directory: Path, broker: Broker, prefix: str, *flags: str) -> None:
+        self.directory = directory
+        self.argv = [
+            sys.executable, "-m", "scoreboard", "run", "--headless", "--mqtt", broker.address,
+            "--prefix", prefix, "--display-id", "d1", "--state-dir", str(directory / "state"),
+            *flags,
+        ]  # fmt: skip
+        self.status_topic = Topics(prefix).display_status("d1")
+        self.recorder = Recorder(broker.settings(), self.status_topic).start()
+        self.process: subprocess.Popen | None = None
+        self.boots = 0
+
+    def start(self) -> DisplayProcess:
+        self.boots += 1
+        self.log_path = self.directory / f"display-{self.boots}.log"
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(self.argv, stderr=log)
+        return self
+
+    def status(self) -> dict:
+        payloads = [p for p in self.recorder.on(self.status_topic) if p.startswith(b"{")]
+        return json.loads(payloads[-1]) if payloads else {}
+
+    def statuses(self) -> int:
+        return len(self.recorder.on(self.status_topic))
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(20)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.recorder.stop()
+
+    def log_text(self) -> str:
+        return "".join(
+            path.read_text(errors="replace")
+            for path in sorted(self.directory.glob("display-*.log"))
+        )

@@ -28,6 +28,7 @@ def test_the_sample_config_loads():
     assert config.prefix == "baccarat/v1/T1"
     assert config.mqtt.username == "display-T1-a"
     assert config.mqtt.protocol == "5"
+    assert config.mqtt.session_expiry == 86_400 and config.mqtt.client_id is None
 
 
 def test_defaults_match_the_issue():
@@ -51,6 +52,11 @@ def test_defaults_match_the_issue():
         ({"mqtt": {"tls": "yes"}}, "mqtt.tls: expected a mapping"),
         ({"mqtt": {"prefix": "a/#"}}, "mqtt.prefix"),
         ({"mqtt": {"colour": 1}}, "mqtt.colour: expected one of the keys"),
+        ({"mqtt": {"client_id": "a b"}}, "mqtt.client_id: expected 1-128 letters"),
+        ({"mqtt": {"client_id": "x" * 129}}, "mqtt.client_id: expected 1-128 letters"),
+        ({"mqtt": {"session_expiry": 59}}, "mqtt.session_expiry: expected an integer 60-604800"),
+        ({"mqtt": {"session_expiry": 10**9}}, "mqtt.session_expiry: expected an integer"),
+        ({"mqtt": {"session_expiry": "1d"}}, "mqtt.session_expiry: expected an integer"),
         ({"table": {"id": "T 1"}}, "table.id"),
         ({"table": {"variant": "pai gow"}}, "table.variant: expected one of commission"),
         ({"display": {"windowed": "yes"}}, "display.windowed: expected true or false"),
@@ -64,6 +70,13 @@ def test_a_mistake_names_the_file_and_the_key_path(data, where):
         config_from_mapping(data, source="scoreboard.yaml")
     assert str(caught.value).startswith("scoreboard.yaml: ")
     assert where in str(caught.value)
+
+
+def test_the_session_settings_default_to_a_stable_id_and_a_day():
+    assert config_from_mapping({}).mqtt.client_id is None  # the program's stable default
+    assert config_from_mapping({}).mqtt.session_expiry == 86_400
+    chosen = config_from_mapping({"mqtt": {"client_id": "T1-a.kiosk", "session_expiry": 3600}})
+    assert (chosen.mqtt.client_id, chosen.mqtt.session_expiry) == ("T1-a.kiosk", 3600)
 
 
 def test_bad_yaml_and_missing_files_name_the_file(tmp_path):

@@ -31,7 +31,7 @@ from scoreboard.protocol import CoupReceived, canonical_json, encode, encode_pay
 pytestmark = needs_mosquitto
 
 KIOSK = Path(__file__).resolve().parent.parent / "kiosk" / "mosquitto"
-PREFIX = "baccarat/v1/T1"  # the prefix of the example ACL
+PREFIX = "baccarat/v2/T1"  # the prefix of the example ACL
 
 
 def games(seed: int, count: int) -> tuple[str, list[Game]]:
@@ -260,7 +260,8 @@ def test_the_commands_with_passwords_acl_and_signatures_end_to_end(tmp_path):
         watcher = Recorder(broker.settings(), f"{PREFIX}/display/T1-a/status")
         watcher.client.username_pw_set("controller-T1", "c-secret")
         watcher.start()
-        common = ["--mqtt", broker.address, "--table", "T1", "--hmac-key-file", str(key_file)]
+        common = ["--mqtt", broker.address, "--table", "T1", "--prefix", PREFIX,
+                  "--hmac-key-file", str(key_file)]  # fmt: skip
         display = subprocess.Popen(
             [sys.executable, "-m", "scoreboard", "run", "--headless", *common,
              "--display-id", "T1-a", "--state-dir", str(tmp_path / "state"),
