@@ -9,7 +9,7 @@ table's topics, the password and the HMAC key, travelling together.
 
 >>> config = config_from_mapping({"table": {"id": "T7"}, "mqtt": {"broker": "10.0.0.2:8883"}})
 >>> config.mqtt.host, config.mqtt.port, config.prefix
-('10.0.0.2', 8883, 'baccarat/v1/T7')
+('10.0.0.2', 8883, 'baccarat/v2/T7')
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 from scoreboard.core.variants import VARIANTS
 from scoreboard.protocol.topics import PREFIX_RULE, Topics, check_prefix, default_prefix
-from scoreboard.yamlfile import YamlSyntaxError, parse_yaml
+from scoreboard.yamlfile import YamlSyntaxError, load_yaml
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 1883
@@ -98,11 +98,9 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     """Read and validate a YAML config file."""
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = load_yaml(path, source)
     except OSError as error:
         raise ConfigError(f"{source}: cannot read ({error.strerror or error})") from None
-    try:
-        data = parse_yaml(text, source)
     except YamlSyntaxError as error:
         raise ConfigError(str(error)) from None
     return config_from_mapping(data or {}, source=source)
@@ -275,7 +273,7 @@ def load_endpoint(config: Config) -> Endpoint:
     """The config's :class:`Endpoint`: read the secret files, check the TLS files exist.
 
     >>> load_endpoint(config_from_mapping({"table": {"id": "T3"}})).topics.coup
-    'baccarat/v1/T3/coup'
+    'baccarat/v2/T3/coup'
     """
     settings = config.mqtt
     try:

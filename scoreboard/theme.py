@@ -167,6 +167,8 @@ class Labels:
     banker_six: str = "Banker 6"
     dragon7: str = "Dragon 7"
     panda8: str = "Panda 8"
+    display_fault: str = "DISPLAY FAULT"  # a panel failed to draw: the board says so
+    journal_failing: str = "JOURNAL"  # the journal cannot write: running from memory
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ SAMPLE = Path(__file__).resolve().parent.parent / "kiosk" / "scoreboard.yaml"
 def test_the_sample_config_loads():
     config = load_config(SAMPLE)
     assert config.table_id == "T1" and config.display_id == "T1-a"
-    assert config.prefix == "baccarat/v1/T1"
+    assert config.prefix == "baccarat/v2/T1"
     assert config.mqtt.username == "display-T1-a"
     assert config.mqtt.protocol == "5"
     assert config.mqtt.session_expiry == 86_400 and config.mqtt.client_id is None
@@ -34,7 +34,7 @@ def test_the_sample_config_loads():
 def test_defaults_match_the_issue():
     config = config_from_mapping({})
     assert (config.mqtt.host, config.mqtt.port) == ("127.0.0.1", 1883)
-    assert config.prefix == "baccarat/v1/T1"
+    assert config.prefix == "baccarat/v2/T1"
 
 
 @pytest.mark.parametrize(
@@ -112,7 +112,7 @@ def test_flags_override_the_config_file(tmp_path):
         )
     )  # fmt: skip
     assert (config.mqtt.host, config.mqtt.port) == ("10.0.0.9", 8883)
-    assert config.table_id == "T9" and config.prefix == "baccarat/v1/T9"
+    assert config.table_id == "T9" and config.prefix == "baccarat/v2/T9"
     assert config.display_id == "T9-x" and config.state_dir == tmp_path
     assert config.size == (800, 600) and config.windowed
     assert config.mqtt.tls == TlsConfig(Path("ca.crt"))
@@ -158,7 +158,7 @@ def test_the_endpoint_carries_the_topics_and_the_secrets_read_once(tmp_path):
     )
     endpoint = load_endpoint(config)
     assert endpoint.mqtt == config.mqtt
-    assert endpoint.topics.prefix == "baccarat/v1/T4"
+    assert endpoint.topics.prefix == "baccarat/v2/T4"
     assert endpoint.password == "s3cret" and endpoint.hmac_key == b"0123456789abcdef"
     assert "s3cret" not in repr(endpoint) and "0123456789abcdef" not in repr(endpoint)
     assert "s3cret" not in str(endpoint)
@@ -166,7 +166,7 @@ def test_the_endpoint_carries_the_topics_and_the_secrets_read_once(tmp_path):
 
 def test_an_endpoint_without_secrets_is_fine():
     endpoint = load_endpoint(config_from_mapping({}))
-    assert endpoint.mqtt == MqttConfig() and endpoint.topics.prefix == "baccarat/v1/T1"
+    assert endpoint.mqtt == MqttConfig() and endpoint.topics.prefix == "baccarat/v2/T1"
     assert endpoint.password is None and endpoint.hmac_key is None
 
 

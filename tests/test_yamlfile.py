@@ -100,11 +100,6 @@ def test_a_config_file_gets_the_same_one_line_errors(tmp_path, data, message):
     assert str(caught.value).startswith(f"{path}: ") and message in str(caught.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="config.load_config reads the file itself (Path.read_text): it must call "
-    "yamlfile.load_yaml (owned by the config engineer; see the themes report)",
-)
 def test_a_non_utf8_config_file_is_a_one_line_config_error(tmp_path):
     path = write(tmp_path, b"table: {id: T\xff}\n")
     with pytest.raises(ConfigError, match=r"not UTF-8 text \(byte 0xff at offset 13\)"):

@@ -70,12 +70,6 @@ def game_number(table: TableState) -> str:
     return str(table.last_number) if table.last_number else "–"
 
 
-DISPLAY_FAULT = "DISPLAY FAULT"
-"""The feed mark while a panel cannot be drawn (the theme's ``display_fault`` label, if any)."""
-JOURNAL_FAILING = "JOURNAL"
-"""The warning beside the feed mark while the journal fails (label ``journal_failing``)."""
-
-
 def draw_header(
     p: PanelPainter,
     surface: pygame.Surface,
@@ -157,10 +151,10 @@ def header_marks(
     }.get(status, colors.error)
     text = p.words(status.name.lower(), "  ")  # the label key: "controller_offline", ...
     if fault:
-        fill, text = colors.error, p.words_or("display_fault", DISPLAY_FAULT, "  ")
+        fill, text = colors.error, p.words("display_fault", "  ")
     marks = [(text, fill)]
     if journal_failing:
-        marks.append((p.words_or("journal_failing", JOURNAL_FAILING, "  "), colors.warning))
+        marks.append((p.words("journal_failing", "  "), colors.warning))
     return marks
 
 

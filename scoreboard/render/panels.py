@@ -88,13 +88,6 @@ class PanelPainter:
     def words(self, key: str, sep: str = " ") -> str:
         return sep.join(dict.fromkeys(self.theme.label(key)))
 
-    def words_or(self, key: str, fallback: str, sep: str = " ") -> str:
-        """The theme's label ``key``, or ``fallback`` for a theme that has no such label yet."""
-        try:
-            return self.words(key, sep)
-        except AttributeError:
-            return fallback
-
     def placeholder(self, surface: pygame.Surface, name: str) -> None:
         """A neutral panel: its background and a large dash, for a panel that failed to draw.
 
