@@ -178,6 +178,9 @@ class TableState:
         self.version = 0
         #: The highest origin applied (v2): what is not newer is stale.
         self.position: Origin | None = None
+        #: The origin of the last event that changed the shoe's games (a coup, void,
+        #: correct, new shoe or snapshot): what a snapshot is judged against.
+        self.games_origin: Origin | None = None
         #: The origin of the limits shown: limits are retained apart from the shoe's
         #: stream, so they are ordered among themselves (see :meth:`apply`).
         self.limits_origin: Origin | None = None
@@ -279,17 +282,23 @@ class TableState:
             self.position = origin if self.position is None else max(self.position, origin)
             if isinstance(event, LimitsReceived):
                 self.limits_origin = origin
+            elif isinstance(event, _GAME_EVENTS):
+                self.games_origin = origin
         return applied
 
     def _is_stale(self, event: Event, origin: Origin) -> bool:
         """Older than (or equal to) what the table applied, by the rules of protocol v2.
 
         A message of an older controller session is always stale; a newer
-        session is adopted (the controller restarted).  Within the session: a
-        snapshot as of the position is news (it tells the same moment whole),
-        a controller status is the session's birth or will (never stale), and
-        limits, retained on their own topic and delivered in any order with the
-        retained snapshot, are ordered against the limits shown, not the shoe.
+        session is adopted (the controller restarted).  Within the session, a
+        controller status is the session's birth or will (never stale).  Two
+        kinds are judged apart from the shoe's marks, because they are retained
+        and a resync or a reconnect brings them after newer payloads of other
+        kinds: a snapshot is stale only when older than the last event that
+        changed the games (one as of that event tells the same moment whole; a
+        cut card or limits published since change no game, and must not make
+        every resync answer stale), limits only when not newer than the limits
+        shown.
         """
         position = self.position
         if position is None or origin.session != position.session:
@@ -299,7 +308,7 @@ class TableState:
         if isinstance(event, LimitsReceived):
             return self.limits_origin is not None and origin <= self.limits_origin
         if isinstance(event, Snapshot):
-            return origin < position
+            return self.games_origin is not None and origin < self.games_origin
         return origin <= position
 
     def _concerns(self, event: Event) -> bool:
@@ -525,8 +534,12 @@ class TableState:
             if shoe_id not in self._archived:
                 self._archived.append(shoe_id)
 
-    def restore_position(self, position: Origin | None, limits: Origin | None = None) -> None:
+    def restore_position(
+        self, position: Origin | None, *, games: Origin | None = None, limits: Origin | None = None
+    ) -> None:
         """Set the origins applied so far (the journal, on replay, if it wrote them apart).
+
+        ``games`` defaults to ``position``: a snapshot older than it is then stale.
 
         >>> table = TableState()
         >>> table.restore_position(Origin(3, 40))
@@ -534,6 +547,7 @@ class TableState:
         True
         """
         self.position = position
+        self.games_origin = position if games is None else games
         self.limits_origin = limits
 
     # -- inside ------------------------------------------------------------
@@ -599,6 +613,10 @@ _ORDERED_RULES: dict[type, Callable[[TableState, Any], Applied]] = {
     Snapshot: TableState._on_restated,
     ControllerStatus: lambda _table, _event: UNCHANGED,  # a birth or a will: the position only
 }
+
+
+#: The events whose origin a later snapshot must not be older than.
+_GAME_EVENTS = (CoupReceived, NewShoe, Void, Correct, Snapshot)
 
 
 def _either(started: Applied, then: Applied) -> Applied:
