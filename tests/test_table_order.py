@@ -184,6 +184,15 @@ def test_limits_are_ordered_among_limits_so_a_retained_one_after_the_snapshot_ap
     assert table.limits == EUR
 
 
+def test_the_retained_limits_of_an_ended_session_still_apply_on_a_fresh_display() -> None:
+    """The controller restarted (session 2); the retained limits it set in session 1 stay."""
+    table = TableState()
+    apply_event(table, ControllerStatus(True, origin=Origin(2, 1)))
+    apply_event(table, Snapshot("A", games(X), origin=Origin(2, 1)))
+    assert apply_event(table, LimitsReceived(EUR, origin=Origin(1, 7))).changed
+    assert table.limits == EUR and table.position == Origin(2, 1)
+
+
 def test_a_conflicting_coup_is_reported_and_does_not_advance_the_position() -> None:
     table, stream = dealt(X, Y)
     position = table.position

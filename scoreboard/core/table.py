@@ -289,24 +289,23 @@ class TableState:
     def _is_stale(self, event: Event, origin: Origin) -> bool:
         """Older than (or equal to) what the table applied, by the rules of protocol v2.
 
-        A message of an older controller session is always stale; a newer
-        session is adopted (the controller restarted).  Within the session, a
-        controller status is the session's birth or will (never stale).  Two
-        kinds are judged apart from the shoe's marks, because they are retained
-        and a resync or a reconnect brings them after newer payloads of other
-        kinds: a snapshot is stale only when older than the last event that
-        changed the games (one as of that event tells the same moment whole; a
-        cut card or limits published since change no game, and must not make
-        every resync answer stale), limits only when not newer than the limits
-        shown.
+        Limits are retained on their own topic and outlive a controller session,
+        so a (re)connect brings them after newer payloads: they are stale only
+        when not newer than the limits shown.  Otherwise a message of an older
+        controller session is stale; a newer session is adopted (the controller
+        restarted).  Within the session, a controller status is the session's
+        birth or will (never stale), and a snapshot, retained too, is stale only
+        when older than the last event that changed the games: one as of that
+        event tells the same moment whole, and a cut card published since
+        changes no game, so it must not make every resync answer stale.
         """
+        if isinstance(event, LimitsReceived):
+            return self.limits_origin is not None and origin <= self.limits_origin
         position = self.position
         if position is None or origin.session != position.session:
             return position is not None and origin.session < position.session
         if isinstance(event, ControllerStatus):
             return False
-        if isinstance(event, LimitsReceived):
-            return self.limits_origin is not None and origin <= self.limits_origin
         if isinstance(event, Snapshot):
             return self.games_origin is not None and origin < self.games_origin
         return origin <= position
