@@ -132,7 +132,8 @@ def test_a_controller_status_is_the_sessions_birth_and_changes_nothing_else() ->
     birth = apply_event(table, ControllerStatus(True, origin=Origin(4, 0)))
     assert birth == Applied() and table.position == Origin(4, 0) and table.version == version
     assert apply_event(table, ControllerStatus(False, origin=Origin(3, 0))).stale  # an old will
-    assert not apply_event(table, ControllerStatus(False, origin=Origin(4, 0))).stale
+    assert not apply_event(table, ControllerStatus(False, origin=Origin(4, 2**53 - 1))).stale
+    assert table.position == Origin(4, 0)  # a will moves nothing: its seq is after every seq
     assert (table.follows(3), table.follows(4)) == (False, True)
     assert apply_event(table, CoupReceived("A", Game(2, Y), origin=Origin(3, 9))).stale
 

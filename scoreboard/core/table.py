@@ -279,12 +279,19 @@ class TableState:
             return UNCHANGED
         applied = _ORDERED_RULES[type(event)](self, event)
         if not applied.conflicts:
-            self.position = origin if self.position is None else max(self.position, origin)
-            if isinstance(event, LimitsReceived):
-                self.limits_origin = origin
-            elif isinstance(event, _GAME_EVENTS):
-                self.games_origin = origin
+            self._advance(event, origin)
         return applied
+
+    def _advance(self, event: Event, origin: Origin) -> None:
+        """Take ``origin`` in.  A will moves nothing: it says nothing of the board, and its
+        seq (fixed at connect, after every seq) would make the session's late payloads stale."""
+        if isinstance(event, ControllerStatus) and not event.online:
+            return
+        self.position = origin if self.position is None else max(self.position, origin)
+        if isinstance(event, LimitsReceived):
+            self.limits_origin = origin
+        elif isinstance(event, _GAME_EVENTS):
+            self.games_origin = origin
 
     def _is_stale(self, event: Event, origin: Origin) -> bool:
         """Older than (or equal to) what the table applied, by the rules of protocol v2.
