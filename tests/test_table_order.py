@@ -138,6 +138,15 @@ def test_a_controller_status_is_the_sessions_birth_and_changes_nothing_else() ->
     assert apply_event(table, CoupReceived("A", Game(2, Y), origin=Origin(3, 9))).stale
 
 
+def test_the_retained_birth_after_newer_payloads_of_its_session_is_not_stale() -> None:
+    """The broker sends the retained status after the retained snapshot: the session must
+    still learn the controller is online."""
+    table = TableState()
+    apply_event(table, Snapshot("A", games(X), origin=Origin(4, 40)))
+    birth = apply_event(table, ControllerStatus(True, origin=Origin(4, 1)))
+    assert birth == Applied() and table.position == Origin(4, 40)
+
+
 def test_a_fresh_table_follows_any_session() -> None:
     assert TableState().follows(1) and TableState().position is None
 
