@@ -11,6 +11,12 @@ redelivery, a stale retained snapshot) is old news, never a redeal.
 Every way a game number can change goes through :func:`transition`: one pure
 function of (record, change), so the rules of protocol.md are stated once.
 
+Protocol v2 orders the controller's stream (``Origin``), so the table knows an
+event is newer than everything it applied; two changes say so: :class:`Dealt`
+(a newer coup: a voided game dealt again is a redeal, whatever it held) and
+:class:`Restated` (a newer snapshot's word: the game becomes exactly that).
+They need neither ``amended`` nor ``retired``: an older copy never reaches them.
+
 >>> from scoreboard.core.rules import Winner, result_coup
 >>> banker, player = result_coup(Winner.BANKER), result_coup(Winner.PLAYER)
 >>> record, effect = transition(None, Arrived(banker))
@@ -95,7 +101,21 @@ class Reported:
     newer: bool
 
 
-Change = Arrived | Voided | Corrected | Reported
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A coup newer than everything the table applied (protocol v2: its origin says so)."""
+
+    coup: Coup
+
+
+@dataclass(frozen=True, slots=True)
+class Restated:
+    """A snapshot newer than everything the table applied: the game is ``coup`` (None: voided)."""
+
+    coup: Coup | None
+
+
+Change = Arrived | Voided | Corrected | Reported | Dealt | Restated
 Step = tuple[GameRecord, Effect]
 
 
@@ -110,6 +130,10 @@ def transition(record: GameRecord | None, change: Change) -> Step:
             return _corrected(record, coup)
         case Reported(coup=coup, newer=newer):
             return _reported(record, coup, newer)
+        case Dealt(coup=coup):
+            return _dealt(record, coup)
+        case Restated(coup=coup):
+            return _restated(record, coup)
     raise TypeError(f"not a change: {change!r}")
 
 
@@ -168,3 +192,38 @@ def _reported(record: GameRecord | None, coup: Coup | None, newer: bool) -> Step
             return GameRecord(record.coup, voided=True, retired=retired), Effect.OVERRIDE
         return GameRecord(coup, retired=retired), Effect.OVERRIDE
     return record.retiring(coup), Effect.CONFLICT
+
+
+def _dealt(record: GameRecord | None, coup: Coup) -> Step:
+    """A newer coup: a voided game dealt again is a redeal, even with the voided coup's result.
+
+    >>> from scoreboard.core.rules import Winner, result_coup
+    >>> banker = result_coup(Winner.BANKER)
+    >>> voided = GameRecord(banker, voided=True, amended=True, retired=frozenset({banker}))
+    >>> transition(voided, Dealt(banker))[1].name   # v1 could not tell this from a late copy
+    'CHANGED'
+    """
+    if record is None or record.voided:
+        retired = record.retired - {coup} if record else frozenset()
+        return GameRecord(coup, retired=retired), Effect.CHANGED
+    if record.coup == coup:
+        return record, Effect.NONE  # the controller sent the same coup again (a new payload)
+    # Only a correct event changes a recorded game, however new the coup.  Not
+    # retired: ordered events never ask, and a conflict must not be journaled.
+    return record, Effect.CONFLICT
+
+
+def _restated(record: GameRecord | None, coup: Coup | None) -> Step:
+    """A newer snapshot's word wins, even over a correct or void event (it has seen them)."""
+    if record is None:
+        return GameRecord(coup, voided=coup is None), Effect.CHANGED
+    if record.voided:
+        if coup is None:
+            return record, Effect.NONE
+        return GameRecord(coup, retired=record.retired - {coup}), Effect.CHANGED  # a missed redeal
+    if coup == record.coup:
+        return record, Effect.NONE
+    retired = record.retiring(record.coup).retired - {coup}
+    if coup is None:  # a void the display missed
+        return GameRecord(record.coup, voided=True, retired=retired), Effect.OVERRIDE
+    return GameRecord(coup, retired=retired), Effect.OVERRIDE  # a (second) correction it missed

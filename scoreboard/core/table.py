@@ -20,6 +20,22 @@ True
 ((1,), 1)
 >>> apply_event(table, Void("S1", 1)).changed, table.missing
 (True, ())
+
+Protocol v2 events carry an :class:`~scoreboard.core.events.Origin` (controller
+session, sequence number).  The table keeps the highest one it applied
+(``position``) and ignores what is older: a replay, a duplicate, a late copy, a
+message of a controller session that has ended.  So the order of the
+controller's stream decides what v1 could only guess (a coup after a void of
+its game, a second correction the display missed), and events without an origin
+(the demo, v1, an old journal) keep the v1 rules.
+
+>>> from scoreboard.core.events import Origin
+>>> apply_event(table, Void("S1", 2, origin=Origin(7, 10))).changed
+True
+>>> apply_event(table, Void("S1", 2, origin=Origin(7, 10))).stale   # the same payload again
+True
+>>> table.position
+Origin(session=7, seq=10)
 """
 
 from __future__ import annotations
@@ -32,12 +48,14 @@ from typing import Any
 
 from scoreboard.core.events import (
     Burn,
+    ControllerStatus,
     Correct,
     CoupReceived,
     CutCard,
     Event,
     LimitsReceived,
     NewShoe,
+    Origin,
     Shuffle,
     Snapshot,
     Void,
@@ -47,9 +65,11 @@ from scoreboard.core.records import (
     Arrived,
     Change,
     Corrected,
+    Dealt,
     Effect,
     GameRecord,
     Reported,
+    Restated,
     Voided,
     transition,
 )
@@ -57,7 +77,7 @@ from scoreboard.core.roads import GameOrderError, Roads
 from scoreboard.core.rules import Game
 from scoreboard.core.variants import VARIANTS, Variant
 
-__all__ = ["Applied", "FeedStatus", "Limits", "TableState", "apply_event"]
+__all__ = ["Applied", "FeedStatus", "Limits", "TableState", "UnfinishedShoe", "apply_event"]
 
 #: How many finished shoes the table remembers, so a late message cannot restart one.
 ARCHIVED_SHOES = 64
@@ -84,12 +104,18 @@ class Applied:
     voided (a correction or void the display had missed: logged).  ``retired``:
     how many coups the table newly learned are not a game's truth; such an event
     must be journaled even when nothing changed, so a restart remembers it.
+    ``stale``: ignored because its origin is not newer than what the table
+    applied (a replay, a duplicate, an older controller session): never journaled.
+    ``completed``: the id of the unfinished previous shoe this snapshot completed
+    (the journal archives the snapshot as that shoe's truth).
     """
 
     changed: bool = False
     conflicts: tuple[int, ...] = ()
     overrides: tuple[int, ...] = ()
     retired: int = 0
+    stale: bool = False
+    completed: str | None = None
 
     def __bool__(self) -> bool:
         raise TypeError("an Applied is not a truth value: ask .changed or .worth_keeping")
@@ -97,11 +123,29 @@ class Applied:
     @property
     def worth_keeping(self) -> bool:
         """True when the journal must record the event."""
-        return self.changed or self.retired > 0
+        return self.changed or self.retired > 0 or self.completed is not None
 
 
 UNCHANGED = Applied()
 CHANGED = Applied(changed=True)
+STALE = Applied(stale=True)
+
+
+@dataclass(frozen=True, slots=True)
+class UnfinishedShoe:
+    """A shoe that ended while the display lacked some of its games (a v2 ``new_shoe`` said so).
+
+    The board moves on to the new shoe (players need it); this remembers what
+    the display has of the old one, so the session can ask for it and the
+    status can say the archive is incomplete until a snapshot completes it.
+    ``final`` is the game count the controller announced.
+    """
+
+    shoe: str
+    games: tuple[Game, ...]
+    voided: tuple[int, ...]
+    missing: tuple[int, ...]
+    final: int
 
 
 class TableState:
@@ -132,6 +176,16 @@ class TableState:
         self.shuffling = False
         self.cut_card_out = False
         self.version = 0
+        #: The highest origin applied (v2): what is not newer is stale.
+        self.position: Origin | None = None
+        #: The origin of the last event that changed the shoe's games (a coup, void,
+        #: correct, new shoe or snapshot): what a snapshot is judged against.
+        self.games_origin: Origin | None = None
+        #: The origin of the limits shown: limits are retained apart from the shoe's
+        #: stream, so they are ordered among themselves (see :meth:`apply`).
+        self.limits_origin: Origin | None = None
+        #: The previous shoe, when it ended with games the display never got.
+        self.unfinished: UnfinishedShoe | None = None
         self._records: dict[int, GameRecord] = {}
         self._archived: deque[str] = deque(maxlen=ARCHIVED_SHOES)
 
@@ -185,12 +239,94 @@ class TableState:
         """True for a recent shoe that has been replaced by a newer one."""
         return shoe_id != self.shoe_id and shoe_id in self._archived
 
+    def follows(self, session: int) -> bool:
+        """True when a controller status of ``session`` concerns the stream the table follows.
+
+        The session asks it of an offline status (the controller's last will):
+        a will of an older session, replayed or late, says nothing about the
+        controller that is dealing now.
+
+        >>> from scoreboard.core.events import ControllerStatus, Origin
+        >>> table = TableState()
+        >>> _ = apply_event(table, ControllerStatus(True, origin=Origin(8, 0)))
+        >>> table.follows(7), table.follows(8), table.follows(9)
+        (False, True, True)
+        """
+        return self.position is None or session >= self.position.session
+
     # -- changing ------------------------------------------------------------
     def apply(self, event: Event) -> Applied:
         """Apply one event the way protocol.md says (see :func:`apply_event`)."""
-        rule = _RULES.get(type(event))
-        # Feed-level events (controller status, resync) change no table.
-        return UNCHANGED if rule is None else rule(self, event)
+        if isinstance(event, Snapshot) and self._completes(event):
+            return self._complete(event)
+        origin = getattr(event, "origin", None)
+        if origin is None:
+            rule = _RULES.get(type(event))
+            # Feed-level events (controller status, resync) change no table.
+            return UNCHANGED if rule is None else rule(self, event)
+        return self._apply_ordered(event, origin)
+
+    def _apply_ordered(self, event: Event, origin: Origin) -> Applied:
+        """A v2 event: stale unless newer than the position; applied ones advance it.
+
+        An event that is not about this table's shoe (a void of another shoe, a
+        coup of a finished one) or that is refused (a conflict) is not applied,
+        so the position stays: the position is what the board has taken in.
+        """
+        if self._is_stale(event, origin):
+            return STALE
+        if not self._concerns(event):
+            return UNCHANGED
+        applied = _ORDERED_RULES[type(event)](self, event)
+        if not applied.conflicts:
+            self._advance(event, origin)
+        return applied
+
+    def _advance(self, event: Event, origin: Origin) -> None:
+        """Take ``origin`` in.  A will moves nothing: it says nothing of the board, and its
+        seq (fixed at connect, after every seq) would make the session's late payloads stale."""
+        if isinstance(event, ControllerStatus) and not event.online:
+            return
+        self.position = origin if self.position is None else max(self.position, origin)
+        if isinstance(event, LimitsReceived):
+            self.limits_origin = origin
+        elif isinstance(event, _GAME_EVENTS):
+            self.games_origin = origin
+
+    def _is_stale(self, event: Event, origin: Origin) -> bool:
+        """Older than (or equal to) what the table applied, by the rules of protocol v2.
+
+        Limits are retained on their own topic and outlive a controller session,
+        so a (re)connect brings them after newer payloads: they are stale only
+        when not newer than the limits shown.  Otherwise a message of an older
+        controller session is stale; a newer session is adopted (the controller
+        restarted).  Within the session, a controller status is the session's
+        birth or will (never stale), and a snapshot, retained too, is stale only
+        when older than the last event that changed the games: one as of that
+        event tells the same moment whole, and a cut card published since
+        changes no game, so it must not make every resync answer stale.
+        """
+        if isinstance(event, LimitsReceived):
+            return self.limits_origin is not None and origin <= self.limits_origin
+        position = self.position
+        if position is None or origin.session != position.session:
+            return position is not None and origin.session < position.session
+        if isinstance(event, ControllerStatus):
+            return False
+        if isinstance(event, Snapshot):
+            return self.games_origin is not None and origin < self.games_origin
+        return origin <= position
+
+    def _concerns(self, event: Event) -> bool:
+        """Whether ``event`` is about the current shoe or starts one (never a finished one)."""
+        match event:
+            case CoupReceived(shoe=shoe) | NewShoe(shoe=shoe) | Snapshot(shoe=shoe):
+                return not self.is_archived(shoe)
+            case Void(shoe=shoe) | Correct(shoe=shoe):
+                return shoe == self.shoe_id
+            case Shuffle(shoe=shoe) | Burn(shoe=shoe) | CutCard(shoe=shoe):
+                return shoe is None or shoe == self.shoe_id
+        return True
 
     def _on_coup(self, event: CoupReceived) -> Applied:
         if self.is_archived(event.shoe):
@@ -198,19 +334,94 @@ class TableState:
         started = self.new_shoe(event.shoe) if event.shoe != self.shoe_id else UNCHANGED
         return _either(started, self.add_game(event.game))
 
+    def _on_dealt(self, event: CoupReceived) -> Applied:
+        """A v2 coup: newer than everything applied, so a voided game's coup is a redeal."""
+        started = self.new_shoe(event.shoe) if event.shoe != self.shoe_id else UNCHANGED
+        return _either(started, self._add(event.game, Dealt(event.game.coup)))
+
     def _on_new_shoe(self, event: NewShoe) -> Applied:
         if event.shoe == self.shoe_id or self.is_archived(event.shoe):
             return UNCHANGED
-        return self.new_shoe(event.shoe)
+        gap = self._gap(event)
+        applied = self.new_shoe(event.shoe)
+        if gap is not None:
+            self.unfinished = gap
+        return applied
+
+    def _gap(self, event: NewShoe) -> UnfinishedShoe | None:
+        """The current shoe, if ``event`` says it ended with games this table never got."""
+        final = event.previous_games
+        if event.previous != self.shoe_id or self.shoe_id is None or final is None:
+            return None
+        missing = tuple(n for n in range(1, final + 1) if n not in self._records)
+        if not missing:
+            return None
+        return UnfinishedShoe(self.shoe_id, self.games, self.voided, missing, final)
+
+    def _completes(self, snapshot: Snapshot) -> bool:
+        """A snapshot of the unfinished previous shoe accounting for every one of its games.
+
+        It is older than the new shoe's events by nature, so its origin is not
+        asked; completeness is: a partial (or replayed early) one completes nothing.
+        """
+        unfinished = self.unfinished
+        if unfinished is None or snapshot.shoe != unfinished.shoe:
+            return False
+        known = {game.number for game in snapshot.games} | set(snapshot.voided)
+        return known >= set(range(1, unfinished.final + 1))
+
+    def _complete(self, snapshot: Snapshot) -> Applied:
+        self.unfinished = None
+        return Applied(completed=snapshot.shoe)
 
     def _on_void(self, event: Void) -> Applied:
         return self.void(event.game) if event.shoe == self.shoe_id else UNCHANGED
+
+    def _on_mark(self, event: Shuffle | Burn | CutCard) -> Applied:
+        """The shoe's marks; one naming another shoe (v2) marks nothing here."""
+        if event.shoe is not None and event.shoe != self.shoe_id:
+            return UNCHANGED
+        if isinstance(event, CutCard):
+            return self.mark_cut_card()
+        return self.set_shuffling(isinstance(event, Shuffle))
 
     def _on_correct(self, event: Correct) -> Applied:
         return self.correct(event.game) if event.shoe == self.shoe_id else UNCHANGED
 
     def _on_snapshot(self, event: Snapshot) -> Applied:
         return self.apply_snapshot(event.shoe, event.games, event.voided)
+
+    def _on_restated(self, event: Snapshot) -> Applied:
+        """A v2 snapshot as of the position or later: the controller's whole truth of the shoe.
+
+        It replaces the shoe's games and voids, overriding even what a correct
+        or void event set (it has seen them: that decides a missed second
+        correction); a game it does not list is forgotten.  One identical to the
+        board is recognised first, without touching a record or the roads,
+        because a burst brings the same retained snapshot again and again.
+        """
+        started = self.new_shoe(event.shoe) if event.shoe != self.shoe_id else UNCHANGED
+        if not started.changed and self._shows(event):
+            return UNCHANGED
+        changes: dict[int, Change] = {number: Restated(None) for number in event.voided}
+        changes.update((game.number, Restated(game.coup)) for game in event.games)
+        applied = self._change_many(changes, forget=set(self._records) - set(changes))
+        if applied.changed:
+            if event.games:
+                self.shuffling = False
+            self._rebuild()
+        return _either(started, applied)
+
+    def _shows(self, snapshot: Snapshot) -> bool:
+        """True when the board holds exactly the snapshot's games and voids (the cheap check)."""
+        records = self._records
+        if len(records) != len(snapshot.games) + len(snapshot.voided):
+            return False
+        for game in snapshot.games:
+            record = records.get(game.number)
+            if record is None or record.voided or record.coup != game.coup:
+                return False
+        return all(number in records and records[number].voided for number in snapshot.voided)
 
     def new_shoe(self, shoe_id: str) -> Applied:
         """Start a new shoe: the roads clear, the shoe number advances."""
@@ -227,8 +438,12 @@ class TableState:
 
     def add_game(self, game: Game) -> Applied:
         """Record a coup of the current shoe (idempotent; a contradiction is a conflict)."""
+        return self._add(game, Arrived(game.coup))
+
+    def _add(self, game: Game, change: Arrived | Dealt) -> Applied:
+        """A coup through the one transition; the next game in order extends the roads."""
         before = self._records.get(game.number)
-        applied = self._change(game.number, Arrived(game.coup))
+        applied = self._change(game.number, change)
         if not applied.changed:
             return applied
         self.shuffling = False
@@ -325,16 +540,40 @@ class TableState:
             if shoe_id not in self._archived:
                 self._archived.append(shoe_id)
 
+    def restore_position(
+        self, position: Origin | None, *, games: Origin | None = None, limits: Origin | None = None
+    ) -> None:
+        """Set the origins applied so far (the journal, on replay, if it wrote them apart).
+
+        ``games`` defaults to ``position``: a snapshot older than it is then stale.
+
+        >>> table = TableState()
+        >>> table.restore_position(Origin(3, 40))
+        >>> apply_event(table, Void("S", 1, origin=Origin(3, 12))).stale
+        True
+        """
+        self.position = position
+        self.games_origin = position if games is None else games
+        self.limits_origin = limits
+
     # -- inside ------------------------------------------------------------
     def _change(self, number: int, change: Change) -> Applied:
         return self._change_many({number: change})
 
-    def _change_many(self, changes: Mapping[int, Change]) -> Applied:
-        """Run each game number's change through the one transition; bump ``version`` once."""
+    def _change_many(self, changes: Mapping[int, Change], forget: Iterable[int] = ()) -> Applied:
+        """Run each game number's change through the one transition; bump ``version`` once.
+
+        ``forget``: numbers a v2 snapshot does not list (its truth has no such game);
+        a recorded one dropped is an override, like a void the display missed.
+        """
         conflicts: list[int] = []
         overrides: list[int] = []
         retired = 0
         changed = False
+        for number in sorted(forget):
+            if self._records.pop(number).recorded:
+                overrides.append(number)
+            changed = True
         for number in sorted(changes):
             before = self._records.get(number)
             after, effect = transition(before, changes[number])
@@ -348,7 +587,7 @@ class TableState:
                 overrides.append(number)
         if changed:
             self.version += 1
-        return Applied(changed, tuple(conflicts), tuple(overrides), retired)
+        return Applied(changed, tuple(conflicts), tuple(sorted(overrides)), retired)
 
     def _rebuilt(self, applied: Applied) -> Applied:
         if applied.changed:
@@ -363,14 +602,27 @@ class TableState:
 _RULES: dict[type, Callable[[TableState, Any], Applied]] = {
     CoupReceived: TableState._on_coup,
     NewShoe: TableState._on_new_shoe,
-    Shuffle: lambda table, _event: table.set_shuffling(True),
-    Burn: lambda table, _event: table.set_shuffling(False),
-    CutCard: lambda table, _event: table.mark_cut_card(),
+    Shuffle: TableState._on_mark,
+    Burn: TableState._on_mark,
+    CutCard: TableState._on_mark,
     Void: TableState._on_void,
     Correct: TableState._on_correct,
     Snapshot: TableState._on_snapshot,
     LimitsReceived: lambda table, event: table.set_limits(event.limits),
 }
+
+#: The same for a v2 event already found newer than the position: the stream's
+#: order settles what v1 guessed, so coups and snapshots follow simpler rules.
+_ORDERED_RULES: dict[type, Callable[[TableState, Any], Applied]] = {
+    **_RULES,
+    CoupReceived: TableState._on_dealt,
+    Snapshot: TableState._on_restated,
+    ControllerStatus: lambda _table, _event: UNCHANGED,  # a birth or a will: the position only
+}
+
+
+#: The events whose origin a later snapshot must not be older than.
+_GAME_EVENTS = (CoupReceived, NewShoe, Void, Correct, Snapshot)
 
 
 def _either(started: Applied, then: Applied) -> Applied:
@@ -383,6 +635,8 @@ def apply_event(table: TableState, event: Event) -> Applied:
 
     Events of a finished shoe (a late redelivery) and feed-level events
     (controller status, resync) change nothing.  Nothing raises: a coup that
-    contradicts a recorded one comes back in ``Applied.conflicts``.
+    contradicts a recorded one comes back in ``Applied.conflicts``.  A v2 event
+    not newer than ``table.position`` comes back ``stale`` (see the module's
+    docstring); a controller status with an origin moves the position only.
     """
     return table.apply(event)
