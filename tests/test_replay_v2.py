@@ -17,7 +17,6 @@ from scoreboard.protocol import Topics
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 
 KEY = b"the pit's shared key"
-NEEDS_CORE = pytest.mark.xfail(strict=True, reason="needs the core ordering (apply_event + Origin)")
 NEEDS_SESSION = pytest.mark.xfail(
     strict=True, reason="needs the display session to follow the controller's session (Origin)"
 )
@@ -92,7 +91,6 @@ def replayed_leaves_the_board(display: Display, table: Table, topic: str, payloa
     assert display.status() is FeedStatus.LIVE
 
 
-@NEEDS_CORE
 def test_an_earlier_shoes_signed_coup_replayed_to_a_fresh_display(broker):
     table = Table(broker, unique_prefix())
     try:
@@ -123,7 +121,6 @@ def test_an_earlier_shoes_signed_coup_replayed_to_a_live_display(broker):
         table.close()
 
 
-@NEEDS_CORE
 def test_an_old_signed_cut_card_is_ignored(broker):
     table = Table(broker, unique_prefix())
     try:
@@ -137,7 +134,6 @@ def test_an_old_signed_cut_card_is_ignored(broker):
         table.close()
 
 
-@NEEDS_CORE
 def test_an_old_signed_shuffle_is_ignored(broker):
     table = Table(broker, unique_prefix())
     try:
