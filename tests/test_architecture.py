@@ -94,7 +94,7 @@ def test_the_renderer_never_reaches_the_feeds_or_the_network(module: str) -> Non
 ADAPTERS = [*layer("scoreboard.feeds"), "scoreboard.journal", "scoreboard.link"]
 
 
-@pytest.mark.parametrize("module", [*ADAPTERS, "scoreboard.controller"])
+@pytest.mark.parametrize("module", [*ADAPTERS, *layer("scoreboard.controller")])
 def test_feeds_the_link_the_controller_and_the_journal_never_draw(module: str) -> None:
     banned = ("pygame", "scoreboard.render", "scoreboard.app", "scoreboard.theme")
     assert offending(module, banned=(*banned, "scoreboard.commands")) == []

@@ -1,0 +1,104 @@
+"""What the controller learns from its link: the connection, announcements, resyncs.
+
+A policy object in the style guide's sense: it is fed the link's events and
+sets flags the controller acts on, so it is tested without paho or a broker.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from scoreboard.link import Connected, Disconnected, LinkEvent, Message, Refused
+from scoreboard.protocol import ProtocolError, ResyncRequest, Topics, parse_message
+
+log = logging.getLogger("scoreboard.controller")  # one name in the logs for the whole controller
+
+
+@dataclass(slots=True)
+class _Batch:
+    """What one :meth:`ControllerInbox.take` read, logged once for the whole batch."""
+
+    asked: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    failed: int = 0
+
+
+class ControllerInbox:
+    """What the controller learns from its link: the connection, announcements, resyncs.
+
+    A plain object fed the link's events on the controller's own thread: a
+    (re)connect makes an announcement due, a lost connection makes a new link
+    due (a new session, a new will), a valid ``cmd/resync`` makes a snapshot
+    due and notes the shoe it names; forgeries and junk are ignored, logged
+    once per batch.
+
+    >>> from scoreboard.link import Connected, Disconnected
+    >>> inbox = ControllerInbox(Topics("doc/v2/T1"), hmac_key=None)
+    >>> inbox.take([Connected(session_present=False)])
+    >>> inbox.connected, inbox.announce_due, inbox.resync_due, inbox.renew_due
+    (True, True, False, False)
+    >>> inbox.take([Disconnected("gone")]); inbox.renew_due
+    True
+    """
+
+    def __init__(self, topics: Topics, hmac_key: bytes | None) -> None:
+        self.topics = topics
+        self.hmac_key = hmac_key
+        self.connected = False
+        self.announce_due = False
+        self.resync_due = False
+        self.renew_due = False
+        #: The shoe ids the resync requests since the last answer named.
+        self.shoes_asked: set[str] = set()
+
+    def take(self, events: Iterable[LinkEvent], *, stopping: bool = False) -> None:
+        """Read a batch of link events (``stopping``: a disconnect is expected, say nothing)."""
+        batch = _Batch()
+        for event in events:
+            match event:
+                case Connected():
+                    self.connected = self.announce_due = True
+                case Disconnected(reason=reason):
+                    if self.connected and not stopping:
+                        log.warning("controller: disconnected (%s); waiting to reconnect", reason)
+                        self.renew_due = True
+                    self.connected = False
+                case Refused(reason=reason):
+                    log.error("controller: broker refused the connection: %s", reason)
+                case Message():
+                    self._read(event, batch)
+        self._log(batch)
+
+    def _read(self, message: Message, batch: _Batch) -> None:
+        try:
+            event = parse_message(self.topics, message.topic, message.payload, key=self.hmac_key)
+        except ProtocolError as error:
+            batch.ignored.append(str(error))
+            return
+        except Exception:  # a bug: report it once per batch, keep dealing
+            if not batch.failed:
+                log.exception("controller: error while reading a message (ignored)")
+            batch.failed += 1
+            return
+        if isinstance(event, ResyncRequest):
+            batch.asked.append(f"{event.display} (missing {event.missing})")
+            self.resync_due = True
+            if event.shoe is not None:
+                self.shoes_asked.add(event.shoe)
+
+    @staticmethod
+    def _log(batch: _Batch) -> None:
+        if batch.asked:
+            log.info("controller: resync asked by %s", ", ".join(batch.asked))
+        if len(batch.ignored) == 1:
+            log.warning("controller: ignored %s", batch.ignored[0])
+        elif batch.ignored:
+            log.warning(
+                "controller: ignored %d messages, the first: %s",
+                len(batch.ignored),
+                batch.ignored[0],
+            )
+        if batch.failed > 1:
+            log.error("controller: %d more messages could not be read (ignored)", batch.failed - 1)
