@@ -92,11 +92,18 @@ def test_the_renderer_never_reaches_the_feeds_or_the_network(module: str) -> Non
 
 
 ADAPTERS = [*layer("scoreboard.feeds"), "scoreboard.journal", "scoreboard.link"]
+#: The theme's modules: what the rest of the package reads of a theme.
+THEME = (
+    "scoreboard.theme",
+    "scoreboard.theme_values",
+    "scoreboard.theme_fields",
+    "scoreboard.theme_checks",
+)
 
 
 @pytest.mark.parametrize("module", [*ADAPTERS, *layer("scoreboard.controller")])
 def test_feeds_the_link_the_controller_and_the_journal_never_draw(module: str) -> None:
-    banned = ("pygame", "scoreboard.render", "scoreboard.app", "scoreboard.theme")
+    banned = ("pygame", "scoreboard.render", "scoreboard.app", *THEME)
     assert offending(module, banned=(*banned, "scoreboard.commands")) == []
 
 
@@ -107,7 +114,7 @@ def test_only_the_link_talks_to_paho(module: str) -> None:
         assert offending(module, banned=("paho",)) == []
 
 
-@pytest.mark.parametrize("module", ["scoreboard.theme", "scoreboard.config"])
+@pytest.mark.parametrize("module", [*THEME, "scoreboard.config"])
 def test_settings_know_nothing_of_feeds_or_the_screen_loop(module: str) -> None:
     banned = ("paho", "scoreboard.feeds", "scoreboard.journal", "scoreboard.app")
     assert offending(module, banned=(*banned, "scoreboard.render", "scoreboard.commands")) == []

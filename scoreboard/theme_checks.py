@@ -1,0 +1,299 @@
+"""Validation of a whole theme: each section of the YAML tree checked into its frozen value.
+
+Every key a theme may hold is checked here, once, against what the renderer
+needs: known panels whose rectangles fit the screen, one of the known shapes, and
+fonts that load and hold a glyph for every character the board will draw.
+:mod:`scoreboard.theme` finds and reads the file and calls :func:`validate`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from scoreboard.fonts import check_font
+from scoreboard.theme_fields import FieldReader, key_name
+from scoreboard.theme_values import (
+    ORIENTATIONS,
+    PANELS,
+    SHAPES,
+    Colors,
+    Fonts,
+    Labels,
+    Layout,
+    Panel,
+    RoadStyle,
+    Style,
+    Symbols,
+    Theme,
+    ThemeError,
+)
+from scoreboard.yamlfile import excerpt
+
+_DEFAULT_REGULAR = "NotoSansCJK-Regular-subset.otf"
+_DEFAULT_BOLD = "NotoSansCJK-Bold-subset.otf"
+
+MAX_LANGUAGES = 3
+
+MIN_PANEL = 0.02
+"""A panel's smallest width or height, as a fraction of the screen."""
+
+BOARD_TEXT = "0123456789%:.,-–·♠♥♦♣AJQK"
+"""Characters the board draws whatever the theme says (numbers, card ranks and suits, dashes)."""
+
+_TOP_KEYS = (
+    "name",
+    "title",
+    "colors",
+    "fonts",
+    "languages",
+    "labels",
+    "symbols",
+    "roads",
+    "style",
+    "layout",
+)
+
+
+_LANGUAGE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
+
+
+def validate(data: Any, path: Path, shipped_fonts: Path) -> Theme:
+    """The theme in ``data`` read from ``path``; raise :class:`ThemeError` listing every problem.
+
+    Font files are looked up beside the theme, in its ``fonts/`` folder, then in
+    ``shipped_fonts`` (the shipped themes' fonts: :mod:`scoreboard.theme` knows where).
+
+    >>> validate([], Path("mine.yaml"), Path("fonts"))
+    Traceback (most recent call last):
+    ...
+    scoreboard.theme_values.ThemeError: mine.yaml: (top): expected a mapping of theme settings
+    """
+    checker = _Checker(path, shipped_fonts)
+    theme = checker.theme(data)
+    if theme is not None:
+        checker.glyphs(theme.fonts)
+    if checker.errors:
+        raise ThemeError(checker.errors)
+    assert theme is not None
+    return theme
+
+
+class _Checker(FieldReader):
+    """Checks each section of a theme; the field readers it calls collect the errors."""
+
+    def __init__(self, path: Path, shipped_fonts: Path) -> None:
+        super().__init__(path)
+        self.shipped_fonts = shipped_fonts
+
+    def theme(self, data: Any) -> Theme | None:
+        if not isinstance(data, dict):
+            self.error("(top)", "expected a mapping of theme settings")
+            return None
+        data = self.mapping(data, "", _TOP_KEYS)
+        name = self.string(data.get("name", self.path.stem), "name")
+        title = self.string(data.get("title", name.title()), "title")
+        colors = self.colors(data.get("colors"))
+        fonts = self.fonts(data.get("fonts"))
+        languages, labels = self.labels(data.get("languages", ["en"]), data.get("labels"))
+        symbols = self.symbols(data.get("symbols"))
+        roads = self.roads(data.get("roads"))
+        style = self.dataclass(Style, data.get("style"), "style")
+        layouts = self.layouts(data.get("layout"))
+        if self.errors:
+            return None
+        return Theme(
+            name=name,
+            title=title,
+            source=self.path,
+            colors=colors,
+            fonts=fonts,
+            languages=languages,
+            labels=labels,
+            symbols=symbols,
+            roads=roads,
+            style=style,
+            layouts=layouts,
+        )
+
+    def colors(self, value: Any) -> Colors:
+        names = tuple(f.name for f in dataclasses.fields(Colors))
+        given = self.mapping(value, "colors", names)
+        return Colors(**{k: self.color(v, f"colors.{k}") for k, v in given.items()})
+
+    def fonts(self, value: Any) -> Fonts:
+        given = self.mapping(value, "fonts", ("regular", "bold"))
+        found: dict[str, Path] = {}
+        for key, default in (("regular", _DEFAULT_REGULAR), ("bold", _DEFAULT_BOLD)):
+            name = given.get(key, default)
+            text = self.string(name, f"fonts.{key}")
+            path = self.font_file(text) if text else None
+            if text and path is None:
+                self.error(
+                    f"fonts.{key}",
+                    f"font file {excerpt(text)} not found beside the theme "
+                    f"or in {self.shipped_fonts}",
+                )
+            found[key] = path or Path(text)
+        return Fonts(regular=found["regular"], bold=found["bold"])
+
+    def font_file(self, name: str) -> Path | None:
+        for base in (self.path.parent, self.path.parent / "fonts", self.shipped_fonts):
+            candidate = base / name
+            try:
+                if candidate.is_file():
+                    return candidate.resolve()
+            except (OSError, ValueError):  # a name too long for the file system
+                return None
+        return None
+
+    def glyphs(self, fonts: Fonts) -> None:
+        """Each font loads and draws (tried in a child process) and has every drawn glyph."""
+        text = BOARD_TEXT + "".join(self.drawn.values())
+        for key in ("regular", "bold"):
+            path: Path = getattr(fonts, key)
+            check = check_font(path, text)
+            if check.error is not None:
+                self.error(f"fonts.{key}", f"{path} is not a usable font ({check.error})")
+                continue
+            board = "".join(sorted(set(BOARD_TEXT) & check.missing))
+            if board:
+                self.error(f"fonts.{key}", f"{path.name} {_lacks(board)} (the board draws it)")
+            for where, drawn in self.drawn.items():
+                absent = "".join(sorted(set(drawn) & check.missing))
+                if absent:
+                    self.error(where, f"{path.name} {_lacks(absent)}")
+
+    def labels(self, languages: Any, value: Any) -> tuple[tuple[str, ...], Mapping[str, Labels]]:
+        if not (
+            isinstance(languages, list)
+            and 0 < len(languages) <= MAX_LANGUAGES
+            and all(isinstance(x, str) and _LANGUAGE.match(x) for x in languages)
+        ):
+            self.error(
+                "languages",
+                f"expected a list of 1 to {MAX_LANGUAGES} language codes like [en, zh], "
+                f"got {excerpt(languages)}",
+            )
+            languages = ["en"]
+        given = self.mapping(value, "labels", None)
+        result: dict[str, Labels] = {}
+        for lang in {*languages, *given}:
+            if not _LANGUAGE.match(lang):
+                self.error(f"labels.{key_name(lang)}", "expected a language code like en or zh")
+                continue
+            if lang not in given and lang != "en":
+                self.error(f"labels.{lang}", "missing: languages lists it but it has no labels")
+                continue
+            drawn = lang in languages
+            result[lang] = self.dataclass(Labels, given.get(lang), f"labels.{lang}", drawn=drawn)
+        return tuple(languages), MappingProxyType(result)
+
+    def roads(self, value: Any) -> RoadStyle:
+        given = dict(
+            self.mapping(value, "roads", tuple(f.name for f in dataclasses.fields(RoadStyle)))
+        )
+        letters = given.pop("letters", None)
+        style = self.dataclass(RoadStyle, given, "roads", drawn=False)
+        if style.bead_text not in ("letter", "total"):
+            self.error(
+                "roads.bead_text", f"expected 'letter' or 'total', got {excerpt(style.bead_text)}"
+            )
+        merged = dict(style.letters)
+        for key, raw in self.mapping(letters, "roads.letters", ("banker", "player", "tie")).items():
+            before = len(self.errors)
+            text = self.string(raw, f"roads.letters.{key}")
+            merged[key] = text if len(self.errors) == before else merged[key]
+        for key, text in merged.items():
+            if not 0 < len(text) <= 3:
+                self.error(
+                    f"roads.letters.{key}", f"expected 1 to 3 characters, got {excerpt(text)}"
+                )
+            self.drawn[f"roads.letters.{key}"] = text
+        return dataclasses.replace(style, letters=MappingProxyType(merged))
+
+    def symbols(self, value: Any) -> Symbols:
+        """Each side's shape: text, and one of :data:`SHAPES`."""
+        given = self.mapping(value, "symbols", tuple(f.name for f in dataclasses.fields(Symbols)))
+        shapes: dict[str, str] = {}
+        for name, raw in given.items():
+            key = f"symbols.{name}"
+            shape = self.string(raw, key)  # an error for anything but text
+            if shape in SHAPES:
+                shapes[name] = shape
+            elif isinstance(raw, str):
+                self.error(key, f"expected one of {', '.join(SHAPES)}, got {excerpt(raw)}")
+        return Symbols(**shapes)
+
+    def layouts(self, value: Any) -> Mapping[str, Layout]:
+        given = self.mapping(value, "layout", ORIENTATIONS)
+        if not given:
+            self.error("layout", "expected a landscape and/or portrait layout")
+        result: dict[str, Layout] = {}
+        for orientation, spec in given.items():
+            key = f"layout.{orientation}"
+            spec = self.mapping(spec, key, ("panels",))
+            panels = spec.get("panels")
+            if not isinstance(panels, list) or not panels:
+                self.error(f"{key}.panels", "expected a list of panels")
+                continue
+            result[orientation] = Layout(
+                tuple(
+                    p
+                    for i, item in enumerate(panels)
+                    if (p := self.panel(item, f"{key}.panels[{i}]"))
+                )
+            )
+        return MappingProxyType(result)
+
+    def panel(self, item: Any, key: str) -> Panel | None:
+        spec = self.mapping(item, key, ("name", "rect"))
+        name, rect = spec.get("name"), self.rect(spec.get("rect"))
+        ok = True
+        if name not in PANELS:
+            self.error(
+                f"{key}.name",
+                f"unknown panel {excerpt(name)} (expected one of {', '.join(PANELS)})",
+            )
+            ok = False
+        if rect is None:
+            self.error(
+                f"{key}.rect",
+                "expected [x, y, width, height] as screen fractions within 0..1 "
+                f"(width and height at least {MIN_PANEL:g}), "
+                f"got {excerpt(spec.get('rect'))}",
+            )
+            ok = False
+        return Panel(str(name), rect) if ok and rect is not None else None
+
+    @staticmethod
+    def rect(value: Any) -> tuple[float, float, float, float] | None:
+        """``[x, y, width, height]`` as screen fractions that fit the screen, else None.
+
+        >>> _Checker.rect([0, 0.5, 1, 0.5]), _Checker.rect([0.5, 0, 0.6, 1])
+        ((0.0, 0.5, 1.0, 0.5), None)
+        """
+        if not (isinstance(value, list) and len(value) == 4):
+            return None
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+            return None
+        x, y, width, height = (float(v) for v in value)
+        fits = 0 <= x < 1 and 0 <= y < 1 and width >= MIN_PANEL and height >= MIN_PANEL
+        if not (fits and x + width <= 1.0001 and y + height <= 1.0001):
+            return None
+        return (x, y, width, height)
+
+
+def _lacks(chars: str, shown: int = 5) -> str:
+    """``has no glyph for U+1F48E '💎'``: the first few characters, by code point.
+
+    >>> _lacks("ab")
+    "has no glyph for U+0061 'a', U+0062 'b'"
+    """
+    named = ", ".join(f"U+{ord(c):04X} {c!r}" for c in chars[:shown])
+    more = f" and {len(chars) - shown} more" if len(chars) > shown else ""
+    return f"has no glyph for {named}{more}"

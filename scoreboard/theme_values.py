@@ -1,0 +1,206 @@
+"""The frozen values a theme is made of: colours, fonts, labels, symbols, road style, layouts.
+
+:mod:`scoreboard.theme` builds them from YAML (through :mod:`scoreboard.theme_checks`) and
+re-exports every name here; the renderer reads only these values, never raw dicts.
+
+>>> Colors().banker, Style().text_scale
+((200, 30, 45), 1.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+RGB = tuple[int, int, int]
+
+PANELS = (
+    "header",
+    "bead_plate",
+    "big_road",
+    "big_eye_boy",
+    "small_road",
+    "cockroach_pig",
+    "predictions",
+    "counters",
+    "last_coup",
+    "limits",
+    "footer",
+)
+ROAD_PANELS = ("bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_pig")
+ORIENTATIONS = ("landscape", "portrait")
+SHAPES = ("circle", "square", "diamond")
+
+
+class ThemeError(Exception):
+    """A theme that cannot be used; ``errors`` holds one line per problem."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("\n".join(errors))
+        self.errors = tuple(errors)
+
+
+class ThemeNotFoundError(ThemeError):
+    """No theme file by that name or path."""
+
+
+@dataclass(frozen=True, slots=True)
+class Colors:
+    """Every colour the board uses; road colours keep their meaning in every theme."""
+
+    background: RGB = (244, 239, 227)
+    panel: RGB = (255, 255, 255)
+    border: RGB = (190, 182, 165)
+    grid: RGB = (214, 208, 196)
+    title: RGB = (60, 55, 50)
+    text: RGB = (30, 30, 32)
+    muted: RGB = (110, 106, 100)
+    accent: RGB = (166, 124, 0)
+    header_background: RGB = (40, 36, 32)
+    header_text: RGB = (250, 246, 236)
+    banker: RGB = (200, 30, 45)
+    player: RGB = (30, 80, 200)
+    tie: RGB = (20, 150, 60)
+    bead_text: RGB = (255, 255, 255)
+    card_face: RGB = (255, 255, 255)
+    card_edge: RGB = (150, 150, 150)
+    card_red: RGB = (200, 30, 45)
+    card_black: RGB = (20, 20, 20)
+    ok: RGB = (20, 150, 60)
+    warning: RGB = (220, 140, 0)
+    error: RGB = (200, 30, 45)
+
+
+@dataclass(frozen=True, slots=True)
+class Fonts:
+    """Absolute paths of the regular and bold font files."""
+
+    regular: Path
+    bold: Path
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """Every word on screen in one language; English defaults."""
+
+    banker: str = "Banker"
+    player: str = "Player"
+    tie: str = "Tie"
+    banker_pair: str = "B Pair"
+    player_pair: str = "P Pair"
+    natural: str = "Natural"
+    games: str = "Games"
+    bead_plate: str = "Bead Plate"
+    big_road: str = "Big Road"
+    big_eye_boy: str = "Big Eye Boy"
+    small_road: str = "Small Road"
+    cockroach_pig: str = "Cockroach Pig"
+    predictions: str = "Ask Road"
+    counters: str = "Statistics"
+    last_coup: str = "Last Hand"
+    limits: str = "Table Limits"
+    table: str = "Table"
+    game: str = "Game"
+    shoe: str = "Shoe"
+    streak: str = "Streak"
+    longest: str = "Longest"
+    minimum: str = "Min"
+    maximum: str = "Max"
+    pays: str = "Pays"
+    shuffling: str = "Shuffling"
+    shuffle_note: str = "A new shoe is being prepared"
+    waiting: str = "Waiting for the first hand"
+    disclaimer: str = "Past results do not predict future results."
+    demo: str = "DEMO"
+    live: str = "LIVE"
+    connecting: str = "CONNECTING"
+    offline: str = "OFFLINE"
+    controller_offline: str = "SHOE OFFLINE"
+    missing_games: str = "MISSING GAMES"
+    cut_card_out: str = "FINAL HAND"  # the cut card is out: the next coup ends the shoe
+    banker_six: str = "Banker 6"
+    dragon7: str = "Dragon 7"
+    panda8: str = "Panda 8"
+    display_fault: str = "DISPLAY FAULT"  # a panel failed to draw: the board says so
+    journal_failing: str = "JOURNAL"  # the journal cannot write: running from memory
+
+
+@dataclass(frozen=True, slots=True)
+class Symbols:
+    """Shape per side, so a colour-blind viewer can tell Banker from Player."""
+
+    banker: str = "circle"
+    player: str = "circle"
+    red: str = "circle"
+    blue: str = "circle"
+
+
+@dataclass(frozen=True, slots=True)
+class RoadStyle:
+    """How the roads look: rows, blink, scroll margin, what a bead shows."""
+
+    rows: int = 6
+    empty_columns: int = 2
+    blink_seconds: float = 4.0
+    bead_text: str = "letter"  # or "total"
+    natural_mark: bool = True
+    letters: Mapping[str, str] = field(
+        default_factory=lambda: MappingProxyType({"banker": "B", "player": "P", "tie": "T"})
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Proportions (of the shorter screen side) for the frame's furniture."""
+
+    gap: float = 0.008  # reserved: themes may set it, but the layout does not use it yet
+    corner_radius: float = 0.006
+    border_width: float = 0.0015
+    title_height: float = 0.032
+    text_scale: float = 1.0
+    header_title: str = ""
+    clock: bool = True
+    disclaimer: bool = True
+    split_naturals: bool = False  # the naturals counter per side: "B 3 · P 4"
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """A panel and its rectangle as fractions of the screen: x, y, width, height."""
+
+    name: str
+    rect: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    panels: tuple[Panel, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Theme:
+    """A validated theme; build with :func:`load_theme` or :func:`parse_theme`."""
+
+    name: str
+    title: str
+    source: Path | None
+    colors: Colors
+    fonts: Fonts
+    languages: tuple[str, ...]
+    labels: Mapping[str, Labels]
+    symbols: Symbols
+    roads: RoadStyle
+    style: Style
+    layouts: Mapping[str, Layout]
+
+    def label(self, key: str) -> tuple[str, ...]:
+        """The label in each shown language, primary first: ``("Banker", "莊")``."""
+        return tuple(getattr(self.labels[lang], key) for lang in self.languages)
+
+    def layout(self, width: int, height: int) -> Layout:
+        """Portrait layout for a tall screen when the theme has one, else landscape."""
+        if height > width and "portrait" in self.layouts:
+            return self.layouts["portrait"]
+        return self.layouts.get("landscape") or next(iter(self.layouts.values()))
