@@ -111,7 +111,8 @@ def test_a_hot_reload_to_a_hostile_theme_keeps_the_last_good_one_running(tmp_pat
             demo(theme, "--duration", "60"), env=ENV, stdout=sink, stderr=sink
         )
     try:
-        time.sleep(2.0)  # the window is up and the first frame drawn
+        # The loop is running (SIGHUP handled) once the demo's first shoe is dealt.
+        wait_for(log, "demo: shoe 1", 1, timeout=60.0)
         for refused, (text, _) in enumerate(HOSTILE.values(), start=1):
             theme.write_text(text, encoding="utf-8")
             process.send_signal(signal.SIGHUP)
