@@ -21,45 +21,21 @@ True
 >>> apply_event(table, Void("S1", 1)).changed, table.missing
 (True, ())
 
-Protocol v2 events carry an :class:`~scoreboard.core.events.Origin` (controller
-session, sequence number).  The table keeps the highest one it applied
-(``position``) and ignores what is older: a replay, a duplicate, a late copy, a
-message of a controller session that has ended.  So the order of the
-controller's stream decides what v1 could only guess (a coup after a void of
-its game, a second correction the display missed), and events without an origin
-(the demo, v1, an old journal) keep the v1 rules.
-
->>> from scoreboard.core.events import Origin
->>> apply_event(table, Void("S1", 2, origin=Origin(7, 10))).changed
-True
->>> apply_event(table, Void("S1", 2, origin=Origin(7, 10))).stale   # the same payload again
-True
->>> table.position
-Origin(session=7, seq=10)
+Protocol v2 events carry an :class:`~scoreboard.core.events.Origin`; how
+their order decides what applies is :mod:`scoreboard.core.order`, and the
+previous shoe that ended with games missing is :mod:`scoreboard.core.unfinished`.
 """
 
 from __future__ import annotations
 
 import enum
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
-from scoreboard.core.events import (
-    Burn,
-    ControllerStatus,
-    Correct,
-    CoupReceived,
-    CutCard,
-    Event,
-    LimitsReceived,
-    NewShoe,
-    Origin,
-    Shuffle,
-    Snapshot,
-    Void,
-)
+from scoreboard.core import order
+from scoreboard.core.event_rules import RULES, in_shoe
+from scoreboard.core.events import Event, Origin, Snapshot
 from scoreboard.core.limits import Limits
 from scoreboard.core.records import (
     Arrived,
@@ -69,12 +45,12 @@ from scoreboard.core.records import (
     Effect,
     GameRecord,
     Reported,
-    Restated,
     Voided,
     transition,
 )
 from scoreboard.core.roads import GameOrderError, Roads
 from scoreboard.core.rules import Game
+from scoreboard.core.unfinished import UnfinishedShoe, completes
 from scoreboard.core.variants import VARIANTS, Variant
 
 __all__ = ["Applied", "FeedStatus", "Limits", "TableState", "UnfinishedShoe", "apply_event"]
@@ -129,23 +105,6 @@ class Applied:
 UNCHANGED = Applied()
 CHANGED = Applied(changed=True)
 STALE = Applied(stale=True)
-
-
-@dataclass(frozen=True, slots=True)
-class UnfinishedShoe:
-    """A shoe that ended while the display lacked some of its games (a v2 ``new_shoe`` said so).
-
-    The board moves on to the new shoe (players need it); this remembers what
-    the display has of the old one, so the session can ask for it and the
-    status can say the archive is incomplete until a snapshot completes it.
-    ``final`` is the game count the controller announced.
-    """
-
-    shoe: str
-    games: tuple[Game, ...]
-    voided: tuple[int, ...]
-    missing: tuple[int, ...]
-    final: int
 
 
 class TableState:
@@ -242,28 +201,21 @@ class TableState:
     def follows(self, session: int) -> bool:
         """True when a controller status of ``session`` concerns the stream the table follows.
 
-        The session asks it of an offline status (the controller's last will):
-        a will of an older session, replayed or late, says nothing about the
-        controller that is dealing now.
-
-        >>> from scoreboard.core.events import ControllerStatus, Origin
-        >>> table = TableState()
-        >>> _ = apply_event(table, ControllerStatus(True, origin=Origin(8, 0)))
-        >>> table.follows(7), table.follows(8), table.follows(9)
-        (False, True, True)
+        See :func:`scoreboard.core.order.follows`.
         """
-        return self.position is None or session >= self.position.session
+        return order.follows(self, session)
 
     # -- changing ------------------------------------------------------------
     def apply(self, event: Event) -> Applied:
         """Apply one event the way protocol.md says (see :func:`apply_event`)."""
-        if isinstance(event, Snapshot) and self._completes(event):
-            return self._complete(event)
+        if isinstance(event, Snapshot) and completes(self.unfinished, event):
+            self.unfinished = None
+            return Applied(completed=event.shoe)
         origin = getattr(event, "origin", None)
         if origin is None:
-            rule = _RULES.get(type(event))
-            # Feed-level events (controller status, resync) change no table.
-            return UNCHANGED if rule is None else rule(self, event)
+            rule = RULES.get(type(event))
+            applied = None if rule is None else rule(self, event)
+            return UNCHANGED if applied is None else applied
         return self._apply_ordered(event, origin)
 
     def _apply_ordered(self, event: Event, origin: Origin) -> Applied:
@@ -273,155 +225,16 @@ class TableState:
         coup of a finished one) or that is refused (a conflict) is not applied,
         so the position stays: the position is what the board has taken in.
         """
-        if self._is_stale(event, origin):
+        if order.is_stale(self, event, origin):
             return STALE
-        if not self._concerns(event):
+        if not order.concerns(self, event):
             return UNCHANGED
-        applied = _ORDERED_RULES[type(event)](self, event)
+        applied = order.ORDERED_RULES[type(event)](self, event)
+        if applied is None:
+            applied = UNCHANGED
         if not applied.conflicts:
-            self._advance(event, origin)
+            order.advance(self, event, origin)
         return applied
-
-    def _advance(self, event: Event, origin: Origin) -> None:
-        """Take ``origin`` in.  A will moves nothing: it says nothing of the board, and its
-        seq (fixed at connect, after every seq) would make the session's late payloads stale."""
-        if isinstance(event, ControllerStatus) and not event.online:
-            return
-        self.position = origin if self.position is None else max(self.position, origin)
-        if isinstance(event, LimitsReceived):
-            self.limits_origin = origin
-        elif isinstance(event, _GAME_EVENTS):
-            self.games_origin = origin
-
-    def _is_stale(self, event: Event, origin: Origin) -> bool:
-        """Older than (or equal to) what the table applied, by the rules of protocol v2.
-
-        Limits are retained on their own topic and outlive a controller session,
-        so a (re)connect brings them after newer payloads: they are stale only
-        when not newer than the limits shown.  Otherwise a message of an older
-        controller session is stale; a newer session is adopted (the controller
-        restarted).  Within the session, a controller status is the session's
-        birth or will (never stale), and a snapshot, retained too, is stale only
-        when older than the last event that changed the games: one as of that
-        event tells the same moment whole, and a cut card published since
-        changes no game, so it must not make every resync answer stale.
-        """
-        if isinstance(event, LimitsReceived):
-            return self.limits_origin is not None and origin <= self.limits_origin
-        position = self.position
-        if position is None or origin.session != position.session:
-            return position is not None and origin.session < position.session
-        if isinstance(event, ControllerStatus):
-            return False
-        if isinstance(event, Snapshot):
-            return self.games_origin is not None and origin < self.games_origin
-        return origin <= position
-
-    def _concerns(self, event: Event) -> bool:
-        """Whether ``event`` is about the current shoe or starts one (never a finished one)."""
-        match event:
-            case CoupReceived(shoe=shoe) | NewShoe(shoe=shoe) | Snapshot(shoe=shoe):
-                return not self.is_archived(shoe)
-            case Void(shoe=shoe) | Correct(shoe=shoe):
-                return shoe == self.shoe_id
-            case Shuffle(shoe=shoe) | Burn(shoe=shoe) | CutCard(shoe=shoe):
-                return shoe is None or shoe == self.shoe_id
-        return True
-
-    def _on_coup(self, event: CoupReceived) -> Applied:
-        if self.is_archived(event.shoe):
-            return UNCHANGED  # a late redelivery of a finished shoe
-        started = self.new_shoe(event.shoe) if event.shoe != self.shoe_id else UNCHANGED
-        return _either(started, self.add_game(event.game))
-
-    def _on_dealt(self, event: CoupReceived) -> Applied:
-        """A v2 coup: newer than everything applied, so a voided game's coup is a redeal."""
-        started = self.new_shoe(event.shoe) if event.shoe != self.shoe_id else UNCHANGED
-        return _either(started, self._add(event.game, Dealt(event.game.coup)))
-
-    def _on_new_shoe(self, event: NewShoe) -> Applied:
-        if event.shoe == self.shoe_id or self.is_archived(event.shoe):
-            return UNCHANGED
-        gap = self._gap(event)
-        applied = self.new_shoe(event.shoe)
-        if gap is not None:
-            self.unfinished = gap
-        return applied
-
-    def _gap(self, event: NewShoe) -> UnfinishedShoe | None:
-        """The current shoe, if ``event`` says it ended with games this table never got."""
-        final = event.previous_games
-        if event.previous != self.shoe_id or self.shoe_id is None or final is None:
-            return None
-        missing = tuple(n for n in range(1, final + 1) if n not in self._records)
-        if not missing:
-            return None
-        return UnfinishedShoe(self.shoe_id, self.games, self.voided, missing, final)
-
-    def _completes(self, snapshot: Snapshot) -> bool:
-        """A snapshot of the unfinished previous shoe accounting for every one of its games.
-
-        It is older than the new shoe's events by nature, so its origin is not
-        asked; completeness is: a partial (or replayed early) one completes nothing.
-        """
-        unfinished = self.unfinished
-        if unfinished is None or snapshot.shoe != unfinished.shoe:
-            return False
-        known = {game.number for game in snapshot.games} | set(snapshot.voided)
-        return known >= set(range(1, unfinished.final + 1))
-
-    def _complete(self, snapshot: Snapshot) -> Applied:
-        self.unfinished = None
-        return Applied(completed=snapshot.shoe)
-
-    def _on_void(self, event: Void) -> Applied:
-        return self.void(event.game) if event.shoe == self.shoe_id else UNCHANGED
-
-    def _on_mark(self, event: Shuffle | Burn | CutCard) -> Applied:
-        """The shoe's marks; one naming another shoe (v2) marks nothing here."""
-        if event.shoe is not None and event.shoe != self.shoe_id:
-            return UNCHANGED
-        if isinstance(event, CutCard):
-            return self.mark_cut_card()
-        return self.set_shuffling(isinstance(event, Shuffle))
-
-    def _on_correct(self, event: Correct) -> Applied:
-        return self.correct(event.game) if event.shoe == self.shoe_id else UNCHANGED
-
-    def _on_snapshot(self, event: Snapshot) -> Applied:
-        return self.apply_snapshot(event.shoe, event.games, event.voided)
-
-    def _on_restated(self, event: Snapshot) -> Applied:
-        """A v2 snapshot as of the position or later: the controller's whole truth of the shoe.
-
-        It replaces the shoe's games and voids, overriding even what a correct
-        or void event set (it has seen them: that decides a missed second
-        correction); a game it does not list is forgotten.  One identical to the
-        board is recognised first, without touching a record or the roads,
-        because a burst brings the same retained snapshot again and again.
-        """
-        started = self.new_shoe(event.shoe) if event.shoe != self.shoe_id else UNCHANGED
-        if not started.changed and self._shows(event):
-            return UNCHANGED
-        changes: dict[int, Change] = {number: Restated(None) for number in event.voided}
-        changes.update((game.number, Restated(game.coup)) for game in event.games)
-        applied = self._change_many(changes, forget=set(self._records) - set(changes))
-        if applied.changed:
-            if event.games:
-                self.shuffling = False
-            self._rebuild()
-        return _either(started, applied)
-
-    def _shows(self, snapshot: Snapshot) -> bool:
-        """True when the board holds exactly the snapshot's games and voids (the cheap check)."""
-        records = self._records
-        if len(records) != len(snapshot.games) + len(snapshot.voided):
-            return False
-        for game in snapshot.games:
-            record = records.get(game.number)
-            if record is None or record.voided or record.coup != game.coup:
-                return False
-        return all(number in records and records[number].voided for number in snapshot.voided)
 
     def new_shoe(self, shoe_id: str) -> Applied:
         """Start a new shoe: the roads clear, the shoe number advances."""
@@ -479,7 +292,10 @@ class TableState:
         """
         if shoe_id != self.shoe_id and self.is_archived(shoe_id):
             return UNCHANGED
-        started = self.new_shoe(shoe_id) if shoe_id != self.shoe_id else UNCHANGED
+        return in_shoe(self, shoe_id, lambda: self._merge_snapshot(games, voided))
+
+    def _merge_snapshot(self, games: Iterable[Game], voided: Iterable[int]) -> Applied:
+        """:meth:`apply_snapshot` in the snapshot's own shoe."""
         reported: dict[int, Reported] = {}
         theirs = {game.number: game.coup for game in games}
         newer = set(self._records) <= set(theirs) | set(voided)
@@ -492,7 +308,7 @@ class TableState:
             if self.games:
                 self.shuffling = False
             self._rebuild()
-        return _either(started, applied)
+        return applied
 
     def set_limits(self, limits: Limits) -> Applied:
         if limits == self.limits:
@@ -547,6 +363,7 @@ class TableState:
 
         ``games`` defaults to ``position``: a snapshot older than it is then stale.
 
+        >>> from scoreboard.core.events import Void
         >>> table = TableState()
         >>> table.restore_position(Origin(3, 40))
         >>> apply_event(table, Void("S", 1, origin=Origin(3, 12))).stale
@@ -598,45 +415,13 @@ class TableState:
         self.roads = Roads.build(self.games, rows=self.rows)
 
 
-#: What each kind of event does to a table: the display's side of protocol.md.
-_RULES: dict[type, Callable[[TableState, Any], Applied]] = {
-    CoupReceived: TableState._on_coup,
-    NewShoe: TableState._on_new_shoe,
-    Shuffle: TableState._on_mark,
-    Burn: TableState._on_mark,
-    CutCard: TableState._on_mark,
-    Void: TableState._on_void,
-    Correct: TableState._on_correct,
-    Snapshot: TableState._on_snapshot,
-    LimitsReceived: lambda table, event: table.set_limits(event.limits),
-}
-
-#: The same for a v2 event already found newer than the position: the stream's
-#: order settles what v1 guessed, so coups and snapshots follow simpler rules.
-_ORDERED_RULES: dict[type, Callable[[TableState, Any], Applied]] = {
-    **_RULES,
-    CoupReceived: TableState._on_dealt,
-    Snapshot: TableState._on_restated,
-    ControllerStatus: lambda _table, _event: UNCHANGED,  # a birth or a will: the position only
-}
-
-
-#: The events whose origin a later snapshot must not be older than.
-_GAME_EVENTS = (CoupReceived, NewShoe, Void, Correct, Snapshot)
-
-
-def _either(started: Applied, then: Applied) -> Applied:
-    """A new shoe (or not) and what followed in it, as one result."""
-    return replace(then, changed=True) if started.changed else then
-
-
 def apply_event(table: TableState, event: Event) -> Applied:
     """Apply one event to ``table`` the way protocol.md says, and say what it did.
 
     Events of a finished shoe (a late redelivery) and feed-level events
     (controller status, resync) change nothing.  Nothing raises: a coup that
     contradicts a recorded one comes back in ``Applied.conflicts``.  A v2 event
-    not newer than ``table.position`` comes back ``stale`` (see the module's
-    docstring); a controller status with an origin moves the position only.
+    not newer than ``table.position`` comes back ``stale`` (see
+    :mod:`scoreboard.core.order`); a controller status with an origin moves the position only.
     """
     return table.apply(event)
