@@ -91,7 +91,7 @@ def test_the_renderer_never_reaches_the_feeds_or_the_network(module: str) -> Non
     assert offending(module, allowed=allowed, banned=("paho",)) == []
 
 
-ADAPTERS = [*layer("scoreboard.feeds"), "scoreboard.journal", "scoreboard.link"]
+ADAPTERS = [*layer("scoreboard.feeds"), *layer("scoreboard.journal"), "scoreboard.link"]
 #: The theme's modules: what the rest of the package reads of a theme.
 THEME = (
     "scoreboard.theme",

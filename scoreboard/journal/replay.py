@@ -1,0 +1,95 @@
+"""Reading a journal back: its complete lines, applied to a table one by one.
+
+A torn last line, as a power cut mid-write leaves it, is cut off the file so the
+next append starts on a clean line; a line that cannot be read is skipped with
+a warning naming it.  Each payload is validated again by :mod:`scoreboard.protocol`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from scoreboard.core.table import TableState, apply_event
+from scoreboard.journal.disk import Identity, truncate
+from scoreboard.journal.records import HISTORY_KIND
+from scoreboard.protocol import ProtocolError, parse_dict
+
+log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A journal read back: its complete ``lines`` and the file's identity as they end.
+
+    ``cut_failed``: the torn last line could not be cut off the file.
+    """
+
+    lines: bytes
+    identity: Identity
+    cut_failed: OSError | None = None
+
+
+def read_back(path: Path) -> Found | None:
+    """The journal at ``path``, None if there is none; raises OSError if it cannot be read."""
+    try:
+        raw = path.read_bytes()
+        seen = os.stat(path)
+    except FileNotFoundError:
+        return None
+    complete = raw.rfind(b"\n") + 1
+    cut_failed = None
+    if complete < len(raw):
+        log.warning(
+            "journal %s: dropping a torn last line of %d bytes (power cut mid-write?)",
+            path,
+            len(raw) - complete,
+        )
+        try:
+            truncate(path, complete)
+        except OSError as error:
+            cut_failed = error
+    return Found(raw[:complete], (seen.st_dev, seen.st_ino, complete), cut_failed)
+
+
+def apply_lines(table: TableState, raw: bytes, path: Path) -> int:
+    """Apply the records of ``raw`` (the journal at ``path``) to ``table``; returns how many."""
+    count = 0
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        where = f"journal {path} line {number}"
+        try:
+            record = json.loads(line)
+            if record["kind"] == HISTORY_KIND:
+                restore_history(table, record["data"], where)
+                count += 1
+                continue
+            event = parse_dict(record["kind"], record["data"], where)
+            applied = apply_event(table, event)
+            if applied.conflicts:
+                # A rejected coup is journaled so the table remembers it, as live.
+                log.info("%s: a rejected coup, remembered (game %s)", where,
+                         list(applied.conflicts))  # fmt: skip
+            count += 1
+        except (ValueError, KeyError, TypeError, ProtocolError) as error:
+            log.warning("%s: skipped (%s)", where, error)
+    return count
+
+
+def restore_history(table: TableState, data: dict, where: str) -> None:
+    """Give ``table`` the shoes before this one, as a ``history`` record holds them."""
+    shoe_number = data["shoe_number"]
+    archived = data["archived"]
+    if (
+        isinstance(shoe_number, bool)
+        or not isinstance(shoe_number, int)
+        or shoe_number < 0
+        or not isinstance(archived, list)
+        or not all(isinstance(shoe_id, str) for shoe_id in archived)
+    ):
+        raise ValueError(f"{where}: history record {data!r:.80} is malformed")
+    table.restore_history(shoe_number, archived)

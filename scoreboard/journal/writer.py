@@ -1,0 +1,378 @@
+"""The appending file: what waits for the disk, how it is written, and when the disk lost track.
+
+Every kept event waits in memory as an entry until the disk takes it; entries
+are written in order, appends in one fsync.  Before each write the file at the
+journal's path is checked to be the one written here, as long as written: if it
+was deleted, replaced or changed meanwhile, what is there is set aside and the
+journal is rewritten from the table, which is the truth.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from scoreboard.core.events import Event
+from scoreboard.core.table import Applied, TableState
+from scoreboard.health import JournalHealth
+from scoreboard.journal import archive, records
+from scoreboard.journal.archive import ARCHIVE_DIR, make_dirs
+from scoreboard.journal.disk import (
+    Identity,
+    append_durably,
+    free_name,
+    fsync_dir,
+    identity,
+    replace_durably,
+    why,
+)
+from scoreboard.journal.faults import DiskFaults
+from scoreboard.journal.replay import apply_lines, read_back
+from scoreboard.protocol import encode
+
+log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
+
+JOURNAL_NAME = "journal.jsonl"
+#: Beyond this many entries waiting for the disk, the journal is rewritten from the table.
+MAX_PENDING = 10_000
+
+
+class JournalError(OSError):
+    """The state directory is plainly not one (a file stands in its way): a setup mistake."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """What one kept event adds to the disk, held in memory until the disk takes it.
+
+    ``fresh``: the event began shoe ``shoe``, so the finished shoe's journal leaves
+    and a new one starts with ``lines``.  ``archive``: ``lines`` complete the
+    archived file of the finished shoe ``shoe``.  ``games``: the shoe has games.
+    """
+
+    shoe: str | None
+    lines: bytes
+    fresh: bool = False
+    archive: bool = False
+    games: bool = False
+
+
+class Journal:
+    """Append-only event log of one display, in ``state_dir``.
+
+    >>> import tempfile
+    >>> from scoreboard.core.table import TableState, apply_event
+    >>> from scoreboard.protocol import NewShoe
+    >>> state = tempfile.mkdtemp()
+    >>> table = TableState()
+    >>> with Journal(state) as journal:
+    ...     journal.replay(table)
+    ...     journal.keep(NewShoe("S1"), table, apply_event(table, NewShoe("S1")))
+    ...     journal.health.state.value
+    0
+    'ok'
+    >>> again = TableState()
+    >>> with Journal(state) as journal:
+    ...     journal.replay(again), again.shoe_id
+    (1, 'S1')
+    """
+
+    def __init__(
+        self,
+        state_dir: str | os.PathLike[str],
+        *,
+        keep_shoes: int = 200,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.state_dir = Path(state_dir)
+        self.keep_shoes = keep_shoes
+        self.path = self.state_dir / JOURNAL_NAME
+        self._faults = DiskFaults(self.path, clock)
+        self._synced: Identity | None = None  # device, inode, size as last written
+        self._disk_shoe: str | None = None  # the shoe of the file on disk
+        self._queued_shoe: str | None = None  # ... once what is pending is written
+        self._games_kept = False  # the file on disk holds games: archive it, never drop it
+        self._pending: deque[_Entry] = deque()
+        self._rewrite = False  # the disk lost track: write the journal afresh from the table
+        self._table: TableState | None = None
+        self._lost: str | None = None
+        self._prune_due = False
+        try:
+            make_dirs(self.state_dir)
+        except (FileExistsError, NotADirectoryError):
+            raise JournalError(
+                f"state dir {self.state_dir}: {_blocker(self.state_dir)} is not a directory"
+            ) from None
+        except OSError as error:
+            self._failed(error)
+
+    # -- health --------------------------------------------------------------
+    @property
+    def health(self) -> JournalHealth:
+        """``OK`` while the disk takes every event; ``FAILING`` (with why) while it does not."""
+        return self._faults.health
+
+    def heal(self) -> JournalHealth:
+        """Try a failing disk again if the backoff allows, without waiting for an event.
+
+        An idle loop calls it, so a fault clears even while the table is quiet.
+        """
+        if self._faults.failing and self._table is not None and self._faults.retry_due():
+            self._flush()
+        return self.health
+
+    # -- start ---------------------------------------------------------------
+    def replay(self, table: TableState) -> int:
+        """Apply the journal to ``table``; returns the number of records replayed.
+
+        Nothing here raises: unreadable lines are skipped with a warning naming
+        their line, a torn last line is cut off the file so the next append starts
+        on a clean line, and a journal that cannot be read at all leaves the table
+        empty and is set aside when the disk allows.
+        """
+        self._table = table
+        raw = self._read()
+        count = 0 if raw is None else apply_lines(table, raw, self.path)
+        self._disk_shoe = self._queued_shoe = table.shoe_id
+        self._games_kept = records.holds_games(table)
+        if not self._faults.failing:
+            self._flush()
+        if not self._faults.failing:
+            self._probe()
+        log.info("journal %s: replayed %d events, shoe %s", self.path, count, table.shoe_id)
+        return count
+
+    def _read(self) -> bytes | None:
+        """The complete lines of the journal, None if there is none readable."""
+        try:
+            found = read_back(self.path)
+        except OSError as error:
+            log.warning(
+                "journal %s: unreadable (%s); the board starts empty", self.path, why(error)
+            )
+            self._rewrite = True
+            return None
+        if found is None:
+            self._pending.append(_Entry(None, b"", fresh=True))
+            return None
+        self._synced = found.identity
+        if found.cut_failed is not None:
+            self._rewrite = True
+            self._failed(found.cut_failed)
+        return found.lines
+
+    # -- recording -----------------------------------------------------------
+    def keep(self, event: Event, table: TableState, applied: Applied) -> None:
+        """Record ``event`` if applying it must survive a restart; never raises.
+
+        That is when it changed the table, and also when it was refused but taught
+        the table that a coup is not a game's truth (``applied.retired``).  A late
+        snapshot that completed a finished shoe (``applied.completed``) goes to
+        that shoe's archived file.  While the disk fails the entry waits in memory.
+        """
+        completed: str | None = getattr(applied, "completed", None)
+        if not (applied.worth_keeping or completed):
+            return
+        if self._table is None:
+            self._adopt()
+        self._table = table
+        self._queue(records.line(*encode(event)), table, completed)
+        if not self._faults.failing or self._faults.retry_due():
+            self._flush()
+
+    def _adopt(self) -> None:
+        """Take the file found at ``path`` as this journal's (``keep`` before any ``replay``)."""
+        try:
+            seen = os.stat(self.path)
+        except OSError:
+            self._pending.append(_Entry(None, b"", fresh=True))
+            return
+        self._synced = identity(seen)
+
+    def _queue(self, line: bytes, table: TableState, completed: str | None) -> None:
+        if completed:
+            self._push(_Entry(completed, line, archive=True))
+            return
+        games = records.holds_games(table)
+        if table.shoe_id != self._queued_shoe:
+            fresh = self._queued_shoe is not None
+            self._queued_shoe = table.shoe_id
+            if fresh and not self._rewrite:
+                self._push(
+                    _Entry(table.shoe_id, records.opening(table) + line, fresh=True, games=games)
+                )
+                return
+        if not self._rewrite:  # else the rewrite writes the table as it is by then
+            self._push(_Entry(table.shoe_id, line, games=games))
+
+    def _push(self, entry: _Entry) -> None:
+        self._pending.append(entry)
+        if len(self._pending) > MAX_PENDING:
+            log.warning(
+                "journal %s: %d events wait for the disk; it will be rewritten from the table",
+                self.path,
+                len(self._pending),
+            )
+            self._pending.clear()
+            self._rewrite = True
+
+    # -- writing ---------------------------------------------------------------
+    def _flush(self) -> None:
+        """Give the disk what waits for it, in order; a failure leaves it waiting."""
+        try:
+            while True:
+                head = self._pending[0] if self._pending else None
+                if self._rewrite:
+                    self._rewrite_from_table()
+                elif head is not None and (head.fresh or head.archive):
+                    self._perform(head)
+                elif not self._in_step():
+                    self._lose_track()
+                elif head is not None:
+                    self._perform(head)
+                else:
+                    break
+            if self._prune_due:
+                self._prune_due = False
+                archive.prune(self.state_dir, self.keep_shoes)
+        except OSError as error:
+            self._failed(error)
+            return
+        self._faults.recovered()
+
+    def _perform(self, entry: _Entry) -> None:
+        """Write the head of what waits (the appends that follow it in one fsync)."""
+        if entry.archive:
+            archive.complete(self.state_dir, entry.shoe, entry.lines)
+            self._pending.popleft()
+        elif entry.fresh:
+            self._clear_the_way(entry.shoe)
+            self._write_fresh(entry.lines)
+            self._disk_shoe, self._games_kept = entry.shoe, entry.games
+            self._prune_due = True
+            self._pending.popleft()
+        else:
+            batch = list(itertools.takewhile(_plain, self._pending))
+            self._append(b"".join(each.lines for each in batch))
+            self._games_kept |= any(each.games for each in batch)
+            self._disk_shoe = batch[-1].shoe
+            for _ in batch:
+                self._pending.popleft()
+
+    def _in_step(self) -> bool:
+        """Whether the file at ``path`` is still the one written here, as long as written."""
+        if self._synced is None:
+            self._lost = f"{JOURNAL_NAME} is not this display's"
+            return False
+        try:
+            seen = os.stat(self.path)
+        except FileNotFoundError:
+            self._lost = f"{JOURNAL_NAME} was deleted"
+            return False
+        if identity(seen) != self._synced:
+            self._lost = f"{JOURNAL_NAME} was replaced or changed"
+            return False
+        return True
+
+    def _append(self, data: bytes) -> None:
+        # Opened for each write, not held: nothing of the display keeps the disk busy.
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        try:
+            append_durably(fd, data)
+            self._synced = identity(os.fstat(fd))
+        finally:
+            os.close(fd)
+
+    def _probe(self) -> None:
+        """Open the journal for writing once, so a read-only disk is known from the start."""
+        try:
+            os.close(os.open(self.path, os.O_WRONLY | os.O_APPEND))
+        except OSError as error:
+            self._failed(error)
+
+    def _lose_track(self) -> None:
+        log.warning("journal %s: %s; rewriting it from memory", self.path, self._lost)
+        self._pending = deque(entry for entry in self._pending if entry.archive)
+        self._rewrite = True
+
+    def _rewrite_from_table(self) -> None:
+        """Write the journal afresh as the table is: limits, history, the shoe's snapshot."""
+        table = self._table
+        assert table is not None  # replay or keep set it
+        self._clear_the_way(table.shoe_id)
+        self._write_fresh(
+            b"".join(records.line(*record) for record in records.state_records(table))
+        )
+        self._disk_shoe = self._queued_shoe = table.shoe_id
+        self._games_kept = records.holds_games(table)
+        self._rewrite, self._lost, self._prune_due = False, None, True
+        log.info(
+            "journal %s: rewritten from memory (shoe %s, %d games)",
+            self.path,
+            table.shoe_id,
+            len(table.games),
+        )
+
+    def _clear_the_way(self, shoe: str | None) -> None:
+        """Make room for a new journal of ``shoe``; whatever was there is kept, not deleted.
+
+        The finished shoe's journal goes to ``shoes/`` when it holds games (else it
+        is replaced: it held only limits and history); anything that is not this
+        journal's file is set aside next to it.
+        """
+        try:
+            seen = os.stat(self.path)
+        except FileNotFoundError:
+            return
+        ours = self._synced is not None and identity(seen)[:2] == self._synced[:2]
+        if ours and (not self._games_kept or self._disk_shoe == shoe):
+            return
+        if ours:
+            target = archive.new_archive_file(self.state_dir, self._disk_shoe)
+        else:
+            target = free_name(
+                self.state_dir, f"{JOURNAL_NAME}.aside-{time.strftime('%Y%m%d-%H%M%S')}", ""
+            )
+            log.warning("journal %s: what was there is set aside as %s", self.path, target.name)
+        make_dirs(self.state_dir)
+        os.replace(self.path, target)
+        fsync_dir(target.parent)
+        self._synced, self._games_kept = None, False
+
+    def _write_fresh(self, data: bytes) -> None:
+        make_dirs(self.state_dir)
+        self._synced = replace_durably(self.path, data)
+
+    # -- faults --------------------------------------------------------------
+    def _failed(self, error: OSError) -> None:
+        """Note a disk fault, with what the disk lost track of if it did."""
+        self._faults.failed(error, self._lost)
+
+    def close(self) -> None:
+        """Give a failing disk one last try (the journal holds no file open between writes)."""
+        if self._faults.failing and self._table is not None:
+            self._flush()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def _plain(entry: _Entry) -> bool:
+    return not (entry.fresh or entry.archive)
+
+
+def _blocker(path: Path) -> Path:
+    """The file standing where ``path`` or one of its parents should be a directory."""
+    for each in [*reversed(path.parents), path, path / ARCHIVE_DIR]:
+        if each.exists() and not each.is_dir():
+            return each
+    return path
