@@ -47,7 +47,8 @@ class Harness:
 
     def __init__(self, *, journal=None, hmac_key: bytes | None = None) -> None:
         endpoint = Endpoint(MqttConfig(port=1), TOPICS, hmac_key=hmac_key)
-        self.session = DisplaySession(endpoint, "u1", journal=journal)
+        # A work clock that stands still: every step works through all it is given.
+        self.session = DisplaySession(endpoint, "u1", journal=journal, clock=lambda: 0.0)
         self.table = TableState()
         self.pending: list[LinkEvent] = []
         self.published: list[Publish] = []

@@ -238,11 +238,11 @@ class DisplaySession:
         self._refusals_shoe: str | None = None
         self._journaled_refusals: Counter[int] = Counter()
         self._conflicts = RepeatLog(
-            lambda line: log.warning("mqtt: rejected (conflict): %s", line),
+            lambda line: log.warning("%s", line),
             lambda game, n: f"mqtt: game {game}: {n:,} more conflicting copies refused",
         )
         self._stale = RepeatLog(
-            lambda line: log.info("mqtt: %s", line),
+            lambda line: log.info("%s", line),
             lambda key, n: f"mqtt: {n:,} more {key} messages ignored",
         )
 
@@ -495,13 +495,13 @@ class DisplaySession:
         self._conflicts.note(
             applied.conflicts,
             now,
-            lambda: f"{message.topic}: {_conflict_text(event, applied, table)}",
+            lambda: f"mqtt: rejected (conflict): {_conflict_text(event, applied, table, message)}",
         )
 
     def _ignore_stale(self, reason: str, now: float) -> None:
         self.ignored[reason] += 1
         why = "a replay of what the display applied" if reason == "replay" else "an older session"
-        self._stale.note([reason], now, lambda: f"ignored a {reason} message ({why})")
+        self._stale.note([reason], now, lambda: f"mqtt: ignored a {reason} message ({why})")
 
     def _reject(self, reason: str, message: str) -> None:
         self.rejected += 1
@@ -588,17 +588,17 @@ def unfinished_shoe(table: TableState) -> tuple[str, tuple[int, ...]] | None:
     return str(unfinished.shoe), tuple(unfinished.missing)
 
 
-def _conflict_text(event: Event, applied: Applied, table: TableState) -> str:
+def _conflict_text(event: Event, applied: Applied, table: TableState, message: Message) -> str:
     """Why a coup or snapshot was refused, for the log."""
     if isinstance(event, Snapshot):
         return (
-            f"games {game_ranges(applied.conflicts)} differ from what a void or correct event"
-            " (or an earlier coup) set; the display keeps its own"
+            f"{message.topic}: games {game_ranges(applied.conflicts)} differ from what a void"
+            " or correct event (or an earlier coup) set; the display keeps its own"
         )
     number = applied.conflicts[0]
     game = table.game(number)
     kept = f" as {game.coup.winner.value}" if game is not None else ""
     return (
-        f"game {number} is already recorded{kept} with different content;"
+        f"{message.topic}: game {number} is already recorded{kept} with different content;"
         " only a correct event may change it"
     )
