@@ -91,7 +91,7 @@ FRAME_STATUS_INTERVAL = 5.0
 #: A repeated refusal is logged the first time, then summarised at most this often.
 SUMMARY_INTERVAL = 60.0
 #: Refused coups of one game journaled at most (each teaches the table one retired coup).
-JOURNALED_REFUSALS_PER_GAME = 8
+JOURNALED_REFUSALS_PER_GAME = 4
 
 
 class Keeper(Protocol):
