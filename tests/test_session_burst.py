@@ -98,10 +98,13 @@ def test_of_queued_snapshots_only_the_newest_is_decoded():
     s, table = session(), TableState()
     games = [e.game for e in SHOES[0] if isinstance(e, CoupReceived)]
     snapshots = [message(Snapshot("S1", tuple(games[:n]))) for n in range(1, 71)]
-    s.step([Connected(False), *snapshots, message(CoupReceived("S1", games[70]))], table, 0.0)
+    coup = message(CoupReceived("S1", games[70]))
+    published = s.step([Connected(False), *snapshots, coup], table, 0.0)
     assert s.snapshots_decoded == 1
     assert s.ignored["superseded"] == 69
     assert table.games == tuple(games[:71])
+    ignored = statuses(published)[-1]["ignored"]
+    assert ignored == {"superseded": 69, "unchanged": 0, "stale": 0, "replay": 0}
 
 
 def test_a_snapshot_identical_to_the_last_applied_is_not_decoded_again():
@@ -111,7 +114,7 @@ def test_a_snapshot_identical_to_the_last_applied_is_not_decoded_again():
     s.step([Connected(False), snapshot], table, 0.0)
     version = table.version
     s.step([snapshot], table, 1.0)  # a reconnect redelivers the retained one
-    assert (s.snapshots_decoded, s.ignored["unchanged snapshot"]) == (1, 1)
+    assert (s.snapshots_decoded, s.ignored["unchanged"]) == (1, 1)
     assert table.version == version
     s.step([message(Snapshot("S1", tuple(games[:41])))], table, 2.0)
     assert s.snapshots_decoded == 2 and len(table.games) == 41

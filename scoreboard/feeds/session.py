@@ -90,6 +90,9 @@ BURST_STATUS_INTERVAL = 0.5
 FRAME_STATUS_INTERVAL = 5.0
 #: A repeated refusal is logged the first time, then summarised at most this often.
 SUMMARY_INTERVAL = 60.0
+#: Why a message was received and left unapplied: a newer snapshot was queued, the
+#: snapshot was the one applied last, an older controller session, a replay of this one.
+IGNORED = ("superseded", "unchanged", "stale", "replay")
 #: Refused coups of one game journaled at most (each teaches the table one retired coup).
 JOURNALED_REFUSALS_PER_GAME = 4
 
@@ -217,8 +220,8 @@ class DisplaySession:
         self.applied = 0
         self.rejected = 0
         self.rejected_by_reason: Counter[str] = Counter()
-        #: What was received but left unapplied, by reason: ``superseded`` and
-        #: ``unchanged`` snapshots, ``stale`` and ``replay`` events.  Not rejections.
+        #: What was received but left unapplied, by reason (:data:`IGNORED`).  Not
+        #: rejections: a superseded snapshot is dropped unread, good or bad.
         self.ignored: Counter[str] = Counter()
         #: Snapshot payloads decoded (the expensive part of a burst).
         self.snapshots_decoded = 0
@@ -418,7 +421,7 @@ class DisplaySession:
             log.debug("mqtt: a snapshot superseded by a newer one queued (not decoded)")
             return False
         if message.payload and message.payload == self._last_snapshot:
-            self.ignored["unchanged snapshot"] += 1
+            self.ignored["unchanged"] += 1
             log.debug("mqtt: the snapshot applied last, again (not decoded)")
             return False
         if message.payload:
@@ -555,6 +558,7 @@ class DisplaySession:
             feed=feed_word(self.status(now)),
             render=self.render,
             journal=self.journal_health(),
+            ignored={reason: self.ignored[reason] for reason in IGNORED},
         )
         payload = canonical_json(status)
         status["render"]["last_frame"] = None

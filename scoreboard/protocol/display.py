@@ -10,7 +10,7 @@ that produce them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from scoreboard.core.table import TableState, apply_event
@@ -54,11 +54,13 @@ def display_status(
     feed: str,
     render: Drawing | None = None,
     journal: Keeping | None = None,
+    ignored: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """The retained status payload a display publishes about itself.
 
     Without ``render`` the board is taken as drawing fine with no frame yet; without
-    ``journal``, as keeping none (``off``).
+    ``journal``, as keeping none (``off``).  ``ignored`` counts what was received
+    and left unapplied, by reason (superseded snapshots, stale events...).
 
     >>> status = display_status("T1-a", TableState(), rejected=0, feed="connected")
     >>> status["games"], status["last_game"], status["counts"]
@@ -84,6 +86,7 @@ def display_status(
         "journal": _journal(journal),
         "position": _position(table),
         "unfinished": _unfinished(table),
+        "ignored": dict(ignored or {}),
     }
 
 
