@@ -230,7 +230,7 @@ class DisplaySession:
         self._pending: deque[LinkEvent] = deque()
         self._snapshots_pending = 0
         self._last_snapshot: bytes | None = None
-        self._reported_unreachable = False
+        self._reported_failures: set[str] = set()
         self._missing: tuple[int, ...] = ()
         self._resync_due: float | None = None
         self._resync_interval = RESYNC_FIRST_RETRY
@@ -366,17 +366,19 @@ class DisplaySession:
                 self.connected = False
             case Unreachable():
                 settings = self.endpoint.mqtt
+                reason = getattr(event, "reason", "")  # why, where the link says (TLS...)
                 self._report_once(
                     logging.WARNING,
-                    "mqtt: broker %s:%d unreachable; retrying every 1-10 s",
+                    "mqtt: broker %s:%d unreachable%s; retrying every 1-10 s",
                     settings.host,
                     settings.port,
+                    f" ({reason})" if reason else "",
                 )
             case Message():
                 self._message(event, table, now)
 
     def _connected(self, table: TableState, now: float) -> None:
-        self._reported_unreachable = False
+        self._reported_failures.clear()
         self.connected = True
         self.ever_connected = True
         self._published_status = None  # republish on every connect
@@ -387,10 +389,11 @@ class DisplaySession:
         log.info("mqtt: connected to %s:%d", settings.host, settings.port)
 
     def _report_once(self, level: int, message: str, *args: object) -> None:
-        """Log a failed connection once until the next success (paho retries forever)."""
-        if not self._reported_unreachable:
-            log.log(level, message, *args)
-            self._reported_unreachable = True
+        """Log each cause of failed connections once until the next success (paho retries)."""
+        line = message % args
+        if line not in self._reported_failures:
+            log.log(level, "%s", line)
+            self._reported_failures.add(line)
 
     def _message(self, message: Message, table: TableState, now: float) -> None:
         if message.topic == self.endpoint.topics.snapshot:
