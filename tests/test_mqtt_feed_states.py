@@ -8,6 +8,7 @@ the messages it asks to publish.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from scoreboard.config import Endpoint, MqttConfig
 from scoreboard.core.events import Correct, Event, Snapshot
@@ -47,7 +48,8 @@ class Harness:
 
     def __init__(self, *, journal=None, hmac_key: bytes | None = None) -> None:
         endpoint = Endpoint(MqttConfig(port=1), TOPICS, hmac_key=hmac_key)
-        self.session = DisplaySession(endpoint, "u1", journal=journal)
+        # A work clock that stands still: every step works through all it is given.
+        self.session = DisplaySession(endpoint, "u1", journal=journal, clock=lambda: 0.0)
         self.table = TableState()
         self.pending: list[LinkEvent] = []
         self.published: list[Publish] = []
@@ -108,14 +110,16 @@ def test_a_refused_or_unreachable_broker_leaves_the_mark_connecting(caplog):
         assert h.poll(0) is FeedStatus.CONNECTING
     assert h.published == []
     assert [r.getMessage() for r in caplog.records] == [
-        "mqtt: broker 127.0.0.1:1 unreachable; retrying every 1-10 s"  # once, not per retry
+        "mqtt: broker 127.0.0.1:1 unreachable; retrying every 1-10 s",  # once, not per retry
+        "mqtt: broker refused the connection: Not authorized (retrying)",  # another cause
     ]
+    caplog.clear()
     h.connect()
     h.disconnect()
     h.pending.append(Refused("Not authorized"))
     with caplog.at_level(logging.WARNING, logger="scoreboard"):
         assert h.poll(1) is FeedStatus.OFFLINE
-    assert "broker refused the connection: Not authorized" in caplog.text
+    assert "broker refused the connection: Not authorized" in caplog.text  # again, after a success
 
 
 def test_resync_is_asked_at_once_then_with_backoff_while_games_are_missing():
@@ -320,3 +324,31 @@ def test_a_conflicting_coup_is_counted_and_the_recorded_one_named(caplog):
     assert h.table.games == (GAMES[0],)
     assert h.session.rejected_by_reason["conflict"] == 1
     assert f"game 1 is already recorded as {GAMES[0].coup.winner.value}" in caplog.text
+
+
+@dataclass(frozen=True)
+class UnreachableBecause(Unreachable):
+    """The link's event with the reason it names (a TLS failure, a refused port...)."""
+
+    reason: str = ""
+
+
+def test_each_cause_of_an_unreachable_broker_is_logged_once_until_a_success(caplog):
+    h = Harness()
+    expired = UnreachableBecause("certificate verify failed: certificate has expired")
+    h.pending += [expired, expired, UnreachableBecause("Connection refused"), expired]
+    with caplog.at_level(logging.WARNING, logger="scoreboard"):
+        h.poll(0)
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == [
+        "mqtt: broker 127.0.0.1:1 unreachable (certificate verify failed: certificate has"
+        " expired); retrying every 1-10 s",
+        "mqtt: broker 127.0.0.1:1 unreachable (Connection refused); retrying every 1-10 s",
+    ]
+    h.connect()
+    h.disconnect()
+    h.pending.append(expired)
+    with caplog.at_level(logging.WARNING, logger="scoreboard"):
+        h.poll(1)
+    expiries = [r for r in caplog.records if "expired" in r.getMessage()]
+    assert len(expiries) == 2  # a success in between: said again

@@ -1,11 +1,13 @@
 """The live feed: one :class:`~scoreboard.link.Link` and one display session.
 
 The link hands raw link events over from paho's thread; on the app loop's
-thread :meth:`MqttFeed.poll` drains them into the
-:class:`~scoreboard.feeds.session.DisplaySession`, which parses, applies,
-journals, schedules resyncs and keeps the status, and publishes what the
-session returns.  Nothing here decides anything: it is the
-:class:`~scoreboard.app.Feed` protocol wired to those two.  The journal
+thread :meth:`MqttFeed.poll` moves them into the backlog of the
+:class:`~scoreboard.feeds.session.DisplaySession`, which works through one time
+slice of it (parses, applies, journals, schedules resyncs, keeps the status),
+and publishes what the session returns.  With a backlog left, the feed's
+deadline is ``now``: the kiosk draws a frame and comes straight back.
+Nothing here decides anything: it is the :class:`~scoreboard.app.Feed`
+protocol wired to those two.  The journal
 belongs to the command that opened it; the feed only writes to it.
 """
 
@@ -17,7 +19,8 @@ from collections.abc import Callable
 
 from scoreboard.config import Endpoint
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.feeds.session import DisplaySession, Keeper
+from scoreboard.feeds.session import STEP_BUDGET, DisplaySession, Keeper
+from scoreboard.health import JournalHealth, RenderHealth
 from scoreboard.link import Link, default_client_id
 
 log = logging.getLogger(__name__)
@@ -36,8 +39,11 @@ class MqttFeed:
         journal: Keeper | None = None,
         client_id: str | None = None,
         clock: Callable[[], float] = time.monotonic,
+        budget: float = STEP_BUDGET,
     ) -> None:
-        self.session = DisplaySession(endpoint, display_id, journal=journal)
+        self.session = DisplaySession(
+            endpoint, display_id, journal=journal, budget=budget, clock=clock
+        )
         self.link = Link(
             endpoint,
             client_id=client_id or default_client_id(display_id, endpoint.topics),
@@ -65,6 +71,13 @@ class MqttFeed:
 
     def status(self, now: float) -> FeedStatus:
         return self.session.status(now)
+
+    def report(self, render: RenderHealth) -> None:
+        """The kiosk's word on its last frame attempt, for the next status."""
+        self.session.render = render
+
+    def journal_health(self) -> JournalHealth:
+        return self.session.journal_health()
 
     def next_deadline(self, now: float) -> float | None:
         return self.session.next_deadline(now)

@@ -2,12 +2,16 @@
 
 protocol.md defines both sides of the contract; the display's side of the
 events (what each does to the table) is :func:`scoreboard.core.table.apply_event`,
-re-exported here for the protocol's readers.
+re-exported here for the protocol's readers.  The status carries the board's
+own health (:mod:`scoreboard.health`: drawing and the journal), read here
+through the small protocols below so the protocol stays free of the layers
+that produce them.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from scoreboard.core.table import TableState, apply_event
 from scoreboard.protocol.contract import VERSION
@@ -16,16 +20,54 @@ __all__ = ["DISPLAY_OFFLINE", "apply_event", "display_status"]
 
 #: The display's last will, exactly as protocol.md gives it.
 DISPLAY_OFFLINE = b'{"online": false}'
+#: The journal's reason is cut to this many characters in the status.
+REASON_CHARS = 200
+
+
+class Drawing(Protocol):
+    """How drawing goes (``scoreboard.health.RenderHealth``)."""
+
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def failing(self) -> Sequence[str]: ...
+    @property
+    def failures(self) -> int: ...
+    @property
+    def last_frame(self) -> float | None: ...
+
+
+class Keeping(Protocol):
+    """Whether the journal keeps what the board shows (``scoreboard.health.JournalHealth``)."""
+
+    @property
+    def state(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
 
 
 def display_status(
-    display_id: str, table: TableState, *, rejected: int, feed: str
+    display_id: str,
+    table: TableState,
+    *,
+    rejected: int,
+    feed: str,
+    render: Drawing | None = None,
+    journal: Keeping | None = None,
+    ignored: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """The retained status payload a display publishes about itself.
+
+    Without ``render`` the board is taken as drawing fine with no frame yet; without
+    ``journal``, as keeping none (``off``).  ``ignored`` counts what was received
+    and left unapplied, by reason (superseded snapshots, stale events...).
 
     >>> status = display_status("T1-a", TableState(), rejected=0, feed="connected")
     >>> status["games"], status["last_game"], status["counts"]
     (0, None, {'B': 0, 'P': 0, 'T': 0})
+    >>> status["render"], status["journal"], status["position"], status["unfinished"]
+    ({'ok': True, 'failing': [], 'failures': 0, 'last_frame': None}, \
+{'state': 'off', 'reason': ''}, None, None)
     """
     counts = table.roads.counts
     last = table.last_game
@@ -40,4 +82,45 @@ def display_status(
         "missing": list(table.missing),
         "rejected": rejected,
         "feed": feed,
+        "render": _render(render),
+        "journal": _journal(journal),
+        "position": _position(table),
+        "unfinished": _unfinished(table),
+        "ignored": dict(ignored or {}),
     }
+
+
+def _render(render: Drawing | None) -> dict[str, Any]:
+    if render is None:
+        return {"ok": True, "failing": [], "failures": 0, "last_frame": None}
+    last = render.last_frame
+    return {
+        "ok": render.ok,
+        "failing": list(render.failing),
+        "failures": render.failures,
+        "last_frame": None if last is None else round(last, 3),
+    }
+
+
+def _journal(journal: Keeping | None) -> dict[str, str]:
+    if journal is None:
+        return {"state": "off", "reason": ""}
+    # An OS error's text may hold a file name no JSON encoder takes: keep the status sendable.
+    reason = journal.reason[:REASON_CHARS].encode("utf-8", "replace").decode("utf-8")
+    return {"state": str(journal.state), "reason": reason}
+
+
+def _position(table: TableState) -> dict[str, int] | None:
+    """The controller session and sequence number the table has applied up to."""
+    position = getattr(table, "position", None)
+    if position is None:
+        return None
+    return {"session": position.session, "seq": position.seq}
+
+
+def _unfinished(table: TableState) -> dict[str, Any] | None:
+    """The previous shoe, while games at its end are missing."""
+    unfinished = getattr(table, "unfinished", None)
+    if unfinished is None:
+        return None
+    return {"shoe": unfinished.shoe, "missing": list(unfinished.missing)}
