@@ -174,10 +174,6 @@ def test_a_refused_login_is_logged_with_the_brokers_reason_once(tmp_path, protoc
     assert "unreachable" not in text and "Traceback" not in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs feeds/session.py to put Unreachable.reason in its log line (see the report)",
-)
 def test_a_display_logs_an_expired_broker_certificate_once(tmp_path, authorities):
     cert, key = authorities["expired"]
     tls_files = {"cafile": authorities["table"].crt, "certfile": cert, "keyfile": key}

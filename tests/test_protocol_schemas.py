@@ -125,9 +125,6 @@ def test_everything_the_controller_and_display_emit_validates():
         assert validate(kind, sign(data, b"key", "p/topic")) == [], kind
 
 
-@pytest.mark.xfail(
-    strict=True, reason="display_status.json (not this branch's) still pins v to 1; needs 2"
-)
 def test_the_display_status_validates():
     events = list(Dealer(seed=3).shoe())
     games = [e.game for e in events if isinstance(e, CoupReceived)]

@@ -17,11 +17,6 @@ from scoreboard.protocol import Topics
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 
 KEY = b"the pit's shared key"
-NEEDS_SESSION = pytest.mark.xfail(
-    strict=True, reason="needs the display session to follow the controller's session (Origin)"
-)
-
-
 @pytest.fixture
 def broker(tmp_path):
     with running_broker(tmp_path / "broker") as running:
@@ -147,7 +142,6 @@ def test_an_old_signed_shuffle_is_ignored(broker):
         table.close()
 
 
-@NEEDS_SESSION
 def test_a_replayed_will_of_an_older_session_shows_no_offline(broker):
     prefix = unique_prefix()
     topics = Topics(prefix)

@@ -207,8 +207,11 @@ def test_the_display_status_counts_what_is_shown():
     status = display_status("d1", table, rejected=3, feed="missing games")
     counts = {w: sum(g.coup.winner.value == w for g in [*GAMES[:3], GAMES[4]]) for w in "BPT"}
     assert status == {
-        "v": 1, "online": True, "display": "d1", "shoe": SHOE, "games": 4, "last_game": 5,
+        "v": 2, "online": True, "display": "d1", "shoe": SHOE, "games": 4, "last_game": 5,
         "counts": counts, "missing": [4], "rejected": 3, "feed": "missing games",
+        "render": {"ok": True, "failing": [], "failures": 0, "last_frame": None},
+        "journal": {"state": "off", "reason": ""}, "position": None, "unfinished": None,
+        "ignored": {},
     }  # fmt: skip
     assert apply_event(table, Snapshot(SHOE, tuple(GAMES[:5]))).changed is True
     assert display_status("d1", table, rejected=3, feed="connected")["missing"] == []
