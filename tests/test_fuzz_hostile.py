@@ -201,6 +201,7 @@ def test_ten_thousand_hostile_payloads_move_nothing(table):
         if payload and refused(topics, topic, payload):
             pairs.append((topic, payload))
     assert sum(len(p) > MAX_PAYLOAD for _, p in pairs) >= 10  # some 1 MB ones among them
+
     def accounted(status: dict) -> int:
         """Rejected, or dropped unread because a newer snapshot was queued behind it."""
         return status.get("rejected", 0) + status.get("ignored", {}).get("superseded", 0)

@@ -17,6 +17,8 @@ from scoreboard.protocol import Topics
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 
 KEY = b"the pit's shared key"
+
+
 @pytest.fixture
 def broker(tmp_path):
     with running_broker(tmp_path / "broker") as running:
