@@ -441,3 +441,28 @@ def test_a_file_in_the_way_of_the_state_dir_is_a_setup_mistake_named_at_once(tmp
     for state in (blocker, blocker / "state"):
         with pytest.raises(JournalError, match=f"{blocker} is not a directory"):
             Journal(state)
+
+
+def test_the_demo_feed_clears_a_journal_fault_while_the_table_is_quiet(disk):
+    """The kiosk polls its feed when idle: the feed tries a failing journal again then."""
+    from scoreboard.core.shoe import Dealer
+    from scoreboard.feeds.simulated import SimulatedFeed
+
+    clock, state = Clock(), disk.path / "state"
+    journal, table = started(state, clock)
+    demo = SimulatedFeed(Dealer(seed=3), pace=100.0, journal=journal)
+    demo.poll(table, 0.0)  # the new shoe, journaled
+    disk.fill()
+    now = 0.0
+    while demo.journal_health().ok and now < 100_000:  # coups dealt onto the full disk
+        now += 100.0
+        demo.poll(table, now)
+    assert demo.journal_health().state is JournalState.FAILING
+    disk.free()
+    clock.now += 61
+    before = table.version
+    demo.poll(table, now + 0.5)  # nothing due: no event, yet the journal writes again
+    assert table.version == before
+    assert demo.journal_health() == JournalHealth(JournalState.OK)
+    journal.close()
+    assert view(replayed(state)) == view(table)

@@ -65,7 +65,14 @@ class MqttFeed:
         self.link.start(wake)
 
     def poll(self, table: TableState, now: float) -> None:
-        """Hand what the link received to the session; publish what it asks for."""
+        """Hand what the link received to the session; publish what it asks for.
+
+        A failing journal is tried again here too (when its backoff allows), so a
+        disk fault clears while the table is quiet.
+        """
+        heal = getattr(self.session.journal, "heal", None)
+        if heal is not None:
+            heal()
         for message in self.session.step(self.link.drain(), table, now):
             self.link.publish(message)
 

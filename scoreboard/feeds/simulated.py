@@ -59,7 +59,12 @@ class SimulatedFeed:
         """Nothing to start: the loop's deadlines drive the deal."""
 
     def poll(self, table: TableState, now: float) -> None:
-        """Apply every event due by ``now`` (several if the loop was late)."""
+        """Apply every event due by ``now`` (several if the loop was late).
+
+        A failing journal is tried again first (when its backoff allows).
+        """
+        if self.journal is not None:
+            self.journal.heal()
         if self._next is None or self._due is None:
             wait, self._next = next(self._timed)
             self._due = now + wait
@@ -95,8 +100,7 @@ class SimulatedFeed:
 
     def journal_health(self) -> JournalHealth:
         """The journal's health with ``demo --state-dir``; without a journal, ``off``."""
-        health = getattr(self.journal, "health", None)  # Journal.health: issue 9's storage part
-        return health if isinstance(health, JournalHealth) else JournalHealth()
+        return JournalHealth() if self.journal is None else self.journal.health
 
     def stop(self) -> None:
         """Nothing to release (the command owns the journal)."""
