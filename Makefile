@@ -38,12 +38,15 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed
 	$(BIN)/scoreboard demo $(DEMO_ARGS)
 
-# Debian packages the tests need: a real mosquitto broker and openssl for TLS tests.
+# Debian packages the tests need: a real mosquitto broker, openssl for TLS tests,
+# mount and chattr for real full, read-only and immutable disks.
 system-deps:
 	@missing=""; \
 	test -x /usr/sbin/mosquitto || command -v mosquitto >/dev/null 2>&1 || missing="$$missing mosquitto"; \
 	command -v mosquitto_passwd >/dev/null 2>&1 || missing="$$missing mosquitto-clients"; \
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
+	command -v chattr >/dev/null 2>&1 || missing="$$missing e2fsprogs"; \
+	command -v mount >/dev/null 2>&1 || missing="$$missing mount"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
 			echo "installing:$$missing"; \
