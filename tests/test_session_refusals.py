@@ -254,3 +254,32 @@ def test_the_status_names_the_position_and_the_journals_health():
     assert status["journal"] == {"state": "failing", "reason": "No space left on device"}
     assert s.journal_health() == keeper.health
     assert new_session(Keeper()).journal_health() == JournalHealth()  # a keeper without one
+
+
+def test_a_flood_of_malformed_payloads_is_counted_every_time_and_logged_a_few_a_minute(caplog):
+    """10,000 bad payloads must not write 10,000 log lines; a few in full, then a count."""
+    s, table = new_session(), TableState()
+    s.step([Connected(False)], table, 0)
+    bad = [Message(TOPICS.coup, b"{not json %d" % n, received_at=0.0) for n in range(500)]
+    with caplog.at_level(logging.INFO, logger="scoreboard"):
+        s.step(bad, table, 1.0)
+        while s.backlog:
+            s.step([], table, 1.0)
+        shown = [line for line in warnings(caplog) if "rejected" in line]
+        assert len(shown) == 10 and "payload is not JSON" in shown[0]
+        s.step([], table, 1.0 + SUMMARY_INTERVAL)
+    assert s.rejected == 500
+    assert warnings(caplog)[-1] == (
+        "mqtt: rejected (not json): 490 more in the last minute (not logged one by one)"
+    )
+
+
+def test_a_rejection_quotes_a_hostile_value_shortly(caplog):
+    s, table = new_session(), TableState()
+    s.step([Connected(False)], table, 0)
+    cards = {"player": ["A" * 60_000, "2h"], "banker": ["3d", "4c"]}
+    huge = json.dumps({"v": 1, "shoe": "S1", "game": 1, "result": "B", "cards": cards})
+    with caplog.at_level(logging.WARNING, logger="scoreboard"):
+        s.step([Message(TOPICS.coup, huge.encode(), received_at=0.0)], table, 1.0)
+    (line,) = [w for w in warnings(caplog) if "rejected" in w]
+    assert s.rejected == 1 and len(line) < 400 and line.endswith("…")

@@ -103,6 +103,63 @@ class RepeatLog:
         self._tallies = {}
 
 
+class RateLog:
+    """At most ``burst`` full lines per key in each ``interval``; then how many were held back.
+
+    Rejected payloads are worth reading one by one when they are few, and a count
+    when they are a flood (the lab sent 10,000): a fuzzer must not fill the disk
+    with log lines.
+
+    >>> lines = []
+    >>> rate = RateLog(lines.append, "rejected ({}): {:,} more in the last minute", burst=2)
+    >>> for now in range(5):
+    ...     rate.note("bad json", now, f"payload {now}")
+    >>> rate.flush(59), rate.flush(60), lines
+    (None, None, ['payload 0', 'payload 1', 'rejected (bad json): 3 more in the last minute'])
+    """
+
+    def __init__(
+        self,
+        emit: Callable[[str], None],
+        summary: str,
+        *,
+        burst: int = 10,
+        interval: float = SUMMARY_INTERVAL,
+    ) -> None:
+        self._emit, self._summary = emit, summary
+        self.burst, self.interval = burst, interval
+        self._windows: dict[Hashable, list[float | int]] = {}  # key -> [start, shown, held]
+
+    def note(self, key: Hashable, now: float, line: str) -> None:
+        """One more of ``key``: logged in full while the window's budget lasts."""
+        window = self._windows.get(key)
+        if window is None or now - window[0] >= self.interval:
+            if window is not None:
+                self._report(key, window)
+            window = self._windows[key] = [now, 0, 0]
+        if window[1] < self.burst:
+            window[1] += 1
+            self._emit(line)
+        else:
+            window[2] += 1
+
+    def flush(self, now: float) -> None:
+        """Log what was held back in windows that are over."""
+        for key, window in list(self._windows.items()):
+            if now - window[0] >= self.interval:
+                self._report(key, window)
+                del self._windows[key]
+
+    def next_due(self) -> float | None:
+        """When a held-back count is due to be logged, if any."""
+        due = [w[0] + self.interval for w in self._windows.values() if w[2]]
+        return min(due) if due else None
+
+    def _report(self, key: Hashable, window: list[float | int]) -> None:
+        if window[2]:
+            self._emit(self._summary.format(key, window[2]))
+
+
 class OnceLog:
     """Log each line once until :meth:`clear` (paho retries a failed connection for ever).
 

@@ -53,6 +53,7 @@ from scoreboard.feeds.repeats import (
     JOURNALED_REFUSALS_PER_GAME,
     SUMMARY_INTERVAL,
     OnceLog,
+    RateLog,
     Refusals,
     RepeatLog,
     game_ranges,
@@ -100,6 +101,8 @@ log = logging.getLogger(__name__)
 
 # After subscribing, a live controller's retained status arrives at once; with none
 # by then, no controller has announced itself since the broker (re)started.
+#: A rejection's log line quotes at most this many characters of why.
+MAX_LOGGED_REASON = 300
 CONTROLLER_STATUS_GRACE = 1.0
 #: Why a message was received and left unapplied: a newer snapshot was queued, the
 #: snapshot was the one applied last, an older controller session, a replay of this one.
@@ -166,6 +169,10 @@ class DisplaySession:
         self._resyncs = ResyncSchedule()
         self._pacing = StatusPacing()
         self._refusals = Refusals()
+        self._rejections = RateLog(
+            lambda line: log.warning("%s", line),
+            "mqtt: rejected ({}): {:,} more in the last minute (not logged one by one)",
+        )
 
     @property
     def subscribed(self) -> bool:
@@ -203,10 +210,11 @@ class DisplaySession:
             try:
                 self._handle(event, table, now)
             except Exception:  # a bug must not stop the board: keep the last good state
-                self._reject("internal error", f"while handling {type(event).__name__}")
+                self._reject("internal error", f"while handling {type(event).__name__}", now)
                 log.exception("mqtt: error while handling input (ignored)")
         self._missing = table.missing
         self._refusals.summarise(table.shoe_id, now)
+        self._rejections.flush(now)
         actions = self._resync(table, now)
         status = self._status_message(table, now)
         if status is not None:
@@ -227,7 +235,7 @@ class DisplaySession:
         """When :meth:`step` must run again without input: a backlog, a resync, a status..."""
         if self._pending:
             return now
-        deadlines = [self._refusals.next_due()]
+        deadlines = [self._refusals.next_due(), self._rejections.next_due()]
         if self.connected:
             deadlines += [self._resyncs.next_at, self._pacing.next_due()]
             if self.controller_online is None and self.subscribed_at is not None:
@@ -304,7 +312,7 @@ class DisplaySession:
                 self.endpoint.topics, message.topic, message.payload, key=self.endpoint.hmac_key
             )
         except ProtocolError as error:
-            self._reject(error.reason, str(error))
+            self._reject(error.reason, str(error), now)
             return
         if isinstance(event, ControllerStatus):
             self._controller_status(event, message, table, now)
@@ -368,10 +376,13 @@ class DisplaySession:
         self.ignored[reason] += 1
         self._refusals.ignored(reason, now)
 
-    def _reject(self, reason: str, message: str) -> None:
+    def _reject(self, reason: str, message: str, now: float) -> None:
+        """Count every rejection; log the first few of each reason a minute in full."""
         self.rejected += 1
         self.rejected_by_reason[reason] += 1
-        log.warning("mqtt: rejected (%s): %s", reason, message)
+        if len(message) > MAX_LOGGED_REASON:  # a hostile value must not become a 60 kB line
+            message = message[:MAX_LOGGED_REASON] + "…"
+        self._rejections.note(reason, now, f"mqtt: rejected ({reason}): {message}")
 
     # -- what to publish -------------------------------------------------------------------
     def _resync(self, table: TableState, now: float) -> list[Publish]:
