@@ -153,6 +153,9 @@ def test_a_resync_naming_the_previous_shoe_is_answered_with_its_snapshot(broker)
     dealer.start()
     events = short_shoes(2)
     dealer.deal(timed(events, 0.0, 0.0))
+    # Everything dealt is on the broker before the recorder listens: a snapshot of
+    # the previous shoe still in flight would pass for the answer.
+    assert dealer.flush(10)
     thread = threading.Thread(target=lambda: dealer.linger(30), daemon=True)
     thread.start()
     recorder = Recorder(broker.settings(), topics.snapshot).start()
