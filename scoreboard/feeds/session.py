@@ -48,6 +48,7 @@ from scoreboard.config import Endpoint
 from scoreboard.core.events import ControllerStatus, Event, Origin, ResyncRequest, Snapshot
 from scoreboard.core.table import Applied, FeedStatus, TableState, apply_event
 from scoreboard.feeds.backlog import STEP_BUDGET, Backlog
+from scoreboard.feeds.behind import LeftBehind
 from scoreboard.feeds.pacing import BURST_STATUS_INTERVAL, FRAME_STATUS_INTERVAL, StatusPacing
 from scoreboard.feeds.repeats import (
     JOURNALED_REFUSALS_PER_GAME,
@@ -169,6 +170,8 @@ class DisplaySession:
         self._resyncs = ResyncSchedule()
         self._pacing = StatusPacing()
         self._refusals = Refusals()
+        self._behind = LeftBehind()
+        self._behind_logged = False
         self._rejections = RateLog(
             lambda line: log.warning("%s", line),
             "mqtt: rejected ({}): {:,} more in the last minute (not logged one by one)",
@@ -225,7 +228,7 @@ class DisplaySession:
         """The feed mark at ``now``."""
         if not self.connected:
             return FeedStatus.OFFLINE if self.ever_connected else FeedStatus.CONNECTING
-        if self.controller_online is False or self._controller_silent(now):
+        if self.controller_online is False or self._controller_silent(now) or self._behind.active:
             return FeedStatus.CONTROLLER_OFFLINE
         if self._missing:
             return FeedStatus.MISSING_GAMES
@@ -345,7 +348,13 @@ class DisplaySession:
             origin = getattr(event, "origin", None)
             same = before is not None and origin is not None and before.session == origin.session
             self._ignore_stale("replay" if same else "stale", now)
+            if origin is not None and not same:
+                self._behind.stale(origin, now)
+                self._report_left_behind(before)
             return True
+        if getattr(event, "origin", None) is not None:
+            self._behind.heard(now)
+            self._behind_logged = False
         if applied.conflicts:
             self._conflict(event, applied, message, table, now)
         if applied.overrides:
@@ -371,6 +380,18 @@ class DisplaySession:
         self.rejected += 1
         self.rejected_by_reason["conflict"] += 1
         self._refusals.conflict(event, applied, message.topic, table, now)
+
+    def _report_left_behind(self, followed: Origin | None) -> None:
+        """Say once why the mark went to controller offline while an older session talks."""
+        if self._behind.active and not self._behind_logged:
+            self._behind_logged = True
+            log.error(
+                "mqtt: controller session %s keeps publishing but is older than the session %s"
+                " the board follows; its payloads are ignored (a controller whose clock went"
+                " back, or a forged session: set an HMAC key). Shown as controller offline.",
+                self._behind.session,
+                followed.session if followed is not None else "?",
+            )
 
     def _ignore_stale(self, reason: str, now: float) -> None:
         self.ignored[reason] += 1
