@@ -9,7 +9,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from scoreboard.core.events import CutCard, Event, LimitsReceived, NewShoe, Shuffle, Snapshot
+from scoreboard.core.events import (
+    CutCard,
+    Event,
+    LimitsReceived,
+    NewShoe,
+    Origin,
+    Shuffle,
+    Snapshot,
+)
 from scoreboard.core.table import TableState
 from scoreboard.protocol import canonical_json, encode
 
@@ -17,6 +25,13 @@ from scoreboard.protocol import canonical_json, encode
 #: (their count and recent ids), so a restart shows the right shoe number and a
 #: late message of a finished shoe still cannot restart it.
 HISTORY_KIND = "history"
+#: Where the table stands in the controller's stream (protocol v2): its position,
+#: the origin of the last change of the games and that of the limits.  Written
+#: when they moved without an event worth a line (a birth, identical limits) and
+#: after the lines a new or rewritten journal opens with (which carry no origin),
+#: so a restart judges replays exactly as before it.
+POSITION_KIND = "position"
+ORDERING_KEYS = ("position", "games", "limits")
 
 
 def line(kind: str, data: dict[str, Any]) -> bytes:
@@ -24,9 +39,48 @@ def line(kind: str, data: dict[str, Any]) -> bytes:
 
 
 def opening(table: TableState) -> bytes:
-    """The first lines of a new shoe's journal: the limits and the shoes before it."""
+    """The first lines of a new shoe's journal: the limits, the shoes before it, the position."""
     history = {"shoe_number": table.shoe_number - 1, "archived": list(table.archived)}
-    return line(*encode(LimitsReceived(table.limits))) + line(HISTORY_KIND, history)
+    opened = line(*encode(LimitsReceived(table.limits))) + line(HISTORY_KIND, history)
+    return opened + b"".join(line(*record) for record in position_records(table))
+
+
+def position_records(table: TableState) -> list[tuple[str, dict[str, Any]]]:
+    """A ``position`` record for a table that follows a v2 stream; none for the demo or v1."""
+    where = ordering(table)
+    return [(POSITION_KIND, where)] if any(value is not None for value in where.values()) else []
+
+
+def ordering(table: TableState) -> dict[str, list[int] | None]:
+    """The table's place in the controller's stream, as a ``position`` record holds it.
+
+    >>> ordering(TableState())
+    {'position': None, 'games': None, 'limits': None}
+    """
+    origins = (table.position, table.games_origin, table.limits_origin)
+    return {
+        key: None if origin is None else [origin.session, origin.seq]
+        for key, origin in zip(ORDERING_KEYS, origins, strict=True)
+    }
+
+
+def restore_ordering(table: TableState, data: dict[str, Any], where: str) -> None:
+    """Put a ``position`` record back into ``table``; a malformed one raises ValueError."""
+    origins: list[Origin | None] = []
+    for key in ORDERING_KEYS:
+        value = data[key]
+        if value is None:
+            origins.append(None)
+            continue
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value)
+        ):
+            raise ValueError(f"{where}: position record {data!r:.80} is malformed")
+        origins.append(Origin(value[0], value[1]))
+    position, games, limits = origins
+    table.restore_position(position, games=games, limits=limits)
 
 
 def state_records(table: TableState) -> list[tuple[str, dict[str, Any]]]:
@@ -47,7 +101,7 @@ def state_records(table: TableState) -> list[tuple[str, dict[str, Any]]]:
     if table.shuffling:
         events.append(Shuffle(shoe=shoe))
     records = [encode(event) for event in events]
-    return [records[0], (HISTORY_KIND, history), *records[1:]]
+    return [records[0], (HISTORY_KIND, history), *records[1:], *position_records(table)]
 
 
 def holds_games(table: TableState) -> bool:

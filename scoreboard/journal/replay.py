@@ -15,7 +15,7 @@ from pathlib import Path
 
 from scoreboard.core.table import TableState, apply_event
 from scoreboard.journal.disk import Identity, truncate
-from scoreboard.journal.records import HISTORY_KIND
+from scoreboard.journal.records import HISTORY_KIND, POSITION_KIND, restore_ordering
 from scoreboard.protocol import ProtocolError, parse_dict
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
@@ -66,6 +66,10 @@ def apply_lines(table: TableState, raw: bytes, path: Path) -> int:
             record = json.loads(line)
             if record["kind"] == HISTORY_KIND:
                 restore_history(table, record["data"], where)
+                count += 1
+                continue
+            if record["kind"] == POSITION_KIND:
+                restore_ordering(table, record["data"], where)
                 count += 1
                 continue
             event = parse_dict(record["kind"], record["data"], where)

@@ -97,6 +97,7 @@ class Journal:
         self._synced: Identity | None = None  # device, inode, size as last written
         self._disk_shoe: str | None = None  # the shoe of the file on disk
         self._queued_shoe: str | None = None  # ... once what is pending is written
+        self._ordering = records.ordering(TableState())  # the position as last queued
         self._games_kept = False  # the file on disk holds games: archive it, never drop it
         self._pending: deque[_Entry] = deque()
         self._rewrite = False  # the disk lost track: write the journal afresh from the table
@@ -140,6 +141,7 @@ class Journal:
         raw = self._read()
         count = 0 if raw is None else apply_lines(table, raw, self.path)
         self._disk_shoe = self._queued_shoe = table.shoe_id
+        self._ordering = records.ordering(table)
         self._games_kept = records.holds_games(table)
         if not self._faults.failing:
             self._flush()
@@ -177,12 +179,18 @@ class Journal:
         that shoe's archived file.  While the disk fails the entry waits in memory.
         """
         completed: str | None = getattr(applied, "completed", None)
-        if not (applied.worth_keeping or completed):
+        ordering = records.ordering(table)
+        if applied.worth_keeping or completed:
+            line = records.line(*encode(event))
+        elif ordering != self._ordering:  # the position moved with nothing else to keep
+            line = records.line(records.POSITION_KIND, ordering)
+        else:
             return
+        self._ordering = ordering
         if self._table is None:
             self._adopt()
         self._table = table
-        self._queue(records.line(*encode(event)), table, completed)
+        self._queue(line, table, completed)
         if not self._faults.failing or self._faults.retry_due():
             self._flush()
 
