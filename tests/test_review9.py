@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 
-import pytest
-
 from scoreboard.core.events import (
     ControllerStatus,
     CoupReceived,
@@ -258,11 +256,6 @@ def test_rewrite_from_table_keeps_the_games_origin(tmp_path):
     assert after.missing == () and after.games == retained.games
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the unfinished previous shoe is not journaled yet: after a restart the display"
-    " no longer asks for it (left for later, see the issue 9 note)",
-)
 def test_an_unfinished_previous_shoe_survives_a_restart(tmp_path):
     """new_shoe says S1 had 3 games, the display has 2: S1 is unfinished and will be
     asked for.  After a restart the journal of S2 no longer knows it, so the resync
@@ -280,3 +273,21 @@ def test_an_unfinished_previous_shoe_survives_a_restart(tmp_path):
     after = restarted(tmp_path)
     assert after.shoe_id == "S2"
     assert after.unfinished is not None and after.unfinished.missing == (3,)
+
+
+def test_a_completed_previous_shoe_is_forgotten_across_a_restart(tmp_path):
+    """The late snapshot that completes S1 goes to its archive, and the journal of S2
+    says so: a restart does not ask for S1 again."""
+    events = [
+        NewShoe("S1", origin=Origin(1, 1)),
+        coup("S1", 1, 2),
+        coup("S1", 2, 3),
+        NewShoe("S2", "S1", 3, origin=Origin(1, 5)),
+    ]
+    whole = Snapshot("S1", (Game(1, BANKER), Game(2, BANKER), Game(3, BANKER)), origin=Origin(1, 4))
+    before = live(tmp_path, [*events, whole])
+    assert before.unfinished is None and before.shoe_id == "S2"
+    after = restarted(tmp_path)
+    assert after.shoe_id == "S2" and after.unfinished is None
+    archived = [p.read_text() for p in (tmp_path / "shoes").glob("*.jsonl")]
+    assert any('"game":3' in text for text in archived)  # the completed shoe has its end

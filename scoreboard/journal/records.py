@@ -18,7 +18,7 @@ from scoreboard.core.events import (
     Shuffle,
     Snapshot,
 )
-from scoreboard.core.table import TableState
+from scoreboard.core.table import TableState, UnfinishedShoe
 from scoreboard.protocol import canonical_json, encode
 
 #: The record a rotated journal holds after the limits: the shoes before this one
@@ -32,17 +32,23 @@ HISTORY_KIND = "history"
 #: so a restart judges replays exactly as before it.
 POSITION_KIND = "position"
 ORDERING_KEYS = ("position", "games", "limits")
+#: The previous shoe while games at its end are missing (``null`` once completed), so
+#: a restart goes on asking the controller for it.
+UNFINISHED_KIND = "unfinished"
 
 
-def line(kind: str, data: dict[str, Any]) -> bytes:
+def line(kind: str, data: dict[str, Any] | None) -> bytes:
     return canonical_json({"at": round(time.time(), 3), "kind": kind, "data": data}) + b"\n"
 
 
-def opening(table: TableState) -> bytes:
-    """The first lines of a new shoe's journal: the limits, the shoes before it, the position."""
+def opening(table: TableState, first: bytes) -> bytes:
+    """A new shoe's journal: the limits and the shoes before it, then ``first`` (the line of
+    the event that started the shoe), then where the table stands (its position, an
+    unfinished previous shoe): after that event, or replaying it would find it stale."""
     history = {"shoe_number": table.shoe_number - 1, "archived": list(table.archived)}
-    opened = line(*encode(LimitsReceived(table.limits))) + line(HISTORY_KIND, history)
-    return opened + b"".join(line(*record) for record in position_records(table))
+    opened = line(*encode(LimitsReceived(table.limits))) + line(HISTORY_KIND, history) + first
+    after = [*position_records(table), *unfinished_records(table)]
+    return opened + b"".join(line(*record) for record in after)
 
 
 def position_records(table: TableState) -> list[tuple[str, dict[str, Any]]]:
@@ -62,6 +68,34 @@ def ordering(table: TableState) -> dict[str, list[int] | None]:
         key: None if origin is None else [origin.session, origin.seq]
         for key, origin in zip(ORDERING_KEYS, origins, strict=True)
     }
+
+
+def unfinished_records(table: TableState) -> list[tuple[str, dict[str, Any]]]:
+    """An ``unfinished`` record while the previous shoe lacks games; none otherwise."""
+    gap = table.unfinished
+    if gap is None:
+        return []
+    return [(UNFINISHED_KIND, {"shoe": gap.shoe, "missing": list(gap.missing), "final": gap.final})]
+
+
+def restore_unfinished(table: TableState, data: dict[str, Any] | None, where: str) -> None:
+    """Put an ``unfinished`` record back (``null``: completed); a malformed one raises."""
+    if data is None:
+        table.unfinished = None
+        return
+    shoe, missing, final = data["shoe"], data["missing"], data["final"]
+    if (
+        not isinstance(shoe, str)
+        or isinstance(final, bool)
+        or not isinstance(final, int)
+        or not isinstance(missing, list)
+        or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 0 < n <= final for n in missing
+        )
+    ):
+        raise ValueError(f"{where}: unfinished record {data!r:.80} is malformed")
+    # What the display had of that shoe is in its archive; completing it needs the count.
+    table.unfinished = UnfinishedShoe(shoe, (), (), tuple(missing), final)
 
 
 def restore_ordering(table: TableState, data: dict[str, Any], where: str) -> None:
@@ -101,7 +135,13 @@ def state_records(table: TableState) -> list[tuple[str, dict[str, Any]]]:
     if table.shuffling:
         events.append(Shuffle(shoe=shoe))
     records = [encode(event) for event in events]
-    return [records[0], (HISTORY_KIND, history), *records[1:], *position_records(table)]
+    return [
+        records[0],
+        (HISTORY_KIND, history),
+        *records[1:],
+        *position_records(table),
+        *unfinished_records(table),
+    ]
 
 
 def holds_games(table: TableState) -> bool:

@@ -15,7 +15,13 @@ from pathlib import Path
 
 from scoreboard.core.table import TableState, apply_event
 from scoreboard.journal.disk import Identity, truncate
-from scoreboard.journal.records import HISTORY_KIND, POSITION_KIND, restore_ordering
+from scoreboard.journal.records import (
+    HISTORY_KIND,
+    POSITION_KIND,
+    UNFINISHED_KIND,
+    restore_ordering,
+    restore_unfinished,
+)
 from scoreboard.protocol import ProtocolError, parse_dict
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
@@ -64,12 +70,8 @@ def apply_lines(table: TableState, raw: bytes, path: Path) -> int:
         where = f"journal {path} line {number}"
         try:
             record = json.loads(line)
-            if record["kind"] == HISTORY_KIND:
-                restore_history(table, record["data"], where)
-                count += 1
-                continue
-            if record["kind"] == POSITION_KIND:
-                restore_ordering(table, record["data"], where)
+            if record["kind"] in RESTORERS:
+                RESTORERS[record["kind"]](table, record["data"], where)
                 count += 1
                 continue
             event = parse_dict(record["kind"], record["data"], where)
@@ -97,3 +99,11 @@ def restore_history(table: TableState, data: dict, where: str) -> None:
     ):
         raise ValueError(f"{where}: history record {data!r:.80} is malformed")
     table.restore_history(shoe_number, archived)
+
+
+#: The records that set the table's state directly rather than through an event.
+RESTORERS = {
+    HISTORY_KIND: restore_history,
+    POSITION_KIND: restore_ordering,
+    UNFINISHED_KIND: restore_unfinished,
+}

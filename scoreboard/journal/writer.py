@@ -206,15 +206,15 @@ class Journal:
     def _queue(self, line: bytes, table: TableState, completed: str | None) -> None:
         if completed:
             self._push(_Entry(completed, line, archive=True))
-            return
+            # ... and the current journal forgets it, so a restart stops asking for it.
+            line = records.line(records.UNFINISHED_KIND, None)
         games = records.holds_games(table)
         if table.shoe_id != self._queued_shoe:
             fresh = self._queued_shoe is not None
             self._queued_shoe = table.shoe_id
             if fresh and not self._rewrite:
-                self._push(
-                    _Entry(table.shoe_id, records.opening(table) + line, fresh=True, games=games)
-                )
+                opened = records.opening(table, line)
+                self._push(_Entry(table.shoe_id, opened, fresh=True, games=games))
                 return
         if not self._rewrite:  # else the rewrite writes the table as it is by then
             self._push(_Entry(table.shoe_id, line, games=games))
