@@ -4,14 +4,14 @@ A flood of conflicting copies, of stale or replayed messages, must not become a
 flood of log lines or journal lines, and must not hide that it happens: the
 counters and the periodic summary say how many.  The v2 cases (a controller
 session the table no longer follows, an unfinished previous shoe) are driven
-through a table that behaves as the v2 core will (``V2Table``).
+through the core's own table, which orders events by origin.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -21,7 +21,7 @@ from scoreboard.config import Endpoint, MqttConfig
 from scoreboard.core.events import ControllerStatus, CoupReceived, Event, Origin, Void
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import Applied, FeedStatus, TableState
+from scoreboard.core.table import Applied, FeedStatus, TableState, UnfinishedShoe
 from scoreboard.feeds.session import (
     JOURNALED_REFUSALS_PER_GAME,
     SUMMARY_INTERVAL,
@@ -115,57 +115,6 @@ def test_a_new_shoe_starts_the_conflict_log_afresh(caplog):
 
 
 # -- protocol v2: stale events, controller sessions, unfinished shoes ----------------------------
-@dataclass(frozen=True, slots=True)
-class StaleApplied:
-    """What the v2 core returns for an event older than the table's position."""
-
-    changed: bool = False
-    conflicts: tuple[int, ...] = ()
-    overrides: tuple[int, ...] = ()
-    retired: int = 0
-    stale: bool = True
-
-    @property
-    def worth_keeping(self) -> bool:
-        return False
-
-
-@dataclass(frozen=True, slots=True)
-class Unfinished:
-    shoe: str
-    missing: tuple[int, ...]
-
-
-class StandIn(TableState):
-    """A table as the v2 core will be: a position, the session it follows, older is stale."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.position: Origin | None = None
-        self.unfinished: Unfinished | None = None
-        self.seen: list[Event] = []
-
-    def follows(self, session: int) -> bool:
-        return self.position is None or session >= self.position.session
-
-    def apply(self, event: Event) -> Any:
-        self.seen.append(event)
-        origin = getattr(event, "origin", None)
-        if isinstance(event, ControllerStatus):  # judged by ``follows``, not by order
-            if event.online and origin is not None and self.follows(origin.session):
-                self.position = max(origin, self.position or origin)
-            return super().apply(event)
-        if origin is not None and self.position is not None and origin <= self.position:
-            return StaleApplied()
-        if origin is not None:
-            self.position = origin
-        return super().apply(event)
-
-
-#: The core's own table once it orders events (``follows``), else the stand-in.
-V2Table: type[TableState] = TableState if hasattr(TableState, "follows") else StandIn
-
-
 @pytest.fixture
 def with_origins(monkeypatch):
     """Decode payloads as v2 will: each message maps to an event carrying its origin."""
@@ -187,7 +136,7 @@ def with_origins(monkeypatch):
 
 def test_stale_and_replayed_events_are_counted_by_reason_never_journaled(with_origins, caplog):
     keeper = Keeper()
-    s, table = new_session(keeper), V2Table()
+    s, table = new_session(keeper), TableState()
     live = [with_origins(CoupReceived(SHOE, g), 7, n) for n, g in enumerate(GAMES[:5], 1)]
     s.step([Connected(False), *live], table, 0)
     old_session = with_origins(Void(SHOE, 2), 6, 99)
@@ -203,7 +152,7 @@ def test_stale_and_replayed_events_are_counted_by_reason_never_journaled(with_or
 
 
 def test_the_will_of_a_controller_session_the_table_left_is_stale_not_offline(with_origins):
-    s, table = new_session(), V2Table()
+    s, table = new_session(), TableState()
     birth = with_origins(ControllerStatus(True), 8, 1)
     s.step([Connected(False), birth], table, 0)
     assert table.position == Origin(8, 1)  # the birth reached the core, which adopted it
@@ -216,7 +165,7 @@ def test_the_will_of_a_controller_session_the_table_left_is_stale_not_offline(wi
 
 
 def test_a_controller_status_without_origin_still_sets_the_mark():
-    s, table = new_session(), V2Table()
+    s, table = new_session(), TableState()
     s.step([Connected(False), message(ControllerStatus(False))], table, 0)
     assert s.status(0) is FeedStatus.CONTROLLER_OFFLINE
 
@@ -228,10 +177,10 @@ def resyncs(published: list[Publish]) -> list[Any]:
 
 
 def test_an_unfinished_previous_shoe_is_asked_for_with_backoff():
-    s, table = new_session(), V2Table()
+    s, table = new_session(), TableState()
     published = s.step([Connected(False), message(CoupReceived("S2", GAMES[0]))], table, 0)
     assert resyncs(published) == []
-    table.unfinished = Unfinished("S1", (79, 80))
+    table.unfinished = UnfinishedShoe("S1", (), (), (79, 80), 80)
     published = s.step([], table, 10)
     [request] = resyncs(published)
     assert (request.display, request.shoe, request.missing) == ("u1", "S1", (79, 80))
@@ -247,7 +196,7 @@ def test_an_unfinished_previous_shoe_is_asked_for_with_backoff():
 
 def test_the_status_names_the_position_and_the_journals_health():
     keeper = Keeper(JournalHealth(JournalState.FAILING, "No space left on device"))
-    s, table = new_session(keeper), V2Table()
+    s, table = new_session(keeper), TableState()
     table.position = Origin(3, 41)
     [status] = [json.loads(p.payload) for p in s.step([Connected(False)], table, 0)]
     assert status["position"] == {"session": 3, "seq": 41}

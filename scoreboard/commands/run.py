@@ -106,12 +106,12 @@ def run(args: argparse.Namespace) -> int:
     with open_journal(config.resolved_state_dir, table) as journal:
         feed = MqttFeed(endpoint, display_id=config.display_id, journal=journal)
         if args.headless:
-            return run_headless(feed, table, journal=journal)
+            return run_headless(feed, table)
         try:
             from scoreboard.app import run_kiosk
         except ImportError:
             log.warning("run: the display app is not available; running headless")
-            return run_headless(feed, table, journal=journal)
+            return run_headless(feed, table)
         # systemd stops the kiosk with SIGTERM: leave through the loop's cleanup,
         # which says goodbye on the status topic.
         with sigterm_as_interrupt():
@@ -123,12 +123,11 @@ def run_headless(
     table: TableState,
     *,
     stop: threading.Event | None = None,
-    journal: Journal | None = None,
 ) -> int:
     """The app loop without a window: wait for input or a deadline, poll, log the mark.
 
-    Once a second at least it lets a failing ``journal`` try the disk again, so a
-    fault clears even while the table is quiet.
+    It polls once a second at least, so a failing journal (which the feed tries
+    again on every poll) clears even while the table is quiet.
     """
     halt = stop or threading.Event()
     wake = threading.Event()
@@ -150,8 +149,6 @@ def run_headless(
             wake.clear()
             now = time.monotonic()
             feed.poll(table, now)
-            if journal is not None:
-                journal.heal()
             status = feed.status(now)
             if status is not shown:
                 log.info(

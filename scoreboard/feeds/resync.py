@@ -31,7 +31,7 @@ def unfinished_shoe(table: TableState) -> tuple[str, tuple[int, ...]] | None:
     >>> unfinished_shoe(TableState()) is None
     True
     """
-    unfinished = getattr(table, "unfinished", None)
+    unfinished = table.unfinished
     if unfinished is None:
         return None
     return str(unfinished.shoe), tuple(unfinished.missing)

@@ -277,7 +277,7 @@ class DisplaySession:
                 self.connected = False
             case Unreachable():
                 settings = self.endpoint.mqtt
-                reason = getattr(event, "reason", "")  # why, where the link says (TLS...)
+                reason = event.reason  # why, where the link says (TLS...)
                 self._failures.report(
                     logging.WARNING,
                     "mqtt: broker %s:%d unreachable%s; retrying every 1-10 s",
@@ -329,8 +329,7 @@ class DisplaySession:
     ) -> None:
         """The controller's birth or will; one of a session the table left behind is stale."""
         if event.origin is not None:
-            follows: Callable[[int], bool] | None = getattr(table, "follows", None)
-            if not event.online and follows is not None and not follows(event.origin.session):
+            if not event.online and not table.follows(event.origin.session):
                 self._ignore_stale("stale", now)
                 return
             # The core adopts the controller's session from its birth.
@@ -342,9 +341,9 @@ class DisplaySession:
 
     def _apply(self, event: Event, message: Message, table: TableState, now: float) -> bool:
         """Apply, count, log and journal ``event``; True when it was stale (ignored)."""
-        before: Origin | None = getattr(table, "position", None)
+        before = table.position
         applied = apply_event(table, event)
-        if getattr(applied, "stale", False):
+        if applied.stale:
             origin = getattr(event, "origin", None)
             same = before is not None and origin is not None and before.session == origin.session
             self._ignore_stale("replay" if same else "stale", now)

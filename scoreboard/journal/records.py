@@ -128,8 +128,8 @@ def state_records(table: TableState) -> list[tuple[str, dict[str, Any]]]:
     if shoe is not None:
         events.append(NewShoe(shoe))
         if holds_games(table):
-            origin = getattr(table, "position", None)  # protocol v2: the newest event applied
-            events.append(Snapshot(shoe, table.games, table.voided, origin=origin))
+            # Protocol v2: as of the newest event applied (the position record follows).
+            events.append(Snapshot(shoe, table.games, table.voided, origin=table.position))
     if table.cut_card_out:
         events.append(CutCard(shoe=shoe))
     if table.shuffling:

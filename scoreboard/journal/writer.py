@@ -178,7 +178,7 @@ class Journal:
         snapshot that completed a finished shoe (``applied.completed``) goes to
         that shoe's archived file.  While the disk fails the entry waits in memory.
         """
-        completed: str | None = getattr(applied, "completed", None)
+        completed = applied.completed
         ordering = records.ordering(table)
         if applied.worth_keeping or completed:
             line = records.line(*encode(event))

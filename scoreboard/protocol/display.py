@@ -112,7 +112,7 @@ def _journal(journal: Keeping | None) -> dict[str, str]:
 
 def _position(table: TableState) -> dict[str, int] | None:
     """The controller session and sequence number the table has applied up to."""
-    position = getattr(table, "position", None)
+    position = table.position
     if position is None:
         return None
     return {"session": position.session, "seq": position.seq}
@@ -120,7 +120,7 @@ def _position(table: TableState) -> dict[str, int] | None:
 
 def _unfinished(table: TableState) -> dict[str, Any] | None:
     """The previous shoe, while games at its end are missing."""
-    unfinished = getattr(table, "unfinished", None)
+    unfinished = table.unfinished
     if unfinished is None:
         return None
     return {"shoe": unfinished.shoe, "missing": list(unfinished.missing)}
