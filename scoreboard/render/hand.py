@@ -11,7 +11,7 @@ import pygame
 from scoreboard.core.cards import Card
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.table import TableState
-from scoreboard.render.grid import SIDE_KEY
+from scoreboard.render.marks import SIDE_KEY
 from scoreboard.render.panels import PanelPainter
 
 SUIT_GLYPHS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

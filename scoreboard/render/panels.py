@@ -17,8 +17,8 @@ import pygame
 from scoreboard.core.roads import DERIVED_ROADS, Color, Counts, Roads
 from scoreboard.core.rules import Winner
 from scoreboard.core.table import Limits, TableState
-from scoreboard.render.grid import SIDE_KEY, RoadPainter
 from scoreboard.render.layout import ScreenLayout
+from scoreboard.render.marks import SIDE_KEY, RoadPainter
 from scoreboard.render.text import TextCache
 from scoreboard.theme import RGB, Theme
 

@@ -37,9 +37,10 @@ from scoreboard.render.chrome import (
     draw_shuffle_banner,
     plate_shows,
 )
-from scoreboard.render.grid import RoadPainter, RoadView, draw_grid_lines, draw_marks, sprite_size
+from scoreboard.render.grid import RoadView, draw_grid_lines, draw_marks, sprite_size
 from scoreboard.render.hand import draw_last_coup
 from scoreboard.render.layout import PanelBox, ScreenLayout, compute_layout
+from scoreboard.render.marks import RoadPainter
 from scoreboard.render.panels import PanelPainter, PanelView
 from scoreboard.render.symbols import Sprites
 from scoreboard.render.text import TextCache
