@@ -1,0 +1,66 @@
+"""Rotation for a monitor mounted on its side, when the OS does not rotate the output.
+
+The renderer always draws the upright (logical) frame; the kiosk copies each
+changed rectangle of it onto the screen turned by the mounting angle, so the
+cost follows the changed area, not the screen.  ``angle`` is how far the
+picture is turned *clockwise* on the panel: a panel mounted turned 90 degrees
+counter-clockwise shows an upright board with ``--rotate 90``.
+
+>>> logical_size((1920, 1080), 90)
+(1080, 1920)
+>>> tuple(screen_rect(pygame.Rect(0, 0, 10, 20), (1080, 1920), 90))
+(1900, 0, 20, 10)
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from scoreboard.config import ROTATIONS as ANGLES
+
+
+def check_angle(angle: int) -> int:
+    """``angle`` if it is one of :data:`ANGLES`, else ValueError."""
+    if angle not in ANGLES:
+        raise ValueError(f"rotate must be one of {', '.join(map(str, ANGLES))}, got {angle!r}")
+    return angle
+
+
+def logical_size(screen: tuple[int, int], angle: int) -> tuple[int, int]:
+    """The upright frame's size on a screen of size ``screen`` turned by ``angle``."""
+    width, height = screen
+    return (height, width) if angle in (90, 270) else (width, height)
+
+
+def screen_rect(rect: pygame.Rect, logical: tuple[int, int], angle: int) -> pygame.Rect:
+    """Where the logical ``rect`` of a frame of size ``logical`` lands on the screen.
+
+    >>> tuple(screen_rect(pygame.Rect(0, 0, 10, 20), (100, 50), 180))
+    (90, 30, 10, 20)
+    >>> tuple(screen_rect(pygame.Rect(0, 0, 10, 20), (100, 50), 270))
+    (0, 90, 20, 10)
+    """
+    width, height = logical
+    x, y, w, h = rect
+    if angle == 90:
+        return pygame.Rect(height - y - h, x, h, w)
+    if angle == 180:
+        return pygame.Rect(width - x - w, height - y - h, w, h)
+    if angle == 270:
+        return pygame.Rect(y, width - x - w, h, w)
+    return pygame.Rect(rect)
+
+
+def copy_rotated(
+    screen: pygame.Surface, frame: pygame.Surface, rect: pygame.Rect, angle: int
+) -> pygame.Rect:
+    """Copy ``frame``'s ``rect`` onto ``screen`` turned by ``angle``; returns the screen rect."""
+    rect = pygame.Rect(rect).clip(frame.get_rect())
+    if angle == 0:
+        screen.blit(frame, rect, rect)
+        return rect
+    target = screen_rect(rect, frame.get_size(), angle)
+    if rect.width and rect.height:
+        # pygame turns counter-clockwise; a multiple of 90 degrees is an exact copy.
+        screen.blit(pygame.transform.rotate(frame.subsurface(rect), -angle), target)
+    return target
