@@ -143,11 +143,10 @@ def run(args: argparse.Namespace) -> int:
         table_id=config.table_id,
         table_name=args.table_name,
         variant=VARIANTS[args.variant],
-        limits=None if args.mqtt else limits,  # over MQTT the controller says them
-    )
+    )  # limits unknown until the demo's dealer (or controller) says them, as a table's
     if args.mqtt:
         return run_over_mqtt(args, config, dealer, table, display, limits)
-    return run_simulated(args, dealer, table, display)
+    return run_simulated(args, dealer, table, display, limits)
 
 
 def start_at(args: argparse.Namespace, dealer: Dealer) -> int:
@@ -175,7 +174,11 @@ def show_kwargs(args: argparse.Namespace, display: DisplayRequest) -> dict:
 
 
 def run_simulated(
-    args: argparse.Namespace, dealer: Dealer, table: TableState, display: DisplayRequest
+    args: argparse.Namespace,
+    dealer: Dealer,
+    table: TableState,
+    display: DisplayRequest,
+    limits: Limits,
 ) -> int:
     """The board fed by the dealer in-process, journaled when given a state dir.
 
@@ -202,6 +205,7 @@ def run_simulated(
             journal=journal,
             history=history,
             timed=timed,
+            limits=limits,
         )
         with sigterm_as_interrupt(), kiosk_or_refusal():
             return run_kiosk(feed, table, display.theme, **show_kwargs(args, display))

@@ -28,7 +28,8 @@ import itertools
 import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from scoreboard.core.events import CoupReceived, CutCard, NewShoe, Shuffle
+from scoreboard.core.events import CoupReceived, CutCard, Event, LimitsReceived, NewShoe, Shuffle
+from scoreboard.core.limits import Limits
 from scoreboard.core.shoe import Dealer, ShoeEvent
 from scoreboard.core.table import FeedStatus, TableState, apply_event
 from scoreboard.health import JournalHealth, RenderHealth
@@ -44,9 +45,9 @@ def split_history(
 ) -> tuple[list[ShoeEvent], Timed]:
     """The events of the first ``coups`` coups (the shoe dealt so far), and the rest, timed.
 
-    The history stops before the cut card: the end of a shoe (the cut card, the
-    last coup, the shuffle) is always dealt at the pace, so a larger ``coups``
-    gives the shoe up to its cut card.
+    The history stops before the coup that brings the cut card out: the end of a
+    shoe (that coup, the cut card, the last coup, the shuffle) is always dealt
+    at the pace, so a larger ``coups`` gives the shoe up to there.
 
     >>> from scoreboard.core.shoe import Dealer
     >>> history, rest = split_history(Dealer(decks=1, seed=3).timed(4.0, 12.0), 2)
@@ -56,15 +57,19 @@ def split_history(
     4.0
     """
     events = iter(timed)
-    history: list[ShoeEvent] = []
+    taken: list[tuple[float, ShoeEvent]] = []
     dealt = 0
     while dealt < coups:
         wait, event = next(events)
-        if isinstance(event, CutCard | Shuffle) or (isinstance(event, NewShoe) and history):
-            return history, itertools.chain([(wait, event)], events)
-        history.append(event)
+        if isinstance(event, CutCard | Shuffle) or (isinstance(event, NewShoe) and taken):
+            last_coup = max(
+                (i for i, (_, e) in enumerate(taken) if isinstance(e, CoupReceived)), default=0
+            )
+            back = [*taken[last_coup:], (wait, event)]
+            return [e for _, e in taken[:last_coup]], itertools.chain(back, events)
+        taken.append((wait, event))
         dealt += isinstance(event, CoupReceived)
-    return history, events
+    return [event for _, event in taken], events
 
 
 class SimulatedFeed:
@@ -79,8 +84,13 @@ class SimulatedFeed:
         journal: Journal | None = None,
         history: Sequence[ShoeEvent] = (),
         timed: Iterable[tuple[float, ShoeEvent]] | None = None,
+        limits: Limits | None = None,
     ) -> None:
-        """``timed`` defaults to ``dealer.timed(pace, shuffle_seconds)``; ``history`` goes first."""
+        """``timed`` defaults to ``dealer.timed(pace, shuffle_seconds)``; ``history`` goes first.
+
+        ``limits`` are said first, as a controller says its limits on connect (and
+        journaled like them); None leaves the table's.
+        """
         if pace <= 0:
             raise ValueError(f"pace must be positive seconds per coup, got {pace}")
         self.dealer = dealer
@@ -90,7 +100,9 @@ class SimulatedFeed:
         if timed is None:
             timed = dealer.timed(pace, self.shuffle_seconds)
         self._timed: Timed = iter(timed)
-        self._history = list(history)
+        self._history: list[Event] = list(history)
+        if limits is not None:
+            self._history.insert(0, LimitsReceived(limits))
         self._next: ShoeEvent | None = None
         self._due: float | None = None
         self.coups_dealt = 0
@@ -110,7 +122,8 @@ class SimulatedFeed:
         if self._history:
             for event in self._history:
                 self._apply(event, table)
-            log.info("demo: started mid-shoe, %d coups dealt", self.coups_dealt)
+            if self.coups_dealt:
+                log.info("demo: started mid-shoe, %d coups dealt", self.coups_dealt)
             self._history = []
         if self._next is None or self._due is None:
             wait, self._next = next(self._timed)
@@ -120,7 +133,7 @@ class SimulatedFeed:
             wait, self._next = next(self._timed)
             self._due += wait
 
-    def _apply(self, event: ShoeEvent, table: TableState) -> None:
+    def _apply(self, event: Event, table: TableState) -> None:
         applied = apply_event(table, event)
         if self.journal is not None:
             self.journal.keep(event, table, applied)
