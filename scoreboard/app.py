@@ -17,7 +17,7 @@ says (the demo), never on a live kiosk full screen.  With no display at all
 (SDL fell back to its offscreen driver though nobody chose it with
 ``SDL_VIDEODRIVER``) the kiosk refuses to start (:class:`NoDisplayError`)
 instead of drawing where nobody sees.  ``rotate`` turns the picture for a
-monitor mounted on its side (:mod:`scoreboard.rotation`): the renderer draws
+monitor mounted on its side (both in :mod:`scoreboard.monitor`): the renderer draws
 the upright frame and each changed rectangle is copied onto the screen turned.
 The theme file is watched:
 on a change or SIGHUP it is reloaded, and a bad edit keeps the last good theme
@@ -56,8 +56,14 @@ import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.health import JournalHealth, RenderHealth
+from scoreboard.monitor import (
+    NoDisplayError,
+    check_angle,
+    check_display,
+    copy_rotated,
+    logical_size,
+)
 from scoreboard.render.screen import PanelDrawer, Renderer
-from scoreboard.rotation import check_angle, copy_rotated, logical_size
 from scoreboard.theme import Theme, ThemeError, load_theme
 
 log = logging.getLogger(__name__)
@@ -68,23 +74,11 @@ INPUT_POLL_SECONDS = 0.1
 MIN_SLEEP_SECONDS = 0.005  # a feed whose deadline stays in the past cannot spin the loop
 REPEAT_LOG_SECONDS = 60.0
 NATIVE_WAIT_DRIVERS = frozenset({"x11", "wayland", "windows", "cocoa"})
-#: SDL's drivers that show nothing: fine when chosen (tests, CI), a mistake when fallen back to.
-INVISIBLE_DRIVERS = frozenset({"offscreen", "dummy"})
 QUIT_KEYS = frozenset({pygame.K_ESCAPE, pygame.K_q})
-NO_DISPLAY = (
-    "no display to show the board on (SDL found none and fell back to its {driver} driver). "
-    "Run it in a graphical session (set DISPLAY or WAYLAND_DISPLAY), under the kiosk's own "
-    "session (see kiosk/), or render a picture with `scoreboard screenshot -o board.png`; "
-    "SDL_VIDEODRIVER=dummy draws offscreen on purpose."
-)
 FRAME = "frame"
 """The failing "panel" reported when the frame as a whole could not be drawn."""
 
 RendererFactory = Callable[[Theme, tuple[int, int]], Renderer]
-
-
-class NoDisplayError(RuntimeError):
-    """No screen to draw on: SDL fell back to an invisible driver nobody asked for."""
 
 
 def motion_renderer(
@@ -97,20 +91,6 @@ def motion_renderer(
     if motion:
         return lambda theme, size: Renderer(theme, size, drawers=drawers)
     return lambda theme, size: Renderer(theme, size, drawers=drawers, motion=False)  # type: ignore[call-arg]
-
-
-def check_display(driver: str, chosen: str | None) -> None:
-    """Raise :class:`NoDisplayError` when ``driver`` shows nothing and nobody ``chosen`` it.
-
-    >>> check_display("offscreen", chosen="offscreen")
-    >>> check_display("x11", chosen=None)
-    >>> check_display("offscreen", chosen=None)
-    Traceback (most recent call last):
-    ...
-    scoreboard.app.NoDisplayError: no display to show the board on (SDL found none ...
-    """
-    if driver in INVISIBLE_DRIVERS and not chosen:
-        raise NoDisplayError(NO_DISPLAY.format(driver=driver))
 
 
 class Feed(Protocol):

@@ -13,7 +13,7 @@ from scoreboard.app import Kiosk
 from scoreboard.core.roads import result_games
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.health import JournalHealth, RenderHealth
-from scoreboard.rotation import copy_rotated, logical_size, screen_rect
+from scoreboard.monitor import copy_rotated, logical_size, screen_rect
 from scoreboard.theme import load_theme
 
 SCREEN = (640, 360)

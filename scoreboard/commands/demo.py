@@ -56,7 +56,10 @@ def add_table_arguments(parser: argparse.ArgumentParser, *, limits_help: str) ->
         "--variant", choices=sorted(VARIANTS), default="commission", help="pay table shown"
     )
     parser.add_argument(
-        "--currency", default=DEMO_CURRENCY, metavar="CODE", help="currency of the limits"
+        "--currency",
+        default=DEMO_CURRENCY,
+        metavar="CODE",
+        help=f"currency of the limits (default {DEMO_CURRENCY})",
     )
     parser.add_argument("--limits", default=DEMO_LIMITS, metavar="SPEC", help=limits_help)
 
@@ -85,9 +88,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "demo",
         help="show the board dealing a simulated shoe (full screen)",
         description=(
-            "Show the board dealing a simulated shoe at a table's pace, forever. With --mqtt, "
-            "a simulated controller publishes the shoe to that broker and the board shows it "
-            "as a live display would."
+            "Show the board dealing a simulated shoe at a table's pace, forever, starting "
+            "mid-shoe. Esc or q quits. With --mqtt, a simulated controller publishes the shoe "
+            "to that broker and the board shows it as a live display would."
         ),
     )
     add_display_arguments(parser, default_size=None)

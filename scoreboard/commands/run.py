@@ -97,7 +97,7 @@ def settings_from_args(args: argparse.Namespace) -> Config:
 @contextlib.contextmanager
 def kiosk_or_refusal(hint: str = "") -> Iterator[None]:
     """Meanwhile, a kiosk with no display to show on ends the command with its message (exit 1)."""
-    from scoreboard.app import NoDisplayError
+    from scoreboard.monitor import NoDisplayError
 
     try:
         yield

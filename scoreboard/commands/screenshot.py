@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     import pygame
 
     from scoreboard.app import motion_renderer, use_theme_rows
-    from scoreboard.rotation import copy_rotated, logical_size
+    from scoreboard.monitor import copy_rotated, logical_size
 
     use_theme_rows(table, theme)  # the theme owns the roads' rows, as on the kiosk
     pygame.display.init()

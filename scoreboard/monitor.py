@@ -1,6 +1,12 @@
-"""Rotation for a monitor mounted on its side, when the OS does not rotate the output.
+"""The monitor the kiosk draws on: is there one, and which way up is it mounted.
 
-The renderer always draws the upright (logical) frame; the kiosk copies each
+With no display at all SDL falls back to an invisible driver (pygame-ce picks
+``offscreen``); a kiosk that drew there would run for ever showing nothing, so
+:func:`check_display` refuses it unless someone chose that driver on purpose
+(``SDL_VIDEODRIVER=dummy`` in tests and CI).
+
+Rotation, for a monitor mounted on its side when the OS does not rotate the
+output: the renderer always draws the upright (logical) frame; the kiosk copies each
 changed rectangle of it onto the screen turned by the mounting angle, so the
 cost follows the changed area, not the screen.  ``angle`` is how far the
 picture is turned *clockwise* on the panel: a panel mounted turned 90 degrees
@@ -17,6 +23,36 @@ from __future__ import annotations
 import pygame
 
 from scoreboard.config import ROTATIONS as ANGLES
+
+#: SDL's drivers that show nothing: fine when chosen (tests, CI), a mistake when fallen back to.
+INVISIBLE_DRIVERS = frozenset({"offscreen", "dummy"})
+NO_DISPLAY = (
+    "no display to show the board on (SDL found none and fell back to its {driver} driver). "
+    "Run it in a graphical session (set DISPLAY or WAYLAND_DISPLAY), under the kiosk's own "
+    "session (see kiosk/), or render a picture with `scoreboard screenshot -o board.png`; "
+    "SDL_VIDEODRIVER=dummy draws offscreen on purpose."
+)
+
+
+class NoDisplayError(RuntimeError):
+    """No screen to draw on: SDL fell back to an invisible driver nobody asked for."""
+
+
+def check_display(driver: str, chosen: str | None) -> None:
+    """Raise :class:`NoDisplayError` when ``driver`` shows nothing and nobody ``chosen`` it.
+
+    ``chosen`` is ``SDL_VIDEODRIVER`` as it was before SDL started (pygame-ce does
+    not set it when it falls back).
+
+    >>> check_display("offscreen", chosen="offscreen")
+    >>> check_display("x11", chosen=None)
+    >>> check_display("offscreen", chosen=None)
+    Traceback (most recent call last):
+    ...
+    scoreboard.monitor.NoDisplayError: no display to show the board on (SDL found none ...
+    """
+    if driver in INVISIBLE_DRIVERS and not chosen:
+        raise NoDisplayError(NO_DISPLAY.format(driver=driver))
 
 
 def check_angle(angle: int) -> int:
