@@ -27,7 +27,7 @@ TITLED = (*ROAD_PANELS, "predictions", "counters", "last_coup", "limits")
 class Grid:
     """A road's grid: ``rows`` x ``cols`` nearly square cells filling ``rect`` exactly.
 
-    ``rect`` lies inside the panel's body, at its top left; cells are as tall as
+    ``rect`` lies inside the panel's body, centred on it; cells are as tall as
     the layout chose and a hair wider (less than one cell in all) so the grid
     meets the body's right edge.
     """
@@ -154,4 +154,5 @@ def grid_in(body: pygame.Rect, rows: int, columns: int, cell: float | None = Non
     side = max(1.0, min(side, body.width / max(1, columns)))
     cols = max(1, int(body.width / side + 1e-6))
     height = min(body.height, max(rows, round(rows * side)))
-    return Grid(pygame.Rect(body.x, body.y, body.width, height), rows, cols)
+    top = body.y + (body.height - height) // 2  # a grid shrunk to fit its columns stays centred
+    return Grid(pygame.Rect(body.x, top, body.width, height), rows, cols)
