@@ -2,7 +2,8 @@
 
 Entry point::
 
-    run_kiosk(feed, table, theme, *, windowed=False, size=None, run_for=None) -> int
+    run_kiosk(feed, table, theme, *, windowed=False, size=None, run_for=None,
+              rotate=0, portrait=False, quit_keys=None, motion=True) -> int
 
 ``feed`` is any object with the Feed protocol of ``docs/architecture.md``
 (``start(wake)``, ``poll(table, now)``, ``status(now)``, ``next_deadline(now)``,

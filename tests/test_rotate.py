@@ -157,3 +157,14 @@ def test_a_rotated_screenshot_is_the_upright_frame_turned(tmp_path):
     image = pygame.image.load(str(turned_png))
     assert image.get_size() == (640, 360)
     assert pygame.image.tobytes(image, "RGB") == turned(frame, 90)
+
+
+@pytest.mark.parametrize("angle", [90, 180, 270])
+def test_a_rectangle_larger_than_a_tile_is_turned_whole(angle):
+    frame = pygame.Surface((600, 520))
+    for x in range(0, 600, 7):
+        pygame.draw.line(frame, (x % 256, (3 * x) % 256, 90), (x, 0), (600 - x, 519), 3)
+    screen = pygame.Surface(logical_size((600, 520), angle))
+    target = copy_rotated(screen, frame, frame.get_rect(), angle)
+    assert target == screen.get_rect()
+    assert pygame.image.tobytes(screen, "RGB") == turned(frame, angle)
