@@ -152,3 +152,43 @@ def test_the_demo_quits_on_esc_or_q_also_full_screen(key, windowed):
     started = time.monotonic()
     assert main(["demo", *windowed, "--size", "640x360", "--pace", "5", "--duration", "60"]) == 0
     assert time.monotonic() - started < 30
+
+
+def screenshot_of(tmp_path, name: str, *options: str) -> bytes:
+    out = tmp_path / f"{name}.png"
+    done = scoreboard("screenshot", "-o", str(out), "--seed", "1", "--coups", "20",
+                      "--clock", "12:00", "--size", "960x540", *options)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return pygame.image.tobytes(pygame.image.load(str(out)), "RGB")
+
+
+def test_a_screenshot_shows_the_table_options_or_unknown_limits(tmp_path):
+    from scoreboard.commands.screenshot import dealt_table
+    from scoreboard.core.table import FeedStatus
+    from scoreboard.render.screen import Renderer
+    from scoreboard.theme import load_theme
+
+    def expected(limits: Limits | None, variant: str) -> bytes:
+        pygame.display.init()
+        try:
+            table = TableState(variant=VARIANTS[variant], limits=limits)
+            dealt_table(1, 20, table=table)
+            frame = Renderer(load_theme("classic"), (960, 540)).render(
+                table, FeedStatus.DEMO, clock="12:00"
+            )
+            return pygame.image.tobytes(frame, "RGB")
+        finally:
+            pygame.display.quit()
+
+    default = screenshot_of(tmp_path, "default")
+    assert default == expected(Limits.default_for(VARIANTS["commission"]), "commission")
+    unknown = screenshot_of(tmp_path, "unknown", "--no-limits", "--variant", "ez")
+    assert unknown == expected(None, "ez") and unknown != default
+    euro = screenshot_of(tmp_path, "euro", "--currency", "EUR", "--limits", "10-500")
+    assert euro == expected(limits_from_spec("10-500", VARIANTS["commission"], currency="EUR"),
+                            "commission")  # fmt: skip
+
+
+def test_portrait_and_rotate_are_one_or_the_other():
+    done = scoreboard("screenshot", "-o", "/dev/null", "--portrait", "--rotate", "90")
+    assert done.returncode == 2 and "--portrait and --rotate: give one" in done.stderr
