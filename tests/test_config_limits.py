@@ -176,3 +176,18 @@ def test_a_live_board_with_no_limits_message_shows_unknown_limits(tmp_path):
             client.disconnect()
         finally:
             display.stop()
+
+
+def test_run_flags_override_the_configs_rotation_and_motion(tmp_path):
+    from scoreboard.cli import build_parser
+    from scoreboard.commands.run import settings_from_args
+
+    path = tmp_path / "kiosk.yaml"
+    path.write_text("display: {rotate: 90, motion: true}\ntable: {limits: {bets: 10-100}}\n")
+    parse = build_parser().parse_args
+    config = settings_from_args(parse(["run", "--config", str(path)]))
+    assert (config.rotate, config.motion, config.limits.bets["player"]) == (90, True, (10, 100))
+    config = settings_from_args(
+        parse(["run", "--config", str(path), "--rotate", "270", "--no-motion"])
+    )
+    assert (config.rotate, config.motion) == (270, False)
