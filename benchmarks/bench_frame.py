@@ -1,0 +1,174 @@
+"""Frame cost as the screen sees it, through the kiosk's own loop, two trees side by side.
+
+Drives the real :class:`scoreboard.app.Kiosk` (dummy video driver, windowed at
+the benchmark size) with a scripted in-process feed, timing ``Kiosk.step``: the
+poll, the renderer's update, the copy of the dirty rectangles to the display
+surface and ``pygame.display.update``.  Animation frames (``Kiosk.draw`` at
+each ``renderer.next_blink``) are timed apart from the coup that started them.
+Cases (see ``kiosk_frames.py``): a coup early (1-10) and late (71-80) in an
+80-coup shoe, the last coups of a 1,000-coup shoe, a full frame
+(``renderer.invalidate()`` then a step), a theme reload with its first frame,
+the cold first frame of a new kiosk, and the kiosk as shipped (the renderer's
+default motion).  Medians and p99 in ms; motion is off for the comparison when
+the tree's ``Renderer`` takes ``motion=``.
+
+Run (from a checkout with its venv)::
+
+    .venv/bin/python benchmarks/bench_frame.py                       # this tree only
+    git -C . worktree add --detach /work/wt-base 2a91390             # once: the baseline
+    .venv/bin/python benchmarks/bench_frame.py --compare /work/wt-base [--quick]
+
+Each (theme, size) runs in a fresh process per tree, base and now interleaved,
+so drift in the machine's load falls on both columns alike.  Targets (issue
+10, 2-core machine): a coup <= 3 ms at 1920x1080 and <= 8 ms at 3840x2160, a
+full frame <= 8 / <= 20 ms, a coup of a 1,000-coup shoe within 20 % of one of
+an 80-coup shoe.  The verdict is ``ok`` when median and p99 are within,
+``p99 over`` when only the median is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import sidebyside as sbs
+
+SCRIPT = Path(__file__).resolve()
+ROUND = {"shoes": 2, "repeat": 8, "cold": 2, "long_timed": 10, "shipped_shoes": 1}
+PLANS = {  # (rounds, plan of a round): each round is one fresh process per tree
+    "full": (3, ROUND),
+    "quick": (1, ROUND),
+    "smoke": (1, {"shoes": 1, "repeat": 2, "cold": 1, "long_shoe": 90, "long_timed": 2}),
+}
+COUP = {(1920, 1080): 3.0, (3840, 2160): 8.0}
+FULL = {(1920, 1080): 8.0, (3840, 2160): 20.0}
+LONG_RATIO = 1.20
+EARLY, LATE, FULL_FRAME = "coup, early (1-10)", "coup, late (71-80)", "full frame"
+REPORTED = (
+    "animation frame",
+    "theme reload + first frame",
+    "cold first frame (first in process)",
+    "cold first frame (new Kiosk)",
+)
+SHIPPED = ("as shipped: coup, late (71-80)", "as shipped: animation frame")
+
+
+def size_of(text: str) -> tuple[int, int]:
+    width, height = (int(part) for part in text.lower().split("x"))
+    return width, height
+
+
+def child(args: argparse.Namespace) -> int:
+    """Measure one theme and size in this interpreter's tree; print the JSON."""
+    import kiosk_frames
+
+    plan = kiosk_frames.Plan(**json.loads(args.plan))
+    result = kiosk_frames.measure(args.theme, size_of(args.size), plan)
+    result["plan"] = dataclasses.asdict(plan)
+    print(json.dumps(result))
+    return 0
+
+
+def ratio(long: sbs.Figure | None, short: sbs.Figure | None) -> sbs.Figure | None:
+    if long is None or short is None or short.median <= 0 or short.p99 <= 0:
+        return None
+    return sbs.Figure(long.median / short.median, long.p99 / short.p99, long.count)
+
+
+def rows(results: Sequence[Mapping[str, Any]], size: tuple[int, int]) -> list[sbs.Row]:
+    """The table's rows for one theme and size, one figure per tree."""
+
+    def figures(case: str, key: str = "samples") -> list[sbs.Figure | None]:
+        found = [result[key].get(case, {}) for result in results]
+        return [sbs.Figure.of(f.get("wall", []), f.get("cpu", [])) for f in found]
+
+    coup, full = COUP.get(size), FULL.get(size)
+    coup_text = f"<= {coup:g} ms" if coup else ""
+    long_case = f"coup, late in a {results[0]['plan']['long_shoe']}-coup shoe"
+    long_figures = figures(long_case)
+    table = [
+        sbs.Row(EARLY, figures(EARLY), coup, coup_text),
+        sbs.Row(LATE, figures(LATE), coup, coup_text),
+        sbs.Row(long_case, long_figures, coup, coup_text),
+        sbs.Row(
+            "  long shoe / 80-coup (late), x",
+            [ratio(lf, sf) for lf, sf in zip(long_figures, figures(LATE), strict=True)],
+            LONG_RATIO,
+            f"<= {LONG_RATIO:.2f}x",
+        ),
+        sbs.Row(FULL_FRAME, figures(FULL_FRAME), full, f"<= {full:g} ms" if full else ""),
+    ]
+    table += [sbs.Row(case, figures(case)) for case in REPORTED]
+    table += [sbs.Row(case, figures(case, "shipped")) for case in SHIPPED]
+    return table
+
+
+def merged(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One tree's rounds as one result: every case's samples concatenated."""
+    result = dict(runs[0])
+    for key in ("samples", "shipped"):
+        cases: dict[str, dict[str, list[float]]] = {}
+        for run in runs:
+            for case, kinds in run[key].items():
+                for kind, values in kinds.items():
+                    cases.setdefault(case, {}).setdefault(kind, []).extend(values)
+        result[key] = cases
+    return result
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--compare", type=Path, metavar="BASE_TREE", help="baseline checkout")
+    parser.add_argument("--tree", type=Path, help="the tree to measure (default: this one)")
+    parser.add_argument("--themes", default="classic,midnight")
+    parser.add_argument("--sizes", default="1920x1080,3840x2160")
+    parser.add_argument("--quick", action="store_true", help="fewer samples (about 3x faster)")
+    parser.add_argument("--smoke", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also save every raw sample")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--theme", help=argparse.SUPPRESS)
+    parser.add_argument("--size", help=argparse.SUPPRESS)
+    parser.add_argument("--plan", default="{}", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        return child(args)
+    rounds, plan = PLANS["smoke" if args.smoke else "quick" if args.quick else "full"]
+    where = sbs.trees(args.compare, args.tree)
+    before = sbs.machine()
+    saved: list[dict[str, Any]] = []
+    blocks = []
+    for theme in args.themes.split(","):
+        for size_text in args.sizes.split(","):
+            argv_child = ["--theme", theme, "--size", size_text, "--plan", json.dumps(plan)]
+            per_round = [
+                [sbs.run_child(t, SCRIPT, argv_child) for t in where] for _ in range(rounds)
+            ]
+            results = [merged(list(runs)) for runs in zip(*per_round, strict=True)]
+            saved.append({"theme": theme, "size": size_text, "results": results})
+            blocks.append((f"{theme} {size_text}", rows(results, size_of(size_text))))
+            print(f"measured {theme} {size_text}", file=sys.stderr, flush=True)
+    after = sbs.machine()
+    print(sbs.describe(where, before, after))
+    motion = {t.label: r["motion_keyword"] for t, r in zip(where, saved[0]["results"], strict=True)}
+    print(
+        "Renderer(motion=False) used for the comparison rows: "
+        + ", ".join(
+            f"{label}: {'yes' if used else 'n/a (no keyword)'}" for label, used in motion.items()
+        )
+    )
+    for title, block in blocks:
+        sbs.print_table(title, [t.label for t in where], block)
+    if args.json is not None:
+        machine = {"before": before, "after": after}
+        trees = [{"label": t.label, "path": str(t.path)} for t in where]
+        args.json.write_text(json.dumps({"machine": machine, "trees": trees, "runs": saved}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
