@@ -143,11 +143,14 @@ class Figure:
         return cls(median, p99, len(values), statistics.median(cpu) if cpu else None)
 
 
-def verdict(figure: Figure | None, limit: float | None) -> str:
-    """``ok`` (median and p99 within), ``p99 over`` (median within), ``MISS``, or blank."""
+def verdict(figure: Figure | None, limit: float | None, *, p99_only: bool = False) -> str:
+    """``ok`` (median and p99 within), ``p99 over`` (median within), ``MISS``, or blank.
+
+    With ``p99_only`` (a target on the p99 alone) a p99 over the limit is a ``MISS``.
+    """
     if figure is None or limit is None:
         return "" if limit is None else "n/a"
-    if figure.median > limit:
+    if figure.median > limit or (p99_only and figure.p99 > limit):
         return "MISS"
     return "ok" if figure.p99 <= limit else "p99 over"
 
@@ -172,7 +175,9 @@ class Row:
     limit_text: str = ""
 
 
-def print_table(title: str, labels: Sequence[str], rows: Sequence[Row]) -> None:
+def print_table(
+    title: str, labels: Sequence[str], rows: Sequence[Row], *, p99_only: bool = False
+) -> None:
     """Per tree: wall median, wall p99, CPU median, samples; the target and each verdict."""
     width = max(len(row.case) for row in rows) + 2
     head = "".join(f"{label[: CELL - 2]:>{CELL}}" for label in labels)
@@ -183,7 +188,7 @@ def print_table(title: str, labels: Sequence[str], rows: Sequence[Row]) -> None:
     print(f"{'case (ms)':<{width}}{sub}")
     for row in rows:
         cells = "".join(cell(figure) for figure in row.figures)
-        marks = "".join(f" {verdict(f, row.limit):<10}" for f in row.figures)
+        marks = "".join(f" {verdict(f, row.limit, p99_only=p99_only):<10}" for f in row.figures)
         print(f"{row.case:<{width}}{cells}   {row.limit_text:<14}{marks}".rstrip())
 
 
