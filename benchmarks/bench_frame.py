@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import kiosk_frames
 import sidebyside as sbs
 
 SCRIPT = Path(__file__).resolve()
@@ -43,19 +44,21 @@ ROUND = {"shoes": 2, "repeat": 8, "cold": 2, "long_timed": 10, "shipped_shoes": 
 PLANS = {  # (rounds, plan of a round): each round is one fresh process per tree
     "full": (3, ROUND),
     "quick": (1, ROUND),
-    "smoke": (1, {"shoes": 1, "repeat": 2, "cold": 1, "long_shoe": 90, "long_timed": 2}),
+    "smoke": (
+        1,
+        {"shoe": 12, "shoes": 1, "repeat": 2, "cold": 1, "long_shoe": 30, "long_timed": 2},
+    ),
 }
 COUP = {(1920, 1080): 3.0, (3840, 2160): 8.0}
 FULL = {(1920, 1080): 8.0, (3840, 2160): 20.0}
 LONG_RATIO = 1.20
-EARLY, LATE, FULL_FRAME = "coup, early (1-10)", "coup, late (71-80)", "full frame"
+FULL_FRAME = "full frame"
 REPORTED = (
     "animation frame",
     "theme reload + first frame",
     "cold first frame (first in process)",
     "cold first frame (new Kiosk)",
 )
-SHIPPED = ("as shipped: coup, late (71-80)", "as shipped: animation frame")
 
 
 def size_of(text: str) -> tuple[int, int]:
@@ -65,8 +68,6 @@ def size_of(text: str) -> tuple[int, int]:
 
 def child(args: argparse.Namespace) -> int:
     """Measure one theme and size in this interpreter's tree; print the JSON."""
-    import kiosk_frames
-
     plan = kiosk_frames.Plan(**json.loads(args.plan))
     result = kiosk_frames.measure(args.theme, size_of(args.size), plan)
     result["plan"] = dataclasses.asdict(plan)
@@ -89,22 +90,25 @@ def rows(results: Sequence[Mapping[str, Any]], size: tuple[int, int]) -> list[sb
 
     coup, full = COUP.get(size), FULL.get(size)
     coup_text = f"<= {coup:g} ms" if coup else ""
-    long_case = f"coup, late in a {results[0]['plan']['long_shoe']}-coup shoe"
+    plan = results[0]["plan"]
+    late = kiosk_frames.late_case(plan["shoe"])
+    long_case = f"coup, late in a {plan['long_shoe']}-coup shoe"
     long_figures = figures(long_case)
     table = [
-        sbs.Row(EARLY, figures(EARLY), coup, coup_text),
-        sbs.Row(LATE, figures(LATE), coup, coup_text),
+        sbs.Row(kiosk_frames.EARLY, figures(kiosk_frames.EARLY), coup, coup_text),
+        sbs.Row(late, figures(late), coup, coup_text),
         sbs.Row(long_case, long_figures, coup, coup_text),
         sbs.Row(
-            "  long shoe / 80-coup (late), x",
-            [ratio(lf, sf) for lf, sf in zip(long_figures, figures(LATE), strict=True)],
+            f"  long shoe / {plan['shoe']}-coup (late), x",
+            [ratio(lf, sf) for lf, sf in zip(long_figures, figures(late), strict=True)],
             LONG_RATIO,
             f"<= {LONG_RATIO:.2f}x",
         ),
         sbs.Row(FULL_FRAME, figures(FULL_FRAME), full, f"<= {full:g} ms" if full else ""),
     ]
     table += [sbs.Row(case, figures(case)) for case in REPORTED]
-    table += [sbs.Row(case, figures(case, "shipped")) for case in SHIPPED]
+    shipped = (kiosk_frames.late_case(plan["shoe"], "as shipped: "), "as shipped: animation frame")
+    table += [sbs.Row(case, figures(case, "shipped")) for case in shipped]
     return table
 
 

@@ -48,8 +48,9 @@ Samples = dict[str, dict[str, list[float]]]
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """How much to measure: shoes of 80 coups, repeats of the whole-frame cases, the long shoe."""
+    """How much to measure: shoes of ``shoe`` coups, repeats of whole frames, the long shoe."""
 
+    shoe: int = 80
     shoes: int = 6
     repeat: int = 20
     cold: int = 5
@@ -199,12 +200,21 @@ class Bench:
             self.settle()
 
 
-def per_coup_case(number: int) -> str | None:
-    if number <= 10:
-        return "coup, early (1-10)"
-    if 71 <= number <= 80:
-        return "coup, late (71-80)"
-    return None
+EARLY = "coup, early (1-10)"
+
+
+def late_case(shoe: int, prefix: str = "") -> str:
+    """The name of the last ten coups of a ``shoe``-coup shoe: ``coup, late (71-80)``."""
+    return f"{prefix}coup, late ({shoe - 9}-{shoe})"
+
+
+def per_coup_case(shoe: int) -> Callable[[int], str | None]:
+    def case(number: int) -> str | None:
+        if number <= 10:
+            return EARLY
+        return late_case(shoe) if number > shoe - 10 else None
+
+    return case
 
 
 def measure(theme: str, size: tuple[int, int], plan: Plan) -> dict[str, Any]:
@@ -212,14 +222,14 @@ def measure(theme: str, size: tuple[int, int], plan: Plan) -> dict[str, Any]:
     pygame.display.init()
     pygame.font.init()
     samples: Samples = {}
-    first = cold_kiosk(theme, size, samples)
+    first = cold_kiosk(theme, size, samples, plan.shoe)
     bench = Bench(first.kiosk, first.feed, samples=samples)
     for seed in range(1, plan.shoes + 1):
-        bench.shoe(f"bench-{seed}", shoe_games(seed, 80), per_coup_case)
+        bench.shoe(f"bench-{seed}", shoe_games(seed, plan.shoe), per_coup_case(plan.shoe))
     full_frames(bench, plan.repeat)
     theme_reloads(bench, plan.repeat)
     for _ in range(plan.cold):
-        cold_kiosk(theme, size, samples, label="cold first frame (new Kiosk)")
+        cold_kiosk(theme, size, samples, plan.shoe, label="cold first frame (new Kiosk)")
     long_shoe(bench, plan)
     shipped = shipped_motion(theme, size, plan)
     pygame.display.quit()
@@ -236,11 +246,12 @@ def cold_kiosk(
     theme: str,
     size: tuple[int, int],
     samples: Samples,
+    coups: int,
     label: str = "cold first frame (first in process)",
 ) -> Bench:
-    """A new kiosk over an 80-coup table: its construction and first step, timed together."""
+    """A new kiosk over a ``coups``-coup table: its construction and first step, timed together."""
     table = TableState(table_id="T1")
-    for event in shoe_events("cold", shoe_games(99, 80)):
+    for event in shoe_events("cold", shoe_games(99, coups)):
         apply_event(table, event)  # type: ignore[arg-type]
     feed = ScriptedFeed()
     with Stopwatch() as watch:
@@ -290,9 +301,9 @@ def shipped_motion(theme: str, size: tuple[int, int], plan: Plan) -> Samples:
     bench = Bench(make_kiosk(feed, TableState(), theme, size, None), feed, samples=samples)
 
     def late(number: int) -> str | None:
-        return "as shipped: coup, late (71-80)" if number > 70 else None
+        return late_case(plan.shoe, "as shipped: ") if number > plan.shoe - 10 else None
 
     for seed in range(1, plan.shipped_shoes + 1):
-        bench.shoe(f"shipped-{seed}", shoe_games(seed, 80), late)
+        bench.shoe(f"shipped-{seed}", shoe_games(seed, plan.shoe), late)
     samples["as shipped: animation frame"] = samples.pop("animation frame", {})
     return samples
