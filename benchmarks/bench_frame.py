@@ -16,10 +16,13 @@ Run (from a checkout with its venv)::
 
     .venv/bin/python benchmarks/bench_frame.py                       # this tree only
     git -C . worktree add --detach /work/wt-base 2a91390             # once: the baseline
-    .venv/bin/python benchmarks/bench_frame.py --compare /work/wt-base [--quick]
+    .venv/bin/python benchmarks/bench_frame.py --compare /work/wt-base [--quick] [--rounds 3]
 
-Each (theme, size) runs in a fresh process per tree, base and now interleaved,
-so drift in the machine's load falls on both columns alike.  Targets (issue
+Each (theme, size) runs in a fresh process per tree, base and now interleaved
+(``--rounds N``: N times over, the samples pooled), so drift in the machine's
+load falls on both columns alike.  Each cell gives the wall-clock median and
+p99 (what the screen waits) and the median of the process's CPU time (what a
+busy neighbour on the shared cores moves less).  Targets (issue
 10, 2-core machine): a coup <= 3 ms at 1920x1080 and <= 8 ms at 3840x2160, a
 full frame <= 8 / <= 20 ms, a coup of a 1,000-coup shoe within 20 % of one of
 an 80-coup shoe.  The verdict is ``ok`` when median and p99 are within,
@@ -41,18 +44,15 @@ import sidebyside as sbs
 
 SCRIPT = Path(__file__).resolve()
 ROUND = {"shoes": 2, "repeat": 8, "cold": 2, "long_timed": 10, "shipped_shoes": 1}
-PLANS = {  # (rounds, plan of a round): each round is one fresh process per tree
-    "full": (3, ROUND),
-    "quick": (1, ROUND),
-    "smoke": (
-        1,
-        {"shoe": 12, "shoes": 1, "repeat": 2, "cold": 1, "long_shoe": 30, "long_timed": 2},
-    ),
-}
+QUICK = {"shoes": 1, "repeat": 5, "cold": 1, "long_timed": 6, "shipped_shoes": 1}
+SMOKE = {"shoe": 12, "shoes": 1, "repeat": 2, "cold": 1, "long_shoe": 30, "long_timed": 2}
+PLANS = {"full": ROUND, "quick": QUICK, "smoke": SMOKE}
+"""What one round measures; ``--rounds`` runs that many rounds (a fresh process each)."""
 COUP = {(1920, 1080): 3.0, (3840, 2160): 8.0}
 FULL = {(1920, 1080): 8.0, (3840, 2160): 20.0}
 LONG_RATIO = 1.20
 FULL_FRAME = "full frame"
+THEMES = "classic,midnight"
 REPORTED = (
     "animation frame",
     "theme reload + first frame",
@@ -129,9 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--compare", type=Path, metavar="BASE_TREE", help="baseline checkout")
     parser.add_argument("--tree", type=Path, help="the tree to measure (default: this one)")
-    parser.add_argument("--themes", default="classic,midnight")
+    parser.add_argument("--themes", default=THEMES)
     parser.add_argument("--sizes", default="1920x1080,3840x2160")
-    parser.add_argument("--quick", action="store_true", help="fewer samples (about 3x faster)")
+    parser.add_argument("--quick", action="store_true", help="classic only, fewer samples")
+    parser.add_argument("--rounds", type=int, default=1, help="fresh processes per tree and case")
     parser.add_argument("--smoke", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, metavar="FILE", help="also save every raw sample")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -141,16 +142,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.child:
         return child(args)
-    rounds, plan = PLANS["smoke" if args.smoke else "quick" if args.quick else "full"]
+    plan = PLANS["smoke" if args.smoke else "quick" if args.quick else "full"]
+    themes = "classic" if args.quick and args.themes == THEMES else args.themes
     where = sbs.trees(args.compare, args.tree)
     before = sbs.machine()
     saved: list[dict[str, Any]] = []
     blocks = []
-    for theme in args.themes.split(","):
+    for theme in themes.split(","):
         for size_text in args.sizes.split(","):
             argv_child = ["--theme", theme, "--size", size_text, "--plan", json.dumps(plan)]
             per_round = [
-                [sbs.run_child(t, SCRIPT, argv_child) for t in where] for _ in range(rounds)
+                [sbs.run_child(t, SCRIPT, argv_child) for t in where] for _ in range(args.rounds)
             ]
             results = [merged(list(runs)) for runs in zip(*per_round, strict=True)]
             saved.append({"theme": theme, "size": size_text, "results": results})

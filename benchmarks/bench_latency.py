@@ -150,11 +150,11 @@ def timed_controller(endpoint: Any, stamps: Stamps) -> Any:
     return TimedController(endpoint, limits=table_limits())
 
 
-def renderer_factory(motion: str) -> Any:
-    """The kiosk's default renderer (``shipped``), or one with motion off when it can be."""
-    from kiosk_frames import renderer_factory as frames_factory
+def kiosk_options(motion: str) -> dict[str, Any]:
+    """Nothing for the kiosk as shipped; a renderer with motion off (where it has motion)."""
+    from kiosk_frames import renderer_factory
 
-    return frames_factory(None if motion == "shipped" else False)
+    return {} if motion == "shipped" else {"renderer": renderer_factory(False)}
 
 
 def measure(size: tuple[int, int], coups: int, pace: float, motion: str) -> dict[str, Any]:
@@ -188,7 +188,7 @@ def measure(size: tuple[int, int], coups: int, pace: float, motion: str) -> dict
                 load_theme("classic"),
                 windowed=True,
                 size=size,
-                renderer=renderer_factory(motion),
+                **kiosk_options(motion),
             )
             watch_flips(stamps, kiosk)
             dealer = threading.Thread(
@@ -244,11 +244,11 @@ def main() -> int:
     parser.add_argument("--coups", type=int, default=200)
     parser.add_argument("--pace", type=float, default=0.1, help="seconds between coups")
     parser.add_argument("--motion", choices=("shipped", "off"), default="shipped")
-    parser.add_argument("--quick", action="store_true", help="100 coups instead of 200")
+    parser.add_argument("--quick", action="store_true", help="60 coups instead of 200")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.quick:
-        args.coups = min(args.coups, 100)
+        args.coups = min(args.coups, 60)
     if args.child:
         args.size = args.sizes
         return child(args)

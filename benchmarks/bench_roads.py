@@ -113,7 +113,7 @@ def main() -> None:
     )
     bare = append_times(sample, read=False)
     print(f"append alone (counts, streaks, predictions not read): {us(statistics.median(bare))}")
-    naive = per_shoe(sample[:200], naive_append)
+    naive = per_shoe(sample[:50], naive_append)
     print(
         f"naive rebuild per coup (for comparison): median "
         f"{us(statistics.median(naive) / COUPS_PER_SHOE)} per coup"

@@ -134,8 +134,8 @@ def make_kiosk(
     keywords: dict[str, Any] = {"windowed": True, "size": size}
     if takes_keyword(Kiosk, "wall_clock"):
         keywords["wall_clock"] = lambda: WALL
-    if takes_keyword(Kiosk, "renderer"):
-        keywords["renderer"] = renderer_factory(motion)
+    if motion is not None and takes_keyword(Kiosk, "renderer"):
+        keywords["renderer"] = renderer_factory(motion)  # None: the kiosk's own default
     if motion is not None and takes_keyword(Kiosk, "motion"):
         keywords["motion"] = motion
     return Kiosk(feed, table, load_theme(theme_name), **keywords)
