@@ -76,9 +76,11 @@ def child(args: argparse.Namespace) -> int:
 
 
 def ratio(long: sbs.Figure | None, short: sbs.Figure | None) -> sbs.Figure | None:
+    """The long shoe's figures over the short one's: wall median, wall p99, CPU median."""
     if long is None or short is None or short.median <= 0 or short.p99 <= 0:
         return None
-    return sbs.Figure(long.median / short.median, long.p99 / short.p99, long.count)
+    cpu = None if long.cpu is None or not short.cpu else long.cpu / short.cpu
+    return sbs.Figure(long.median / short.median, long.p99 / short.p99, long.count, cpu)
 
 
 def rows(results: Sequence[Mapping[str, Any]], size: tuple[int, int]) -> list[sbs.Row]:
@@ -144,6 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return child(args)
     plan = PLANS["smoke" if args.smoke else "quick" if args.quick else "full"]
     themes = "classic" if args.quick and args.themes == THEMES else args.themes
+    plan_long = plan.get("long_shoe", kiosk_frames.Plan.long_shoe)
     where = sbs.trees(args.compare, args.tree)
     before = sbs.machine()
     saved: list[dict[str, Any]] = []
@@ -155,6 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 [sbs.run_child(t, SCRIPT, argv_child) for t in where] for _ in range(args.rounds)
             ]
             results = [merged(list(runs)) for runs in zip(*per_round, strict=True)]
+            for t, result in zip(where, results, strict=True):
+                if result.get("long_shoe_games", plan_long) != plan_long:
+                    print(f"WARNING {t.label}: the long shoe holds {result['long_shoe_games']} "
+                          f"games, not {plan_long}", file=sys.stderr)  # fmt: skip
             saved.append({"theme": theme, "size": size_text, "results": results})
             blocks.append((f"{theme} {size_text}", rows(results, size_of(size_text))))
             print(f"measured {theme} {size_text}", file=sys.stderr, flush=True)

@@ -230,7 +230,7 @@ def measure(theme: str, size: tuple[int, int], plan: Plan) -> dict[str, Any]:
     theme_reloads(bench, plan.repeat)
     for _ in range(plan.cold):
         cold_kiosk(theme, size, samples, plan.shoe, label="cold first frame (new Kiosk)")
-    long_shoe(bench, plan)
+    long_games = long_shoe(bench, plan)
     shipped = shipped_motion(theme, size, plan)
     pygame.display.quit()
     return {
@@ -239,6 +239,7 @@ def measure(theme: str, size: tuple[int, int], plan: Plan) -> dict[str, Any]:
         "motion_keyword": takes_keyword(Renderer, "motion"),
         "samples": samples,
         "shipped": shipped,
+        "long_shoe_games": long_games,
     }
 
 
@@ -282,8 +283,11 @@ def theme_reloads(bench: Bench, repeat: int) -> None:
         bench.settle(None)
 
 
-def long_shoe(bench: Bench, plan: Plan) -> None:
-    """The last coups of a ``long_shoe``-coup shoe (the rest dealt in one untimed step)."""
+def long_shoe(bench: Bench, plan: Plan) -> int:
+    """The last coups of a ``long_shoe``-coup shoe (the rest dealt in one untimed step).
+
+    Returns how many games the table holds after it (``long_shoe`` unless refused).
+    """
     games = shoe_games(7, plan.long_shoe)
     untimed = len(games) - plan.long_timed
     bench.step(*shoe_events("long", games[:untimed]))
@@ -292,6 +296,7 @@ def long_shoe(bench: Bench, plan: Plan) -> None:
     for game in games[untimed:]:
         note(bench.samples, label, bench.step(CoupReceived("long", game)))
         bench.settle()
+    return len(bench.kiosk.table.games)
 
 
 def shipped_motion(theme: str, size: tuple[int, int], plan: Plan) -> Samples:

@@ -7,6 +7,7 @@ API moves, including its side-by-side mode (the tree compared with itself).
 
 from __future__ import annotations
 
+import doctest
 import os
 import re
 import subprocess
@@ -28,3 +29,14 @@ def test_the_frame_benchmark_prints_every_case_for_both_trees() -> None:
         line = next(line for line in done.stdout.splitlines() if line.startswith(case))
         assert re.search(FIGURES * 2, line), line  # the base's column, then now's
     assert "classic 480x270" in done.stdout
+
+
+def test_the_side_by_side_helpers_doctests_pass() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import sidebyside
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    failed, tried = doctest.testmod(sidebyside)
+    assert tried >= 2
+    assert failed == 0
