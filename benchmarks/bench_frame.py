@@ -109,7 +109,12 @@ def rows(results: Sequence[Mapping[str, Any]], size: tuple[int, int]) -> list[sb
         sbs.Row(FULL_FRAME, figures(FULL_FRAME), full, f"<= {full:g} ms" if full else ""),
     ]
     table += [sbs.Row(case, figures(case)) for case in REPORTED]
-    shipped = (kiosk_frames.late_case(plan["shoe"], "as shipped: "), "as shipped: animation frame")
+    shipped = (
+        kiosk_frames.late_case(plan["shoe"], "as shipped: "),
+        "as shipped: animation frame",
+        kiosk_frames.late_case(plan["shoe"], "rotated 90: "),
+        "rotated 90: full frame",
+    )
     table += [sbs.Row(case, figures(case, "shipped")) for case in shipped]
     return table
 

@@ -130,8 +130,9 @@ def make_kiosk(
     theme_name: str,
     size: tuple[int, int],
     motion: bool | None,
+    **extra: object,
 ) -> Kiosk:
-    keywords: dict[str, Any] = {"windowed": True, "size": size}
+    keywords: dict[str, Any] = {"windowed": True, "size": size, **extra}
     if takes_keyword(Kiosk, "wall_clock"):
         keywords["wall_clock"] = lambda: WALL
     if motion is not None and takes_keyword(Kiosk, "renderer"):
@@ -232,6 +233,7 @@ def measure(theme: str, size: tuple[int, int], plan: Plan) -> dict[str, Any]:
         cold_kiosk(theme, size, samples, plan.shoe, label="cold first frame (new Kiosk)")
     long_games = long_shoe(bench, plan)
     shipped = shipped_motion(theme, size, plan)
+    shipped.update(rotated(theme, size, plan))
     pygame.display.quit()
     return {
         "scoreboard": scoreboard.__file__,
@@ -311,4 +313,30 @@ def shipped_motion(theme: str, size: tuple[int, int], plan: Plan) -> Samples:
     for seed in range(1, plan.shipped_shoes + 1):
         bench.shoe(f"shipped-{seed}", shoe_games(seed, plan.shoe), late)
     samples["as shipped: animation frame"] = samples.pop("animation frame", {})
+    return samples
+
+
+def rotated(theme: str, size: tuple[int, int], plan: Plan) -> Samples:
+    """The same picture on a screen mounted on its side (``rotate=90``), where the kiosk can.
+
+    The screen is ``size`` turned (1080x1920 for a 1920x1080 picture); each dirty
+    rectangle is copied onto it turned.  Empty when the tree's ``Kiosk`` has no ``rotate``.
+    """
+    samples: Samples = {}
+    if not takes_keyword(Kiosk, "rotate") or plan.shipped_shoes < 1:
+        return samples
+    feed = ScriptedFeed()
+    screen = (size[1], size[0])
+    kiosk = make_kiosk(feed, TableState(), theme, screen, False, rotate=90)
+    bench = Bench(kiosk, feed, samples=samples)
+
+    def late(number: int) -> str | None:
+        return late_case(plan.shoe, "rotated 90: ") if number > plan.shoe - 10 else None
+
+    bench.shoe("rotated", shoe_games(1, plan.shoe), late)
+    for _ in range(max(2, plan.repeat // 2)):
+        bench.kiosk.renderer.invalidate()
+        note(samples, "rotated 90: full frame", bench.step())
+        bench.settle(None)
+    samples.pop("animation frame", None)
     return samples
