@@ -142,6 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1, help="fresh processes per tree and case")
     parser.add_argument("--smoke", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, metavar="FILE", help="also save every raw sample")
+    parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write the tables")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--theme", help=argparse.SUPPRESS)
     parser.add_argument("--size", help=argparse.SUPPRESS)
@@ -151,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return child(args)
     plan = PLANS["smoke" if args.smoke else "quick" if args.quick else "full"]
     themes = "classic" if args.quick and args.themes == THEMES else args.themes
-    plan_long = plan.get("long_shoe", kiosk_frames.Plan.long_shoe)
+    plan_long = plan.get("long_shoe", kiosk_frames.Plan().long_shoe)
     where = sbs.trees(args.compare, args.tree)
     before = sbs.machine()
     saved: list[dict[str, Any]] = []
@@ -181,6 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for title, block in blocks:
         sbs.print_table(title, [t.label for t in where], block)
+    if args.markdown is not None:
+        labels = [t.label for t in where]
+        text = "\n".join(sbs.markdown(title, labels, block) for title, block in blocks)
+        args.markdown.write_text(sbs.describe(where, before, after) + "\n\n" + text)
     if args.json is not None:
         machine = {"before": before, "after": after}
         trees = [{"label": t.label, "path": str(t.path)} for t in where]

@@ -245,6 +245,7 @@ def main() -> int:
     parser.add_argument("--pace", type=float, default=0.1, help="seconds between coups")
     parser.add_argument("--motion", choices=("shipped", "off"), default="shipped")
     parser.add_argument("--quick", action="store_true", help="60 coups instead of 200")
+    parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write the tables")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.quick:
@@ -253,22 +254,27 @@ def main() -> int:
         args.size = args.sizes
         return child(args)
     where = sbs.trees(args.compare, args.tree)
-    blocks, status = [], 0
+    blocks, status, loads = [], 0, []
     argv = ["--coups", str(args.coups), "--pace", str(args.pace), "--motion", args.motion]
     for size_text in args.sizes.split(","):
         results = [sbs.run_child(t, SCRIPT, [*argv, "--sizes", size_text]) for t in where]
         for t, result in zip(where, results, strict=True):
             load = "load average {} -> {}".format(*result["load"])
-            print(f"{t.label} {size_text}: {result['shown']} of {result['published']} coups "
-                  f"shown; {load}")  # fmt: skip
+            loads.append(f"{t.label} {size_text}: {result['shown']} of {result['published']} "
+                         f"coups shown; {load}")  # fmt: skip
+            print(loads[-1])
             status |= result["shown"] < args.coups
         blocks.append((f"classic {size_text}", rows(results, size_of(size_text))))
     print(
         f"{args.coups} coups a run at one every {args.pace} s, MQTT 5 QoS 1, journal fsync on, "
         f"motion: {args.motion}; {'; '.join(f'{t.label} = {t.path}' for t in where)}"
     )
+    labels = [t.label for t in where]
     for title, block in blocks:
-        sbs.print_table(title, [t.label for t in where], block, p99_only=True)
+        sbs.print_table(title, labels, block, p99_only=True)
+    if args.markdown is not None:
+        text = "\n".join(sbs.markdown(t, labels, b, p99_only=True) for t, b in blocks)
+        args.markdown.write_text("\n".join(loads) + "\n\n" + text)
     return status
 
 

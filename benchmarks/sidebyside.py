@@ -201,6 +201,32 @@ def print_table(
         print(f"{row.case:<{width}}{cells}   {row.limit_text:<14}{marks}".rstrip())
 
 
+def markdown(
+    title: str, labels: Sequence[str], rows: Sequence[Row], *, p99_only: bool = False
+) -> str:
+    """The same table in Markdown, for docs/benchmarks.md (wall median / p99 (CPU median))."""
+    head = " | ".join(f"{label}: median / p99 (cpu)" for label in labels)
+    lines = [
+        f"**{title}**",
+        "",
+        f"| case (ms) | {head} | target |",
+        "|---" * (len(labels) + 2) + "|",
+    ]
+    for row in rows:
+        cells = []
+        for figure in row.figures:
+            if figure is None:
+                cells.append("n/a")
+                continue
+            cpu = "" if figure.cpu is None else f" ({figure.cpu:.1f})"
+            mark = verdict(figure, row.limit, p99_only=p99_only)
+            cells.append(
+                f"{figure.median:.1f} / {figure.p99:.1f}{cpu}" + (f" {mark}" if mark else "")
+            )
+        lines.append(f"| {row.case.strip()} | {' | '.join(cells)} | {row.limit_text} |")
+    return "\n".join(lines) + "\n"
+
+
 def machine() -> dict[str, Any]:
     """Cores, CPU model, load average and versions: what a figure needs beside it."""
     model = "?"
