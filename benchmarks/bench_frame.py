@@ -43,7 +43,7 @@ import kiosk_frames
 import sidebyside as sbs
 
 SCRIPT = Path(__file__).resolve()
-ROUND = {"shoes": 2, "repeat": 8, "cold": 2, "long_timed": 10, "shipped_shoes": 1}
+ROUND: dict[str, int] = {}  # kiosk_frames.Plan's defaults
 QUICK = {"shoes": 1, "repeat": 5, "cold": 1, "long_timed": 6, "shipped_shoes": 1}
 SMOKE = {"shoe": 12, "shoes": 1, "repeat": 2, "cold": 1, "long_shoe": 30, "long_timed": 2}
 PLANS = {"full": ROUND, "quick": QUICK, "smoke": SMOKE}

@@ -48,15 +48,20 @@ Samples = dict[str, dict[str, list[float]]]
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """How much to measure: shoes of ``shoe`` coups, repeats of whole frames, the long shoe."""
+    """How much one round measures (``bench_frame.py``'s default; ``--rounds`` repeats it).
+
+    ``shoes`` shoes of ``shoe`` coups each, ``repeat`` full frames and theme
+    reloads, ``cold`` new kiosks, the last ``long_timed`` coups of a
+    ``long_shoe``-coup shoe, ``shipped_shoes`` shoes with the kiosk as shipped.
+    """
 
     shoe: int = 80
-    shoes: int = 6
-    repeat: int = 20
-    cold: int = 5
+    shoes: int = 2
+    repeat: int = 8
+    cold: int = 2
     long_shoe: int = 1000
-    long_timed: int = 20
-    shipped_shoes: int = 2
+    long_timed: int = 10
+    shipped_shoes: int = 1
 
 
 class ScriptedFeed:
