@@ -1,0 +1,347 @@
+"""What one tree's kiosk costs per frame, measured through ``Kiosk.step`` and ``Kiosk.draw``.
+
+The measuring half of ``bench_frame.py``: it runs in the interpreter of the tree
+under test (so ``scoreboard`` is that tree's) and prints its raw samples as JSON.
+Every timed call is the kiosk's own: ``step`` polls a scripted feed, lets the
+renderer update, copies the dirty rectangles to the display surface and calls
+``pygame.display.update``; ``draw`` is the same without the poll.  Time is
+synthetic (``now`` is handed in), so an animation never waits on the wall clock
+and its frames are timed apart from the coup that started them.
+
+Only public names that exist before and after issue 10 are used; where the new
+code adds a keyword (``Renderer(..., motion=False)``) it is used when present and
+the JSON says whether it was.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+
+import scoreboard
+from scoreboard.app import Kiosk
+from scoreboard.core.events import CoupReceived, NewShoe
+from scoreboard.core.rules import Game
+from scoreboard.core.shoe import Dealer
+from scoreboard.core.table import FeedStatus, TableState, apply_event
+from scoreboard.health import JournalHealth
+from scoreboard.render.screen import Renderer
+from scoreboard.theme import load_theme, themes_dir
+
+WALL = 1_700_000_010.0  # a fixed wall clock: the header's minute never turns mid-run
+PACE = 4.0  # synthetic seconds between coups, as the demo deals
+SETTLE_LIMIT = 600  # animation frames followed after one coup at most
+
+Samples = dict[str, dict[str, list[float]]]
+"""Per case: ``{"wall": [ms, ...], "cpu": [ms, ...]}`` (the process's CPU time alike)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How much one round measures (``bench_frame.py``'s default; ``--rounds`` repeats it).
+
+    ``shoes`` shoes of ``shoe`` coups each, ``repeat`` full frames and theme
+    reloads, ``cold`` new kiosks, the last ``long_timed`` coups of a
+    ``long_shoe``-coup shoe, ``shipped_shoes`` shoes with the kiosk as shipped.
+    """
+
+    shoe: int = 80
+    shoes: int = 2
+    repeat: int = 8
+    cold: int = 2
+    long_shoe: int = 1000
+    long_timed: int = 10
+    shipped_shoes: int = 1
+
+
+class ScriptedFeed:
+    """A feed (the kiosk's Feed protocol) that applies what it is given at the next poll."""
+
+    def __init__(self) -> None:
+        self.pending: list[object] = []
+        self.health: object = None
+
+    def give(self, *events: object) -> None:
+        self.pending.extend(events)
+
+    def start(self, wake: Callable[[], None]) -> None:
+        """Nothing to start: the benchmark drives every step."""
+
+    def poll(self, table: TableState, now: float) -> None:  # noqa: ARG002 - the protocol
+        for event in self.pending:
+            apply_event(table, event)  # type: ignore[arg-type]
+        self.pending.clear()
+
+    def status(self, now: float) -> FeedStatus:  # noqa: ARG002 - the protocol
+        return FeedStatus.DEMO
+
+    def next_deadline(self, now: float) -> float | None:  # noqa: ARG002 - the protocol
+        return None
+
+    def report(self, render: object) -> None:
+        self.health = render
+
+    def journal_health(self) -> JournalHealth:
+        return JournalHealth()
+
+    def stop(self) -> None:
+        """Nothing to release."""
+
+
+def shoe_games(seed: int, coups: int) -> list[Game]:
+    """``coups`` games numbered 1..coups from the simulated dealer (crossing its shoes)."""
+    games: list[Game] = []
+    for event in Dealer(seed=seed):
+        if isinstance(event, CoupReceived):
+            games.append(Game(len(games) + 1, event.game.coup))
+            if len(games) >= coups:
+                return games
+    raise AssertionError("the dealer never stops")
+
+
+def shoe_events(shoe_id: str, games: list[Game]) -> Iterator[object]:
+    yield NewShoe(shoe_id)
+    for game in games:
+        yield CoupReceived(shoe_id, game)
+
+
+def takes_keyword(function: Callable[..., object], name: str) -> bool:
+    try:
+        return name in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def renderer_factory(motion: bool | None) -> Callable[..., Renderer]:
+    """Renderers with motion off (or on); ``None``: the renderer's own default."""
+    if motion is None or not takes_keyword(Renderer, "motion"):
+        return Renderer
+    return lambda theme, size: Renderer(theme, size, motion=motion)
+
+
+def make_kiosk(
+    feed: ScriptedFeed,
+    table: TableState,
+    theme_name: str,
+    size: tuple[int, int],
+    motion: bool | None,
+    **extra: object,
+) -> Kiosk:
+    keywords: dict[str, Any] = {"windowed": True, "size": size, **extra}
+    if takes_keyword(Kiosk, "wall_clock"):
+        keywords["wall_clock"] = lambda: WALL
+    if motion is not None and takes_keyword(Kiosk, "renderer"):
+        keywords["renderer"] = renderer_factory(motion)  # None: the kiosk's own default
+    if motion is not None and takes_keyword(Kiosk, "motion"):
+        keywords["motion"] = motion
+    return Kiosk(feed, table, load_theme(theme_name), **keywords)
+
+
+class Stopwatch:
+    """Wall time (what the screen waits) and this process's CPU time (what load moves less)."""
+
+    def __enter__(self) -> Stopwatch:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.wall = (time.perf_counter() - self.wall) * 1000
+        self.cpu = (time.process_time() - self.cpu) * 1000
+
+
+def note(samples: Samples, case: str, watch: Stopwatch) -> None:
+    entry = samples.setdefault(case, {"wall": [], "cpu": []})
+    entry["wall"].append(watch.wall)
+    entry["cpu"].append(watch.cpu)
+
+
+@dataclass
+class Bench:
+    """One kiosk, a synthetic clock, and the samples taken so far (milliseconds)."""
+
+    kiosk: Kiosk
+    feed: ScriptedFeed
+    now: float = 1000.0
+    samples: Samples = field(default_factory=dict)
+
+    def step(self, *events: object) -> Stopwatch:
+        """One loop step that sees ``events``; what it cost (the settling not counted)."""
+        self.feed.give(*events)
+        with Stopwatch() as watch:
+            self.kiosk.step(self.now)
+        return watch
+
+    def settle(self, case: str | None = "animation frame") -> None:
+        """Draw every animation frame the renderer asks for, each timed as ``case``."""
+        for _ in range(SETTLE_LIMIT):
+            due = self.kiosk.renderer.next_blink(self.now)
+            if due is None:
+                break
+            self.now = max(due, self.now + 0.001)
+            with Stopwatch() as watch:
+                self.kiosk.draw(FeedStatus.DEMO, self.now)
+            if case is not None:
+                note(self.samples, case, watch)
+        self.now += PACE
+
+    def shoe(self, shoe_id: str, games: list[Game], case: Callable[[int], str | None]) -> None:
+        """Deal ``games`` coup by coup; coup ``n``'s step is noted as ``case(n)``."""
+        self.step(NewShoe(shoe_id))
+        self.settle(None)
+        for game in games:
+            cost = self.step(CoupReceived(shoe_id, game))
+            name = case(game.number)
+            if name is not None:
+                note(self.samples, name, cost)
+            self.settle()
+
+
+EARLY = "coup, early (1-10)"
+
+
+def late_case(shoe: int, prefix: str = "") -> str:
+    """The name of the last ten coups of a ``shoe``-coup shoe: ``coup, late (71-80)``."""
+    return f"{prefix}coup, late ({shoe - 9}-{shoe})"
+
+
+def per_coup_case(shoe: int) -> Callable[[int], str | None]:
+    def case(number: int) -> str | None:
+        if number <= 10:
+            return EARLY
+        return late_case(shoe) if number > shoe - 10 else None
+
+    return case
+
+
+def measure(theme: str, size: tuple[int, int], plan: Plan) -> dict[str, Any]:
+    """Every case for one theme and size; raw samples in ms, and what the tree offered."""
+    pygame.display.init()
+    pygame.font.init()
+    samples: Samples = {}
+    first = cold_kiosk(theme, size, samples, plan.shoe)
+    bench = Bench(first.kiosk, first.feed, samples=samples)
+    for seed in range(1, plan.shoes + 1):
+        bench.shoe(f"bench-{seed}", shoe_games(seed, plan.shoe), per_coup_case(plan.shoe))
+    full_frames(bench, plan.repeat)
+    theme_reloads(bench, plan.repeat)
+    for _ in range(plan.cold):
+        cold_kiosk(theme, size, samples, plan.shoe, label="cold first frame (new Kiosk)")
+    long_games = long_shoe(bench, plan)
+    shipped = shipped_motion(theme, size, plan)
+    shipped.update(rotated(theme, size, plan))
+    pygame.display.quit()
+    return {
+        "scoreboard": scoreboard.__file__,
+        "themes": str(themes_dir()),
+        "motion_keyword": takes_keyword(Renderer, "motion"),
+        "samples": samples,
+        "shipped": shipped,
+        "long_shoe_games": long_games,
+    }
+
+
+def cold_kiosk(
+    theme: str,
+    size: tuple[int, int],
+    samples: Samples,
+    coups: int,
+    label: str = "cold first frame (first in process)",
+) -> Bench:
+    """A new kiosk over a ``coups``-coup table: its construction and first step, timed together."""
+    table = TableState(table_id="T1")
+    for event in shoe_events("cold", shoe_games(99, coups)):
+        apply_event(table, event)  # type: ignore[arg-type]
+    feed = ScriptedFeed()
+    with Stopwatch() as watch:
+        kiosk = make_kiosk(feed, table, theme, size, motion=False)
+        kiosk.step(1000.0)
+    note(samples, label, watch)
+    bench = Bench(kiosk, feed, samples=samples)
+    bench.settle(None)
+    return bench
+
+
+def full_frames(bench: Bench, repeat: int) -> None:
+    """``invalidate()`` then a step: everything redrawn and copied to the display."""
+    for _ in range(repeat):
+        bench.kiosk.renderer.invalidate()
+        note(bench.samples, "full frame", bench.step())
+        bench.settle(None)
+
+
+def theme_reloads(bench: Bench, repeat: int) -> None:
+    """A forced reload (as on SIGHUP): the theme file read, a new renderer, its first frame."""
+    for _ in range(repeat):
+        before = bench.kiosk.renderer
+        bench.kiosk.request_reload()
+        cost = bench.step()
+        if bench.kiosk.renderer is not before:
+            note(bench.samples, "theme reload + first frame", cost)
+        bench.settle(None)
+
+
+def long_shoe(bench: Bench, plan: Plan) -> int:
+    """The last coups of a ``long_shoe``-coup shoe (the rest dealt in one untimed step).
+
+    Returns how many games the table holds after it (``long_shoe`` unless refused).
+    """
+    games = shoe_games(7, plan.long_shoe)
+    untimed = len(games) - plan.long_timed
+    bench.step(*shoe_events("long", games[:untimed]))
+    bench.settle(None)
+    label = f"coup, late in a {plan.long_shoe}-coup shoe"
+    for game in games[untimed:]:
+        note(bench.samples, label, bench.step(CoupReceived("long", game)))
+        bench.settle()
+    return len(bench.kiosk.table.games)
+
+
+def shipped_motion(theme: str, size: tuple[int, int], plan: Plan) -> Samples:
+    """The kiosk as shipped (the renderer's default motion): late coups and their frames."""
+    samples: Samples = {}
+    feed = ScriptedFeed()
+    bench = Bench(make_kiosk(feed, TableState(), theme, size, None), feed, samples=samples)
+
+    def late(number: int) -> str | None:
+        return late_case(plan.shoe, "as shipped: ") if number > plan.shoe - 10 else None
+
+    for seed in range(1, plan.shipped_shoes + 1):
+        bench.shoe(f"shipped-{seed}", shoe_games(seed, plan.shoe), late)
+    samples["as shipped: animation frame"] = samples.pop("animation frame", {})
+    return samples
+
+
+def rotated(theme: str, size: tuple[int, int], plan: Plan) -> Samples:
+    """The same picture on a screen mounted on its side (``rotate=90``), where the kiosk can.
+
+    The screen is ``size`` turned (1080x1920 for a 1920x1080 picture); each dirty
+    rectangle is copied onto it turned.  Empty when the tree's ``Kiosk`` has no ``rotate``.
+    """
+    samples: Samples = {}
+    if not takes_keyword(Kiosk, "rotate") or plan.shipped_shoes < 1:
+        return samples
+    feed = ScriptedFeed()
+    screen = (size[1], size[0])
+    kiosk = make_kiosk(feed, TableState(), theme, screen, False, rotate=90)
+    bench = Bench(kiosk, feed, samples=samples)
+
+    def late(number: int) -> str | None:
+        return late_case(plan.shoe, "rotated 90: ") if number > plan.shoe - 10 else None
+
+    bench.shoe("rotated", shoe_games(1, plan.shoe), late)
+    for _ in range(max(2, plan.repeat // 2)):
+        bench.kiosk.renderer.invalidate()
+        note(samples, "rotated 90: full frame", bench.step())
+        bench.settle(None)
+    samples.pop("animation frame", None)
+    return samples
