@@ -9,6 +9,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 DEMO_ARGS ?=
 PYTEST_ARGS ?=
+BENCH_ARGS ?=
 
 .PHONY: demo test lint bench mutation screenshots system-deps clean
 
@@ -72,7 +73,7 @@ mutation: $(VENV)/.installed-test
 	$(BIN)/python tools/mutation.py scoreboard/core/*.py scoreboard/protocol/*.py --list-survivors
 
 bench: $(VENV)/.installed-test system-deps
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 screenshots: $(VENV)/.installed
 	SDL_VIDEODRIVER=dummy $(BIN)/python tools/screenshots.py
