@@ -1,0 +1,458 @@
+"""Motion: the last hand dealt card by card, the winner banner, the newest mark drawn in.
+
+A pure timing model: :class:`Motion` is told when a coup arrives and answers,
+for any later moment, what the board shows (how many cards, which banner, how
+grown the newest road mark is); the renderer draws that.  Nothing here reads a
+clock: ``now`` is the loop's monotonic time, and successive calls never go back
+in time.
+
+Within limits a regulator accepts (WCAG 2.3.1, at most three flashes a second):
+
+- A coup arriving less than :data:`BURST_SECONDS` after the previous one is part
+  of a burst (a backlog delivered at once, a fast demo): it shows its final
+  state at once, with no card reveal, no drawn-in mark and no new banner.  A
+  banner already up keeps its place and end time and only changes its text.
+- The banner's look (up, down, another text) changes at most once every
+  :data:`BANNER_GAP_SECONDS`, so at most three times in any second: a change
+  asked for sooner waits, and of several waiting changes only the newest is
+  shown.
+- A card appearing is one change in a small area (a card is under 1 % of the
+  screen), never an on-off pair, so the reveal is not a flash.
+
+Motion off (the theme's ``motion.enabled: false``, or the config's or CLI's
+switch) draws the final state at once: no card reveal, no banner, no draw-in.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+import pygame
+
+from scoreboard.core.rules import Coup, Winner
+from scoreboard.core.table import TableState
+from scoreboard.render.layout import ScreenLayout
+from scoreboard.render.overlay import (
+    BLACK,
+    NUMBER_CAP,
+    Overlay,
+    banner_anchor,
+    cap_ratio,
+    ink_on,
+    plate,
+    put_cap,
+    relative_luminance,
+    shade,
+    size_for_cap,
+)
+from scoreboard.render.panels import DrawnText, PanelPainter
+from scoreboard.theme import RGB, Theme
+
+__all__ = [
+    "BANNER_GAP_SECONDS",
+    "BURST_SECONDS",
+    "Motion",
+    "MotionSettings",
+    "Overlay",
+    "Paced",
+    "ease_out",
+]
+
+BURST_SECONDS = 1.0
+"""A coup arriving sooner than this after the previous one shows its final state at once."""
+
+BANNER_GAP_SECONDS = 0.4
+"""The least time between two changes of the banner's look: at most 3 changes in any second."""
+
+BANNER_CAP = 0.06
+"""The winner banner's text (cap height, of the shorter screen side) when it fits."""
+
+SIDE_KEYS = {Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}
+
+DRAW_IN_STEP = 1 / 30
+"""How often the board is redrawn while the newest mark grows (30 frames a second)."""
+
+T = TypeVar("T")
+
+_EPSILON = 1e-9  # a card due at exactly ``now`` is shown, whatever the float rounding
+
+
+@dataclass(frozen=True, slots=True)
+class MotionSettings:
+    """How the board moves; ``enabled=False`` draws every change in its final state at once.
+
+    >>> MotionSettings(True, 0.3, 3.0, 0.35).reveal_seconds(6)
+    1.8
+    """
+
+    enabled: bool = True
+    deal_seconds: float = 0.3
+    banner_seconds: float = 3.0
+    draw_in_seconds: float = 0.35
+
+    @classmethod
+    def from_theme(cls, theme: Theme, *, enabled: bool = True) -> MotionSettings:
+        """The theme's ``motion`` section; motion runs only when the theme and ``enabled`` allow."""
+        section = getattr(theme, "motion", None) or cls()  # until the theme carries the section
+        return cls(
+            enabled=enabled and section.enabled,
+            deal_seconds=section.deal_seconds,
+            banner_seconds=section.banner_seconds,
+            draw_in_seconds=section.draw_in_seconds,
+        )
+
+    def reveal_seconds(self, cards: int) -> float:
+        """From a coup's arrival to its result: one ``deal_seconds`` per card."""
+        return round(cards * self.deal_seconds, 9)
+
+
+def ease_out(x: float) -> float:
+    """Fast then slow (cubic): how a drawn-in mark grows from 0 to 1.
+
+    >>> ease_out(0.0), ease_out(0.5), ease_out(1.0)
+    (0.0, 0.875, 1.0)
+    """
+    return 1 - (1 - x) ** 3
+
+
+@dataclass(slots=True)
+class Paced(Generic[T]):
+    """A look that changes at most once every ``gap`` seconds.
+
+    ``plan`` says what the look should become and when; what is shown follows
+    that plan, but a change due sooner than ``gap`` after the last shown change
+    waits, and of the changes waiting only the newest is shown.
+
+    >>> look = Paced[str](gap=0.4)
+    >>> look.plan(0.0, [(0.0, "a"), (0.1, "b"), (0.2, "c"), (2.0, None)])
+    >>> look.at(0.0), look.at(0.3), look.at(0.4), look.at(2.0)
+    ('a', 'a', 'c', None)
+    >>> look.next_change(0.0)
+    0.4
+    """
+
+    gap: float
+    shown: T | None = None
+    since: float = -math.inf
+    pending: list[tuple[float, T | None]] = field(default_factory=list)
+
+    def _steps(self) -> Iterator[tuple[float, T | None, int]]:
+        """(when, look, how many pending entries it used up), in time order."""
+        value, since, pending = self.shown, self.since, self.pending
+        index = 0
+        while index < len(pending):
+            when = max(pending[index][0], since + self.gap)
+            while index + 1 < len(pending) and pending[index + 1][0] <= when:
+                index += 1
+            index += 1
+            look = pending[index - 1][1]
+            if look != value:
+                value, since = look, when
+            yield when, value, index
+
+    def at(self, now: float) -> T | None:
+        """The look shown at ``now``."""
+        value = self.shown
+        for when, look, _ in self._steps():
+            if when > now:
+                break
+            value = look
+        return value
+
+    def next_change(self, now: float) -> float | None:
+        """When the shown look changes next after ``now``; None when it stays."""
+        value = self.at(now)
+        for when, look, _ in self._steps():
+            if when > now and look != value:
+                return when
+        return None
+
+    def plan(self, now: float, entries: Sequence[tuple[float, T | None]]) -> None:
+        """From ``now`` on the look should follow ``entries`` (time, look), replacing any plan."""
+        for when, look, _ in self._steps():
+            if when > now:
+                break
+            if look != self.shown:
+                self.shown, self.since = look, when
+        self.pending = sorted(entries, key=lambda entry: entry[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """One coup's motion: cards from ``start``, the result (banner, draw-in) at ``result``."""
+
+    start: float
+    cards: int
+    result: float
+
+
+class Motion:
+    """The board's motion after each coup, as a function of time; see the module's rules."""
+
+    def __init__(
+        self, settings: MotionSettings, panels: PanelPainter, layout: ScreenLayout
+    ) -> None:
+        self.settings = settings
+        self.theme = panels.theme
+        self._reveal: Reveal | None = None
+        self._last_arrival: float | None = None
+        self._banner_end = -math.inf
+        self._look = Paced[BannerLook](gap=BANNER_GAP_SECONDS)
+        self.banner = WinnerBanner(panels, layout, self._look.at)
+
+    def coup_arrived(self, table: TableState, now: float) -> None:
+        """A new coup joined the current shoe at ``now``: animate it, or not in a burst."""
+        game = table.last_game
+        quick = self._last_arrival is not None and now - self._last_arrival < BURST_SECONDS
+        self._last_arrival = now
+        if not self.settings.enabled or game is None:
+            return
+        look = banner_look(self.theme, game.coup)
+        if quick:
+            self._reveal = None
+            self._look.plan(now, self._in_place(look, now))
+            return
+        self._start(game.coup, look, now)
+
+    def _start(self, coup: Coup, look: BannerLook, now: float) -> None:
+        cards = len(coup.player) + len(coup.banker)
+        result = now + self.settings.reveal_seconds(cards)
+        self._reveal = Reveal(now, cards, result)
+        self._banner_end = result + self.settings.banner_seconds
+        self._look.plan(now, [(now, None), (result, look), (self._banner_end, None)])
+
+    def _in_place(self, look: BannerLook, now: float) -> list[tuple[float, BannerLook | None]]:
+        """A burst's plan: a banner up takes the new text until its end; none starts."""
+        if self._look.at(now) is None:
+            return []
+        if self._banner_end <= now:
+            return [(now, None)]
+        return [(now, look), (self._banner_end, None)]
+
+    def stop(self, now: float) -> None:
+        """End every motion at ``now`` (a new shoe, a rebuild): the final state, banner down."""
+        self._reveal = None
+        self._banner_end = now
+        self._look.plan(now, [(now, None)])
+
+    def cards_shown(self, now: float) -> int | None:
+        """How many of the last hand's cards show (deal order); None: all of them."""
+        reveal = self._reveal
+        if reveal is None or reveal.cards == 0 or self.settings.deal_seconds <= 0:
+            return None
+        shown = 1 + math.floor((now - reveal.start) / self.settings.deal_seconds + _EPSILON)
+        return None if shown >= reveal.cards else max(1, shown)
+
+    def draw_in(self, now: float) -> float | None:
+        """The newest road mark's size, 0 to 1 from the result on; None once drawn in."""
+        reveal = self._reveal
+        if reveal is None:
+            return None
+        if now < reveal.result:
+            return 0.0
+        span = self.settings.draw_in_seconds
+        if now >= self._drawn_in(reveal) - _EPSILON:
+            return None
+        return ease_out((now - reveal.result) / span)
+
+    def _drawn_in(self, reveal: Reveal) -> float:
+        """When the newest mark is whole again."""
+        return reveal.result + max(0.0, self.settings.draw_in_seconds)
+
+    def banner_look(self, now: float) -> BannerLook | None:
+        """What the winner banner says at ``now``; None while it is down."""
+        return self._look.at(now)
+
+    def overlays(self) -> Sequence[Overlay]:
+        """What is drawn over the panels: the winner banner."""
+        return (self.banner,)
+
+    def next_deadline(self, now: float) -> float | None:
+        """When the look changes next after ``now`` (a card, the banner, a draw-in frame)."""
+        due = [self._look.next_change(now)]
+        reveal = self._reveal
+        if reveal is not None:
+            shown = self.cards_shown(now)
+            if shown is not None:
+                due.append(reveal.start + shown * self.settings.deal_seconds)
+            if now < reveal.result:
+                due.append(reveal.result)
+            elif self.draw_in(now) is not None:
+                due.append(min(now + DRAW_IN_STEP, self._drawn_in(reveal)))
+        found = [when for when in due if when is not None and when > now]
+        return min(found, default=None)
+
+
+# -- the winner banner: its words and its plate ------------------------------------
+@dataclass(frozen=True, slots=True)
+class BannerLook:
+    """What the winner banner says: who won, in each shown language, and the score."""
+
+    winner: Winner
+    words: tuple[str, ...]
+    score: str | None
+
+    @property
+    def text(self) -> str:
+        """The banner as one line: ``"BANKER WINS 7 – 5  莊贏"``."""
+        first = self.words[0] if self.score is None else f"{self.words[0]} {self.score}"
+        return "  ".join((first, *self.words[1:]))
+
+
+def join_words(first: str, second: str) -> str:
+    """Two words as their language writes them: a space, none between two ideographs.
+
+    >>> join_words("BANKER", "WINS"), join_words("莊", "贏")
+    ('BANKER WINS', '莊贏')
+    """
+    wide = ("W", "F")
+    close = first and second and unicodedata.east_asian_width(first[-1]) in wide
+    if close and unicodedata.east_asian_width(second[0]) in wide:
+        return first + second
+    return f"{first} {second}"
+
+
+def winner_total_first(coup: Coup) -> str | None:
+    """The score as a caller reads it, the winner's total first: ``"7 – 5"``; None if unknown.
+
+    >>> from scoreboard.core.rules import result_coup
+    >>> winner_total_first(result_coup(Winner.PLAYER, player_total=8, banker_total=3))
+    '8 – 3'
+    >>> winner_total_first(result_coup(Winner.BANKER)) is None
+    True
+    """
+    player, banker = coup.player_total, coup.banker_total
+    if player is None or banker is None:
+        return None
+    first, second = (player, banker) if coup.winner is Winner.PLAYER else (banker, player)
+    return f"{first} – {second}"
+
+
+def banner_look(theme: Theme, coup: Coup) -> BannerLook:
+    """The banner for ``coup`` in the theme's languages (labels ``wins``, ``tie_result``)."""
+    if coup.winner is Winner.TIE:
+        words = theme.label("tie_result")
+    else:
+        side, wins = theme.label(SIDE_KEYS[coup.winner]), theme.label("wins")
+        words = tuple(join_words(s, w) for s, w in zip(side, wins, strict=True))
+    shown = tuple(dict.fromkeys(word.upper() for word in words))
+    return BannerLook(coup.winner, shown, winner_total_first(coup))
+
+
+class WinnerBanner:
+    """The winner banner over the big road: the winner's colour, the result, the score.
+
+    ``look_at(now)`` says what it shows (None: hidden); the plate's place and
+    size depend only on the layout, so any two looks cover the same rectangle.
+    """
+
+    def __init__(
+        self,
+        panels: PanelPainter,
+        layout: ScreenLayout,
+        look_at: Callable[[float], BannerLook | None],
+    ) -> None:
+        self.panels = panels
+        self.look_at = look_at
+        anchor = banner_anchor(layout)
+        height = min(round(layout.unit * BANNER_CAP * 2.3), round(anchor.height * 0.8))
+        self.plate = pygame.Rect(0, 0, round(anchor.width * 0.84), height)
+        self.plate.center = anchor.center
+        self.shadow = layout.px(0.008)
+        self.rect = self.plate.inflate(self.shadow * 2, self.shadow * 2).move(0, self.shadow)
+        self.rect.union_ip(self.plate)
+        self.drawn: list[DrawnText] = []
+        self._cache: dict[BannerLook, tuple[pygame.Surface, list[DrawnText]]] = {}
+
+    def area(self, now: float) -> pygame.Rect | None:
+        return None if self.look_at(now) is None else pygame.Rect(self.rect)
+
+    def version(self, now: float) -> Hashable:
+        return self.look_at(now)
+
+    def draw(self, surface: pygame.Surface, now: float) -> None:
+        look = self.look_at(now)
+        if look is None:
+            return
+        found = self._cache.get(look)
+        if found is None:
+            if len(self._cache) >= 8:
+                self._cache.clear()
+            found = self._cache[look] = self._paint(look)
+        image, drawn = found
+        surface.blit(image, self.rect)
+        self.drawn = [
+            DrawnText(d.text, d.rect.move(self.rect.topleft), d.size, d.color, d.bold)
+            for d in drawn
+        ]
+
+    def _paint(self, look: BannerLook) -> tuple[pygame.Surface, list[DrawnText]]:
+        """The banner as an image the size of :attr:`rect` (shadow included)."""
+        p, layout = self.panels, self.panels.layout
+        colors = p.colors
+        fill = {Winner.BANKER: colors.banker, Winner.PLAYER: colors.player}.get(
+            look.winner, colors.tie
+        )
+        ink = ink_on(colors, fill)
+        image = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+        box = self.plate.move(-self.rect.x, -self.rect.y)
+        radius = layout.radius * 2
+        edge = layout.px(0.004)
+        plate(image, box, fill, colors.accent, radius=radius, line=edge, shadow=self.shadow)
+        inner = box.inflate(-box.height // 2, -box.height // 4)
+        cap = min(layout.unit * BANNER_CAP, inner.height * 0.5)
+        floor = layout.unit * NUMBER_CAP
+        parts = [(look.words[0], False)]
+        if look.score is not None:
+            parts.append((look.score, True))
+        parts += [(word, False) for word in look.words[1:]]
+        size = self._size(parts, inner.width, cap, floor)
+        return image, self._line(image, parts, inner, size, fill, ink)
+
+    def _size(self, parts: list[tuple[str, bool]], room: int, cap: float, floor: float) -> int:
+        p = self.panels
+        size = size_for_cap(p, cap, bold=True)
+        width = self._width(parts, size)
+        if width > room:
+            size = max(size_for_cap(p, floor, bold=True), int(size * room / width))
+        return size
+
+    def _width(self, parts: list[tuple[str, bool]], size: int) -> int:
+        spacing = round(size * 0.6)
+        widths = [self.panels.text.width(text, size, bold=True) for text, _ in parts]
+        chips = sum(round(size * 0.7) for _, chip in parts if chip)
+        return sum(widths) + chips + spacing * (len(parts) - 1)
+
+    def _line(
+        self,
+        image: pygame.Surface,
+        parts: list[tuple[str, bool]],
+        inner: pygame.Rect,
+        size: int,
+        fill: RGB,
+        ink: RGB,
+    ) -> list[DrawnText]:
+        """The parts side by side, centred; the score on a chip of the text colour."""
+        p = self.panels
+        cap = cap_ratio(p, bold=True) * size
+        x = inner.centerx - self._width(parts, size) // 2
+        drawn = []
+        for text, chip in parts:
+            width = p.text.width(text, size, bold=True) + (round(size * 0.7) if chip else 0)
+            box = pygame.Rect(x, inner.y, width, inner.height)
+            color = ink
+            if chip:
+                pill = pygame.Rect(0, 0, width, round(cap * 1.9))
+                pill.center = box.center
+                pygame.draw.rect(image, ink, pill, border_radius=pill.height // 2)
+                color = fill
+            elif relative_luminance(ink) > relative_luminance(fill):  # light text: a drop shadow
+                drop = box.move(0, max(1, round(cap * 0.05)))
+                put_cap(p, image, text, drop, shade(fill, BLACK, 0.5), (cap, cap), bold=True)
+            drawn.append(put_cap(p, image, text, box, color, (cap, cap), bold=True))
+            x += width + round(size * 0.6)
+        return drawn
