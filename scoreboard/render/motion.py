@@ -97,7 +97,7 @@ class MotionSettings:
     @classmethod
     def from_theme(cls, theme: Theme, *, enabled: bool = True) -> MotionSettings:
         """The theme's ``motion`` section; motion runs only when the theme and ``enabled`` allow."""
-        section = getattr(theme, "motion", None) or cls()  # until the theme carries the section
+        section = theme.motion
         return cls(
             enabled=enabled and section.enabled,
             deal_seconds=section.deal_seconds,
