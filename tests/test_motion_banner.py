@@ -9,9 +9,11 @@ import pygame
 import pytest
 
 from scoreboard.core.cards import parse_cards
+from scoreboard.core.roads import result_games
 from scoreboard.core.rules import Coup, Game, Winner, record_coup, result_coup
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.motion import Motion, MotionSettings, WinnerBanner
+from scoreboard.render.banner import PaintedBanner, WinnerBanner
+from scoreboard.render.motion import Motion, MotionSettings
 from scoreboard.render.overlay import LARGE_TEXT_CONTRAST, NUMBER_CAP, contrast_ratio
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import Theme, load_theme
@@ -64,6 +66,11 @@ class Scene:
             self.renderer.update(self.table, FeedStatus.DEMO, now=now)
         self.motion.coup_arrived(self.table, now)
 
+    def painted(self, now: float) -> PaintedBanner:
+        painted = self.banner.painted(now)
+        assert painted is not None, f"no banner at {now}"
+        return painted
+
     def frame(self, now: float) -> pygame.Surface:
         """The board with the overlays drawn over it, as the screen would show it at ``now``."""
         frame = self.renderer.frame.copy()
@@ -106,11 +113,11 @@ def test_the_banner_is_the_winners_colour_with_text_readable_from_the_seats(
     scene.deal(coup, 0.0)
     now = 2.0  # after the last card
     frame = scene.frame(now)
-    plate = scene.banner.plate
+    plate = scene.painted(now).plate
     fill = fill_of(scene.theme, coup.winner)
     inside = (plate.left + plate.height // 6, plate.centery)  # the padding, left of the text
     assert close(pixel(frame, inside), fill, 24)
-    words = scene.banner.drawn[0]
+    words = scene.painted(now).drawn[0]
     assert words.text.startswith({Winner.BANKER: "BANKER", Winner.PLAYER: "PLAYER"}.get(
         coup.winner, "TIE"))  # fmt: skip
     assert contrast_ratio(words.color, fill) >= LARGE_TEXT_CONTRAST
@@ -130,7 +137,7 @@ def test_the_banner_sits_on_the_big_road_inside_its_area(themes, name, size):
     area = scene.banner.area(2.0)
     assert area is not None
     big_road = scene.renderer.layout.panels["big_road"].rect
-    assert big_road.collidepoint(scene.banner.plate.center)
+    assert big_road.contains(scene.painted(2.0).plate)
     changed = [
         (x, y)
         for y in range(0, size[1], 4)
@@ -139,6 +146,52 @@ def test_the_banner_sits_on_the_big_road_inside_its_area(themes, name, size):
     ]
     assert changed  # the banner did draw
     assert all(area.collidepoint(point) for point in changed)  # and only inside its area
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["landscape", "portrait"])
+@pytest.mark.parametrize("name", THEMES)
+@pytest.mark.parametrize("games", [3, 40, 70])
+def test_the_banner_leaves_the_newest_big_road_cell_in_sight(themes, name, size, games):
+    scene = Scene(themes[name], size)
+    for n, game in enumerate(result_games("BP" * games), start=scene.table.last_number + 1):
+        scene.table.add_game(Game(n, game.coup))
+    scene.renderer.render(scene.table, FeedStatus.DEMO)
+    scene.deal(BANKER_7_0, 0.0)
+    newest = scene.renderer.views["big_road"].newest
+    assert newest is not None
+    painted = scene.painted(2.0)
+    assert not painted.rect.colliderect(newest)
+    board, frame = scene.renderer.frame, scene.frame(2.0)
+    assert all(
+        pixel(frame, (x, y)) == pixel(board, (x, y))
+        for x in range(newest.left, newest.right)
+        for y in range(newest.top, newest.bottom)
+    )
+    if games == 3:
+        assert painted.plate.left > newest.right  # over the empty road after the newest cell
+    else:
+        assert painted.plate.left > newest.right or painted.plate.right < newest.left
+    assert all(text.size >= painted.drawn[0].size for text in painted.drawn)
+
+
+@pytest.mark.parametrize("name", ["midnight", "classic"])
+def test_a_banner_short_of_room_puts_the_score_on_a_second_line(themes, name):
+    scene = Scene(themes[name], (1080, 1920))
+    columns = scene.renderer.layout.grids["big_road"].cols
+    while scene.table.roads.big_road[-1].col < columns // 2 - 2:  # the newest cell: the middle
+        winner = "P" if scene.table.roads.big_road[-1].winner is Winner.BANKER else "B"
+        scene.table.add_game(Game(scene.table.last_number + 1, result_games(winner)[0].coup))
+    scene.renderer.render(scene.table, FeedStatus.DEMO)
+    scene.deal(BANKER_7_0, 0.0)
+    painted = scene.painted(2.0)
+    words, score, *others = painted.drawn
+    assert words.text == "BANKER WINS" and score.text == "7 – 0"
+    assert score.rect.top >= words.rect.centery  # below the words
+    for other in others:  # the other languages beside the score
+        assert other.rect.centery == pytest.approx(score.rect.centery, abs=2)
+        assert other.rect.left > score.rect.right
+    assert [other.text for other in others] == (["莊贏"] if name == "midnight" else [])
+    assert painted.plate.width < scene.renderer.layout.panels["big_road"].rect.width / 2
 
 
 def test_the_banner_disappears_after_banner_seconds(themes):
@@ -155,20 +208,17 @@ def test_the_score_sits_on_a_chip_of_the_text_colour(themes):
     scene = Scene(themes["midnight"], (1920, 1080))
     scene.deal(BANKER_7_0, 0.0)
     frame = scene.frame(2.0)
-    words, score = scene.banner.drawn[0], scene.banner.drawn[1]
+    words, score, zh = scene.painted(2.0).drawn
     assert score.text == "7 – 0"
     assert score.rect.left > words.rect.right
     chip = (score.rect.left + 2, score.rect.centery)  # left of the digits, on the chip
     assert close(pixel(frame, chip), words.color, 24)
-    assert scene.banner.drawn[2].text == "".join(
-        themes["midnight"].label(key)[1] for key in ("banker", "wins")
-    )
+    assert zh.text == "".join(themes["midnight"].label(key)[1] for key in ("banker", "wins"))
 
 
 def test_the_banners_version_changes_exactly_when_its_look_changes(themes):
     scene = Scene(themes["contrast"], (1280, 720))
     arrivals = [(0.0, PLAYER_9_7), (5.0, BANKER_9_0_RESULT), (5.5, TIE_6_6), (5.6, PLAYER_9_7)]
-    area = scene.banner.rect
     last_version, last_image = None, None
     changes = 0
     for i in range(0, 1000):
@@ -176,7 +226,7 @@ def test_the_banners_version_changes_exactly_when_its_look_changes(themes):
         while arrivals and arrivals[0][0] <= now:
             scene.deal(arrivals.pop(0)[1], now, redraw=False)  # only the banner changes
         version = scene.banner.version(now)
-        image = hashlib.sha1(pygame.image.tobytes(scene.frame(now).subsurface(area), "RGB"))
+        image = hashlib.sha1(pygame.image.tobytes(scene.frame(now), "RGB"))
         digest = image.digest()
         if last_image is not None:
             assert (version != last_version) == (digest != last_image), now

@@ -25,40 +25,30 @@ switch) draws the final state at once: no card reveal, no banner, no draw-in.
 
 from __future__ import annotations
 
+import dataclasses
 import math
-import unicodedata
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-import pygame
-
-from scoreboard.core.rules import Coup, Winner
+from scoreboard.core.rules import Coup
 from scoreboard.core.table import TableState
+from scoreboard.render.banner import BannerLook, WinnerBanner, banner_look, clear_of_newest
 from scoreboard.render.layout import ScreenLayout
-from scoreboard.render.overlay import (
-    BLACK,
-    NUMBER_CAP,
-    Overlay,
-    banner_anchor,
-    cap_ratio,
-    ink_on,
-    plate,
-    put_cap,
-    relative_luminance,
-    shade,
-    size_for_cap,
-)
-from scoreboard.render.panels import DrawnText, PanelPainter
-from scoreboard.theme import RGB, Theme
+from scoreboard.render.overlay import Overlay
+from scoreboard.render.panels import PanelPainter
+from scoreboard.theme import Theme
 
 __all__ = [
     "BANNER_GAP_SECONDS",
     "BURST_SECONDS",
+    "BannerLook",
     "Motion",
     "MotionSettings",
     "Overlay",
     "Paced",
+    "WinnerBanner",
+    "banner_look",
     "ease_out",
 ]
 
@@ -67,11 +57,6 @@ BURST_SECONDS = 1.0
 
 BANNER_GAP_SECONDS = 0.4
 """The least time between two changes of the banner's look: at most 3 changes in any second."""
-
-BANNER_CAP = 0.06
-"""The winner banner's text (cap height, of the shorter screen side) when it fits."""
-
-SIDE_KEYS = {Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}
 
 DRAW_IN_STEP = 1 / 30
 """How often the board is redrawn while the newest mark grows (30 frames a second)."""
@@ -198,6 +183,7 @@ class Motion:
     ) -> None:
         self.settings = settings
         self.theme = panels.theme
+        self.layout = layout
         self._reveal: Reveal | None = None
         self._last_arrival: float | None = None
         self._banner_end = -math.inf
@@ -216,7 +202,8 @@ class Motion:
             self._reveal = None
             self._look.plan(now, self._in_place(look, now))
             return
-        self._start(game.coup, look, now)
+        spans = clear_of_newest(table, self.layout, self.theme.roads.empty_columns)
+        self._start(game.coup, dataclasses.replace(look, spans=spans), now)
 
     def _start(self, coup: Coup, look: BannerLook, now: float) -> None:
         cards = len(coup.player) + len(coup.banker)
@@ -227,11 +214,12 @@ class Motion:
 
     def _in_place(self, look: BannerLook, now: float) -> list[tuple[float, BannerLook | None]]:
         """A burst's plan: a banner up takes the new text until its end; none starts."""
-        if self._look.at(now) is None:
+        shown = self._look.at(now)
+        if shown is None:
             return []
         if self._banner_end <= now:
             return [(now, None)]
-        return [(now, look), (self._banner_end, None)]
+        return [(now, dataclasses.replace(look, spans=shown.spans)), (self._banner_end, None)]
 
     def stop(self, now: float) -> None:
         """End every motion at ``now`` (a new shoe, a rebuild): the final state, banner down."""
@@ -285,174 +273,3 @@ class Motion:
                 due.append(min(now + DRAW_IN_STEP, self._drawn_in(reveal)))
         found = [when for when in due if when is not None and when > now]
         return min(found, default=None)
-
-
-# -- the winner banner: its words and its plate ------------------------------------
-@dataclass(frozen=True, slots=True)
-class BannerLook:
-    """What the winner banner says: who won, in each shown language, and the score."""
-
-    winner: Winner
-    words: tuple[str, ...]
-    score: str | None
-
-    @property
-    def text(self) -> str:
-        """The banner as one line: ``"BANKER WINS 7 – 5  莊贏"``."""
-        first = self.words[0] if self.score is None else f"{self.words[0]} {self.score}"
-        return "  ".join((first, *self.words[1:]))
-
-
-def join_words(first: str, second: str) -> str:
-    """Two words as their language writes them: a space, none between two ideographs.
-
-    >>> join_words("BANKER", "WINS"), join_words("莊", "贏")
-    ('BANKER WINS', '莊贏')
-    """
-    wide = ("W", "F")
-    close = first and second and unicodedata.east_asian_width(first[-1]) in wide
-    if close and unicodedata.east_asian_width(second[0]) in wide:
-        return first + second
-    return f"{first} {second}"
-
-
-def winner_total_first(coup: Coup) -> str | None:
-    """The score as a caller reads it, the winner's total first: ``"7 – 5"``; None if unknown.
-
-    >>> from scoreboard.core.rules import result_coup
-    >>> winner_total_first(result_coup(Winner.PLAYER, player_total=8, banker_total=3))
-    '8 – 3'
-    >>> winner_total_first(result_coup(Winner.BANKER)) is None
-    True
-    """
-    player, banker = coup.player_total, coup.banker_total
-    if player is None or banker is None:
-        return None
-    first, second = (player, banker) if coup.winner is Winner.PLAYER else (banker, player)
-    return f"{first} – {second}"
-
-
-def banner_look(theme: Theme, coup: Coup) -> BannerLook:
-    """The banner for ``coup`` in the theme's languages (labels ``wins``, ``tie_result``)."""
-    if coup.winner is Winner.TIE:
-        words = theme.label("tie_result")
-    else:
-        side, wins = theme.label(SIDE_KEYS[coup.winner]), theme.label("wins")
-        words = tuple(join_words(s, w) for s, w in zip(side, wins, strict=True))
-    shown = tuple(dict.fromkeys(word.upper() for word in words))
-    return BannerLook(coup.winner, shown, winner_total_first(coup))
-
-
-class WinnerBanner:
-    """The winner banner over the big road: the winner's colour, the result, the score.
-
-    ``look_at(now)`` says what it shows (None: hidden); the plate's place and
-    size depend only on the layout, so any two looks cover the same rectangle.
-    """
-
-    def __init__(
-        self,
-        panels: PanelPainter,
-        layout: ScreenLayout,
-        look_at: Callable[[float], BannerLook | None],
-    ) -> None:
-        self.panels = panels
-        self.look_at = look_at
-        anchor = banner_anchor(layout)
-        height = min(round(layout.unit * BANNER_CAP * 2.3), round(anchor.height * 0.8))
-        self.plate = pygame.Rect(0, 0, round(anchor.width * 0.84), height)
-        self.plate.center = anchor.center
-        self.shadow = layout.px(0.008)
-        self.rect = self.plate.inflate(self.shadow * 2, self.shadow * 2).move(0, self.shadow)
-        self.rect.union_ip(self.plate)
-        self.drawn: list[DrawnText] = []
-        self._cache: dict[BannerLook, tuple[pygame.Surface, list[DrawnText]]] = {}
-
-    def area(self, now: float) -> pygame.Rect | None:
-        return None if self.look_at(now) is None else pygame.Rect(self.rect)
-
-    def version(self, now: float) -> Hashable:
-        return self.look_at(now)
-
-    def draw(self, surface: pygame.Surface, now: float) -> None:
-        look = self.look_at(now)
-        if look is None:
-            return
-        found = self._cache.get(look)
-        if found is None:
-            if len(self._cache) >= 8:
-                self._cache.clear()
-            found = self._cache[look] = self._paint(look)
-        image, drawn = found
-        surface.blit(image, self.rect)
-        self.drawn = [
-            DrawnText(d.text, d.rect.move(self.rect.topleft), d.size, d.color, d.bold)
-            for d in drawn
-        ]
-
-    def _paint(self, look: BannerLook) -> tuple[pygame.Surface, list[DrawnText]]:
-        """The banner as an image the size of :attr:`rect` (shadow included)."""
-        p, layout = self.panels, self.panels.layout
-        colors = p.colors
-        fill = {Winner.BANKER: colors.banker, Winner.PLAYER: colors.player}.get(
-            look.winner, colors.tie
-        )
-        ink = ink_on(colors, fill)
-        image = pygame.Surface(self.rect.size, pygame.SRCALPHA)
-        box = self.plate.move(-self.rect.x, -self.rect.y)
-        radius = layout.radius * 2
-        edge = layout.px(0.004)
-        plate(image, box, fill, colors.accent, radius=radius, line=edge, shadow=self.shadow)
-        inner = box.inflate(-box.height // 2, -box.height // 4)
-        cap = min(layout.unit * BANNER_CAP, inner.height * 0.5)
-        floor = layout.unit * NUMBER_CAP
-        parts = [(look.words[0], False)]
-        if look.score is not None:
-            parts.append((look.score, True))
-        parts += [(word, False) for word in look.words[1:]]
-        size = self._size(parts, inner.width, cap, floor)
-        return image, self._line(image, parts, inner, size, fill, ink)
-
-    def _size(self, parts: list[tuple[str, bool]], room: int, cap: float, floor: float) -> int:
-        p = self.panels
-        size = size_for_cap(p, cap, bold=True)
-        width = self._width(parts, size)
-        if width > room:
-            size = max(size_for_cap(p, floor, bold=True), int(size * room / width))
-        return size
-
-    def _width(self, parts: list[tuple[str, bool]], size: int) -> int:
-        spacing = round(size * 0.6)
-        widths = [self.panels.text.width(text, size, bold=True) for text, _ in parts]
-        chips = sum(round(size * 0.7) for _, chip in parts if chip)
-        return sum(widths) + chips + spacing * (len(parts) - 1)
-
-    def _line(
-        self,
-        image: pygame.Surface,
-        parts: list[tuple[str, bool]],
-        inner: pygame.Rect,
-        size: int,
-        fill: RGB,
-        ink: RGB,
-    ) -> list[DrawnText]:
-        """The parts side by side, centred; the score on a chip of the text colour."""
-        p = self.panels
-        cap = cap_ratio(p, bold=True) * size
-        x = inner.centerx - self._width(parts, size) // 2
-        drawn = []
-        for text, chip in parts:
-            width = p.text.width(text, size, bold=True) + (round(size * 0.7) if chip else 0)
-            box = pygame.Rect(x, inner.y, width, inner.height)
-            color = ink
-            if chip:
-                pill = pygame.Rect(0, 0, width, round(cap * 1.9))
-                pill.center = box.center
-                pygame.draw.rect(image, ink, pill, border_radius=pill.height // 2)
-                color = fill
-            elif relative_luminance(ink) > relative_luminance(fill):  # light text: a drop shadow
-                drop = box.move(0, max(1, round(cap * 0.05)))
-                put_cap(p, image, text, drop, shade(fill, BLACK, 0.5), (cap, cap), bold=True)
-            drawn.append(put_cap(p, image, text, box, color, (cap, cap), bold=True))
-            x += width + round(size * 0.6)
-        return drawn

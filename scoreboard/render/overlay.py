@@ -158,7 +158,7 @@ def plate(
     for step in range(3 if shadow else 0):  # a soft edge: three fainter, wider layers
         spread = round(shadow * (3 - step) / 3)
         dark = pygame.Surface(rect.inflate(spread * 2, spread * 2).size, pygame.SRCALPHA)
-        pygame.draw.rect(dark, (0, 0, 0, 34), dark.get_rect(), border_radius=radius + spread)
+        pygame.draw.rect(dark, (0, 0, 0, 28), dark.get_rect(), border_radius=radius + spread)
         surface.blit(dark, dark.get_rect(center=(rect.centerx, rect.centery + shadow)))
     sign = pygame.Surface(rect.size, pygame.SRCALPHA)
     top, bottom = shade(fill, WHITE, light), shade(fill, BLACK, light)
