@@ -6,6 +6,14 @@ grown the newest road mark is); the renderer draws that.  Nothing here reads a
 clock: ``now`` is the loop's monotonic time, and successive calls never go back
 in time.
 
+A coup that arrives at ``t`` with cards shows them one every ``deal_seconds``
+from ``t`` (the first at once) in deal order: player 1, banker 1, player 2,
+banker 2, then the player's third and the banker's third.  One step after the
+last card comes the result: the winner banner for ``banner_seconds``, and the
+newest road mark growing in over ``draw_in_seconds`` (hidden until then, so the
+roads do not tell the result before the cards do).  A results-only coup has
+its result at once.
+
 Within limits a regulator accepts (WCAG 2.3.1, at most three flashes a second):
 
 - A coup arriving less than :data:`BURST_SECONDS` after the previous one is part

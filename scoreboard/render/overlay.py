@@ -1,6 +1,8 @@
-"""What is drawn over the panels: the winner banner and the shuffle screen.
+"""What is drawn over the panels: the :class:`Overlay` protocol, the signage helpers
+(contrast, text by cap height, raised plates) and the shuffle screen.
 
-Both are signage to be read from the seats, so their sizes are set by cap
+The winner banner (:mod:`scoreboard.render.banner`) and the shuffle screen are
+signage to be read from the seats, so their sizes are set by cap
 height (the height of a capital or a digit) as a fraction of the shorter
 screen side: numbers at least :data:`NUMBER_CAP`, labels at least
 :data:`LABEL_CAP`, nothing below :data:`SMALLEST_CAP`.  A text too wide for its
