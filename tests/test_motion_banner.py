@@ -45,15 +45,28 @@ def themes() -> dict[str, Theme]:
 class Scene:
     """A renderer, its table and a Motion, as the kiosk wires them."""
 
-    def __init__(self, theme: Theme, size: tuple[int, int], settings: MotionSettings = SETTINGS):
+    def __init__(
+        self,
+        theme: Theme,
+        size: tuple[int, int],
+        settings: MotionSettings = SETTINGS,
+        *,
+        told: bool = True,
+    ):
+        """``told``: the renderer tells the Motion where the big road's newest cell is."""
         self.theme = theme
         self.renderer = Renderer(theme, size)
-        self.motion = Motion(settings, self.renderer.panels, self.renderer.layout)
+        newest = self.newest_cell if told else None
+        self.motion = Motion(settings, self.renderer.panels, self.renderer.layout, newest=newest)
         self.table = TableState()
         self.table.new_shoe("S1")
         for n, coup in enumerate((PLAYER_9_7, TIE_6_6, BANKER_7_0) * 5, start=1):
             self.table.add_game(Game(n, coup))
         self.renderer.render(self.table, FeedStatus.DEMO)
+
+    def newest_cell(self) -> pygame.Rect | None:
+        view = self.renderer.views.get("big_road")
+        return None if view is None else view.newest
 
     @property
     def banner(self) -> WinnerBanner:
@@ -192,6 +205,28 @@ def test_a_banner_short_of_room_puts_the_score_on_a_second_line(themes, name):
         assert other.rect.left > score.rect.right
     assert [other.text for other in others] == (["莊贏"] if name == "midnight" else [])
     assert painted.plate.width < scene.renderer.layout.panels["big_road"].rect.width / 2
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["landscape", "portrait"])
+def test_untold_the_banner_finds_the_newest_cell_from_the_table(themes, size):
+    scene = Scene(themes["classic"], size, told=False)
+    scene.deal(BANKER_7_0, 0.0)
+    newest = scene.renderer.views["big_road"].newest
+    painted = scene.painted(2.0)
+    assert newest is not None and painted.plate.left > newest.right
+
+
+def test_told_the_banner_stays_clear_of_the_cell_it_was_told(themes):
+    scene = Scene(themes["midnight"], (1920, 1080), told=False)
+    road = scene.renderer.layout.panels["big_road"].rect
+    grid = scene.renderer.layout.grids["big_road"]
+    middle = grid.cell(grid.cols // 2, 0)
+    told = Motion(SETTINGS, scene.renderer.panels, scene.renderer.layout, newest=lambda: middle)
+    scene.motion = told
+    scene.deal(BANKER_7_0, 0.0)
+    plate = scene.painted(2.0).plate
+    assert plate.left > middle.right  # the stretch after it, though the table's cell is left
+    assert road.contains(plate)
 
 
 def test_the_banner_disappears_after_banner_seconds(themes):

@@ -17,7 +17,6 @@ import pygame
 
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.table import TableState
-from scoreboard.render.grid import first_visible_column
 from scoreboard.render.layout import ScreenLayout
 from scoreboard.render.overlay import (
     BLACK,
@@ -47,7 +46,7 @@ class BannerLook:
     winner: Winner
     words: tuple[str, ...]
     score: str | None
-    spans: tuple[tuple[int, int], ...] = ()  # stretches of the big road to stay in, best first
+    placed: int = 0  # the game whose arrival placed the banner: a new one finds a new place
 
     @property
     def text(self) -> str:
@@ -106,33 +105,44 @@ class PaintedBanner:
     drawn: tuple[DrawnText, ...]
 
 
-def clear_of_newest(
+def newest_big_road_cell(
     table: TableState, layout: ScreenLayout, empty_columns: int
-) -> tuple[tuple[int, int], ...]:
-    """The stretches (left, right) of the big road beside its newest cell, in pixels.
+) -> pygame.Rect | None:
+    """Where the big road's newest cell is drawn, as far as the table alone tells.
 
-    The empty stretch after the newest cell comes first (covering it hides
-    nothing), then the one before it; the banner stays inside one of them, so
-    the cell being drawn in stays in sight.  None at all when there is no big
-    road grid or nothing on it yet.
+    Exact while the road fits its grid and nothing scrolls; once it overflows,
+    the last ``empty_columns + 2`` columns, where a scrolled road keeps its
+    newest.  The renderer knows better (a joint scroll) and can say so (see
+    :class:`~scoreboard.render.motion.Motion`'s ``newest``).  None without a
+    big road grid or a cell on it.
     """
     grid = layout.grids.get("big_road")
-    panel = layout.panels.get("big_road")
     cells = table.roads.big_road
-    if grid is None or panel is None or not cells:
-        return ()
-    first = first_visible_column(max(cell.col for cell in cells), grid.cols, empty_columns)
-    col = min(max(0, cells[-1].col - first), grid.cols - 1)
-    newest = grid.cell(col, 0)
-    gap = layout.px(0.01)
-    return ((newest.right + gap, panel.rect.right), (panel.rect.left, newest.left - gap))
+    if grid is None or not cells:
+        return None
+    if max(cell.col for cell in cells) < grid.cols:
+        return grid.cell(cells[-1].col, 0)
+    first = grid.cell(max(0, grid.cols - 2 - max(0, empty_columns)), 0)
+    return first.union(grid.cell(grid.cols - 1, 0))
+
+
+def beside(newest: pygame.Rect, road: pygame.Rect, gap: int) -> tuple[tuple[int, int], ...]:
+    """The stretches (left, right) of ``road`` beside ``newest``: the empty one after it first.
+
+    Covering the road after the newest cell hides nothing; the banner stays in
+    one of them, so the cell being drawn in stays in sight.
+
+    >>> beside(pygame.Rect(300, 0, 20, 20), pygame.Rect(0, 0, 1000, 200), 10)
+    ((330, 1000), (0, 290))
+    """
+    return ((newest.right + gap, road.right), (road.left, newest.left - gap))
 
 
 class WinnerBanner:
     """The winner banner over the big road: the winner's colour, the result, the score.
 
     ``look_at(now)`` says what it shows (None: hidden).  The plate stays beside
-    the big road's newest cell (``BannerLook.spans``, the empty side first), on
+    the big road's newest cell (``newest()``, the empty side first), on
     one line when the text fits there at a readable size, else on two (the
     score and the other languages below); only a text too long for either side
     goes across the middle of the road.
@@ -143,13 +153,17 @@ class WinnerBanner:
         panels: PanelPainter,
         layout: ScreenLayout,
         look_at: Callable[[float], BannerLook | None],
+        newest: Callable[[], pygame.Rect | None] = lambda: None,
     ) -> None:
+        """``newest()`` says where the big road's newest cell is drawn when the banner goes up."""
         self.panels = panels
         self.layout = layout
         self.look_at = look_at
+        self.newest = newest
         self.anchor = banner_anchor(layout)
         self.shadow = layout.px(0.008)
         self._cache: dict[BannerLook, PaintedBanner] = {}
+        self._spans: dict[int, tuple[tuple[int, int], ...]] = {}  # by the game that placed it
 
     def painted(self, now: float) -> PaintedBanner | None:
         """The banner as drawn at ``now`` (its plate, texts and rectangle); None while hidden."""
@@ -186,6 +200,21 @@ class WinnerBanner:
         plate.center = ((left + right) // 2, anchor.centery)
         return plate
 
+    def _place(self, look: BannerLook) -> tuple[tuple[int, int], ...]:
+        """Where the banner may go, found once per placing game (a text update keeps it)."""
+        found = self._spans.get(look.placed)
+        if found is None:
+            newest, road = self.newest(), self.layout.panels.get("big_road")
+            found = (
+                ()
+                if newest is None or road is None
+                else beside(newest, road.rect, self.layout.px(0.01))
+            )
+            if len(self._spans) >= 4:
+                self._spans.clear()
+            self._spans[look.placed] = found
+        return found
+
     def _lines(self, look: BannerLook) -> tuple[pygame.Rect, list[list[tuple[str, bool]]], int]:
         """Where the plate goes, its lines of (text, on a chip) and their font size."""
         words = [(look.words[0], False)]
@@ -195,7 +224,7 @@ class WinnerBanner:
         floor = size_for_cap(self.panels, self.layout.unit * NUMBER_CAP, bold=True)
         choices: list[tuple[tuple[int, int] | None, list[list[tuple[str, bool]]]]] = []
         under = words[1:] + others  # a second line: the score and the other languages
-        for stretch in look.spans:
+        for stretch in self._place(look):
             choices.append((stretch, [words + others]))
             if under:
                 choices.append((stretch, [words[:1], under]))

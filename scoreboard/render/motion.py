@@ -35,13 +35,15 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+import pygame
+
 from scoreboard.core.rules import Coup
 from scoreboard.core.table import TableState
-from scoreboard.render.banner import BannerLook, WinnerBanner, banner_look, clear_of_newest
+from scoreboard.render.banner import BannerLook, WinnerBanner, banner_look, newest_big_road_cell
 from scoreboard.render.layout import ScreenLayout
 from scoreboard.render.overlay import Overlay
 from scoreboard.render.panels import PanelPainter
@@ -187,8 +189,16 @@ class Motion:
     """The board's motion after each coup, as a function of time; see the module's rules."""
 
     def __init__(
-        self, settings: MotionSettings, panels: PanelPainter, layout: ScreenLayout
+        self,
+        settings: MotionSettings,
+        panels: PanelPainter,
+        layout: ScreenLayout,
+        *,
+        newest: Callable[[], pygame.Rect | None] | None = None,
     ) -> None:
+        """``newest()``, when given, says where the big road's newest cell is drawn now
+        (the renderer knows its scroll); the banner goes beside it.  Without it the
+        place is worked out from the table (exact while nothing scrolls)."""
         self.settings = settings
         self.theme = panels.theme
         self.layout = layout
@@ -196,7 +206,13 @@ class Motion:
         self._last_arrival: float | None = None
         self._banner_end = -math.inf
         self._look = Paced[BannerLook](gap=BANNER_GAP_SECONDS)
-        self.banner = WinnerBanner(panels, layout, self._look.at)
+        self._estimate: pygame.Rect | None = None
+        self._told = newest
+        self.banner = WinnerBanner(panels, layout, self._look.at, self._newest)
+
+    def _newest(self) -> pygame.Rect | None:
+        told = self._told() if self._told is not None else None
+        return told if told is not None else self._estimate
 
     def coup_arrived(self, table: TableState, now: float) -> None:
         """A new coup joined the current shoe at ``now``: animate it, or not in a burst."""
@@ -210,8 +226,8 @@ class Motion:
             self._reveal = None
             self._look.plan(now, self._in_place(look, now))
             return
-        spans = clear_of_newest(table, self.layout, self.theme.roads.empty_columns)
-        self._start(game.coup, dataclasses.replace(look, spans=spans), now)
+        self._estimate = newest_big_road_cell(table, self.layout, self.theme.roads.empty_columns)
+        self._start(game.coup, dataclasses.replace(look, placed=game.number), now)
 
     def _start(self, coup: Coup, look: BannerLook, now: float) -> None:
         cards = len(coup.player) + len(coup.banker)
@@ -227,7 +243,7 @@ class Motion:
             return []
         if self._banner_end <= now:
             return [(now, None)]
-        return [(now, dataclasses.replace(look, spans=shown.spans)), (self._banner_end, None)]
+        return [(now, dataclasses.replace(look, placed=shown.placed)), (self._banner_end, None)]
 
     def stop(self, now: float) -> None:
         """End every motion at ``now`` (a new shoe, a rebuild): the final state, banner down."""
