@@ -42,6 +42,14 @@ def themes() -> dict[str, Theme]:
     return {name: load_theme(name) for name in THEMES}
 
 
+def board_renderer(theme: Theme, size: tuple[int, int]) -> Renderer:
+    """A renderer of the board alone: the Motion under test draws the overlays itself."""
+    try:
+        return Renderer(theme, size, motion=False)
+    except TypeError:  # a renderer from before motion was integrated (issue 10)
+        return Renderer(theme, size)
+
+
 class Scene:
     """A renderer, its table and a Motion, as the kiosk wires them."""
 
@@ -55,7 +63,7 @@ class Scene:
     ):
         """``told``: the renderer tells the Motion where the big road's newest cell is."""
         self.theme = theme
-        self.renderer = Renderer(theme, size)
+        self.renderer = board_renderer(theme, size)
         newest = self.newest_cell if told else None
         self.motion = Motion(settings, self.renderer.panels, self.renderer.layout, newest=newest)
         self.table = TableState()
