@@ -395,13 +395,13 @@ class Roads:
 
     def entries(
         self, name: str, start: int = 0, stop: int | None = None
-    ) -> tuple[BeadCell, ...] | tuple[BigRoadCell, ...] | tuple[DerivedCell, ...]:
+    ) -> Sequence[BeadCell] | Sequence[BigRoadCell] | Sequence[DerivedCell]:
         """Entries ``start:stop`` of road ``name``: what changed, without copying the whole road.
 
         >>> [cell.game for cell in Roads.build(result_games("BBPT")).entries("big_road", 1)]
         [2, 3]
         """
-        return tuple(self._entries(name)[start:stop])
+        return self._entries(name)[start:stop]  # a slice is a copy: the road stays the engine's
 
     def entry_games(self, name: str, start: int = 0, stop: int | None = None) -> tuple[int, ...]:
         """The game of each entry ``start:stop``: its coup's number, for a derived entry the
