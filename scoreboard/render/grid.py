@@ -2,20 +2,30 @@
 
 The roads differ only in the symbol each entry gets
 (:class:`scoreboard.render.marks.RoadPainter`); the grid, the scrolling and the
-"newest entry" bookkeeping are shared (:func:`draw_marks`).  Positions come
-from the road engine; nothing here computes a road.
+"newest entry" bookkeeping are shared.  Positions come from the road engine and
+the window from :mod:`scoreboard.render.scroll`; nothing here computes a road.
+:class:`RoadWindow` builds sprites for the entries in visible columns only, so
+drawing a road costs what the screen shows, not what the shoe holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import pygame
 
+from scoreboard.core.roads import BeadCell, BigRoadCell, DerivedCell, DerivedRoad, Roads
+from scoreboard.render.chrome import luminance
 from scoreboard.render.layout import Grid
-from scoreboard.render.marks import Mark
-from scoreboard.theme import RGB
+from scoreboard.render.marks import Mark, RoadPainter
+from scoreboard.render.scroll import ColumnIndex, shown_columns
+from scoreboard.render.text import TextCache
+from scoreboard.theme import RGB, Colors
+
+MARKER_TEXT = 0.02
+"""The "earlier" marker's text height, of the shorter screen side (the text rule: >= 1.5 %)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,3 +80,114 @@ def draw_marks(
 
 def sprite_size(grid: Grid) -> tuple[int, int]:
     return (max(2, int(grid.cell_width)), max(2, int(grid.cell_height)))
+
+
+@dataclass(frozen=True, slots=True)
+class RoadWindow:
+    """Where one road's visible entries go: its grid, first shown column and marker columns."""
+
+    grid: Grid
+    start: int
+    reserved: int
+
+    @property
+    def offset(self) -> int:
+        """The grid column of road column ``start`` (past the marker when scrolled)."""
+        return shown_columns(self.start, self.grid.cols, self.reserved)[0]
+
+    @property
+    def stop(self) -> int:
+        """One past the last road column shown."""
+        return self.start + shown_columns(self.start, self.grid.cols, self.reserved)[1]
+
+    def cell(self, col: int, row: int) -> pygame.Rect | None:
+        """The pixel cell of road position (col, row), or None when it is not shown."""
+        if not (self.start <= col < self.stop and 0 <= row < self.grid.rows):
+            return None
+        return self.grid.cell(col - self.start + self.offset, row)
+
+
+def marker_columns(grid: Grid, unit: int) -> int:
+    """The grid columns the "earlier" marker takes: room for its text at the text rule's size."""
+    band = MARKER_TEXT * unit * 1.6
+    return max(1, min(grid.cols - 1, math.ceil(band / max(1.0, grid.cell_width))))
+
+
+def entry_sprite(
+    painter: RoadPainter,
+    name: str,
+    cell: BeadCell | BigRoadCell | DerivedCell,
+    size: tuple[int, int],
+) -> pygame.Surface:
+    """The sprite of one entry of road ``name``."""
+    if isinstance(cell, BeadCell):
+        return painter.bead(cell, size)
+    if isinstance(cell, BigRoadCell):
+        return painter.big_road(cell, size)
+    return painter.derived(DerivedRoad(name).k, cell.color, size)
+
+
+def visible_marks(
+    painter: RoadPainter,
+    name: str,
+    roads: Roads,
+    index: ColumnIndex,
+    window: RoadWindow,
+    indices: Iterable[int] | None = None,
+) -> list[tuple[int, pygame.Rect, pygame.Surface]]:
+    """(entry index, cell, sprite) of the shown entries: all of them, or only ``indices``."""
+    size = sprite_size(window.grid)
+    wanted = index.entries(window.start, window.stop) if indices is None else indices
+    placed = []
+    for at in wanted:
+        cell = roads.entries(name, at, at + 1)[0]
+        rect = window.cell(cell.col, cell.row)
+        if rect is not None:
+            placed.append((at, rect, entry_sprite(painter, name, cell, size)))
+    return placed
+
+
+def blit_centred(
+    surface: pygame.Surface, sprite: pygame.Surface, cell: pygame.Rect, scale: float = 1.0
+) -> None:
+    """A sprite centred in its cell, drawn at ``scale`` of its size (a mark being drawn in)."""
+    if scale < 1.0:
+        width, height = sprite.get_size()
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        sprite = pygame.transform.smoothscale(sprite, size)
+    surface.blit(sprite, sprite.get_rect(center=cell.center))
+
+
+def draw_earlier_marker(
+    surface: pygame.Surface,
+    window: RoadWindow,
+    colors: Colors,
+    text: TextCache,
+    label: str,
+    unit: int,
+) -> pygame.Rect:
+    """An accent band at the road's left edge with a left arrow and ``label`` read upwards.
+
+    It says the road has scrolled: earlier results are off to the left.
+    """
+    grid = window.grid
+    band = pygame.Rect(grid.rect.x, grid.rect.y, grid.x(window.offset) - grid.rect.x, grid.rect.h)
+    pygame.draw.rect(surface, colors.accent, band)
+    ink = colors.header_background if luminance(colors.accent) > 0.5 else colors.header_text
+    if abs(luminance(ink) - luminance(colors.accent)) < 0.3:
+        ink = (0, 0, 0) if luminance(colors.accent) > 0.5 else (255, 255, 255)
+    height = max(MARKER_TEXT * unit, 0.015 * unit)
+    side = min(band.width * 0.7, height * 1.1)
+    top = band.y + max(2, round(band.width * 0.2))
+    arrow = [
+        (band.centerx - side / 2, top + side / 2),
+        (band.centerx + side / 2, top),
+        (band.centerx + side / 2, top + side),
+    ]
+    pygame.draw.polygon(surface, ink, arrow)
+    room = band.bottom - (top + side) - 2 * max(2, round(band.width * 0.2))
+    size = text.fit_size(label, height, room, bold=True)
+    if text.size_for_height(0.015 * unit) <= size:  # never below the text rule: the arrow alone
+        words = pygame.transform.rotate(text.render(label, size, ink, bold=True), 90)
+        surface.blit(words, words.get_rect(center=(band.centerx, (top + side + band.bottom) / 2)))
+    return band
