@@ -42,6 +42,7 @@ class Compositor:
         self, overlays: Sequence[Overlay], now: float, dirty: list[pygame.Rect]
     ) -> list[pygame.Rect]:
         """Bring the frame up to date after ``dirty`` changed in ``base``; what to copy out."""
+        dirty = unique(dirty)
         shown = self._shown(overlays, now)
         if not shown and not self._overlaid:
             self._stale += dirty
@@ -86,3 +87,26 @@ class Compositor:
             if area is not None:
                 shown[at] = (pygame.Rect(area), overlay.version(now))
         return shown
+
+
+def changed_area(before: pygame.Surface, after: pygame.Surface) -> pygame.Rect | None:
+    """The bounding box of the pixels that differ between two same-sized surfaces.
+
+    A panel redrawn for one new figure changes a few glyphs: the screen copies
+    that box, not the whole panel.  None when nothing changed.
+    """
+    same = pygame.mask.from_threshold(after, (0, 0, 0, 0), (1, 1, 1, 255), before)
+    same.invert()
+    boxes = same.get_bounding_rects()
+    if not boxes:
+        return None
+    return boxes[0].unionall(boxes[1:])
+
+
+def unique(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """``rects`` without repeats and without rectangles inside another (copied once)."""
+    kept: list[pygame.Rect] = []
+    for rect in sorted(rects, key=lambda r: -r.width * r.height):
+        if not any(other.contains(rect) for other in kept):
+            kept.append(rect)
+    return kept

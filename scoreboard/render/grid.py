@@ -24,8 +24,9 @@ from scoreboard.render.scroll import ColumnIndex, shown_columns
 from scoreboard.render.text import TextCache
 from scoreboard.theme import RGB, Colors
 
-MARKER_TEXT = 0.02
-"""The "earlier" marker's text height, of the shorter screen side (the text rule: >= 1.5 %)."""
+MARKER_TEXT = 0.024
+"""The "earlier" marker's text size, of the shorter screen side: its letters measure
+about 1.7 % (the text rule: nothing below 1.5 %)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +177,7 @@ def draw_earlier_marker(
     ink = colors.header_background if luminance(colors.accent) > 0.5 else colors.header_text
     if abs(luminance(ink) - luminance(colors.accent)) < 0.3:
         ink = (0, 0, 0) if luminance(colors.accent) > 0.5 else (255, 255, 255)
-    height = max(MARKER_TEXT * unit, 0.015 * unit)
+    height = MARKER_TEXT * unit
     side = min(band.width * 0.7, height * 1.1)
     top = band.y + max(2, round(band.width * 0.2))
     arrow = [
@@ -187,7 +188,7 @@ def draw_earlier_marker(
     pygame.draw.polygon(surface, ink, arrow)
     room = band.bottom - (top + side) - 2 * max(2, round(band.width * 0.2))
     size = text.fit_size(label, height, room, bold=True)
-    if text.size_for_height(0.015 * unit) <= size:  # never below the text rule: the arrow alone
+    if size >= 0.9 * text.size_for_height(height):  # never below the text rule: the arrow alone
         words = pygame.transform.rotate(text.render(label, size, ink, bold=True), 90)
         surface.blit(words, words.get_rect(center=(band.centerx, (top + side + band.bottom) / 2)))
     return band

@@ -50,7 +50,7 @@ from scoreboard.render.chrome import (
     draw_shuffle_banner,
     plate_shows,
 )
-from scoreboard.render.compose import Compositor
+from scoreboard.render.compose import Compositor, changed_area
 from scoreboard.render.grid import (
     RoadView,
     RoadWindow,
@@ -244,6 +244,8 @@ class Renderer:
             dirty.append(self._shuffle_banner(now))
         if grown and arrived:
             self._growing, self._blink_start, self._newest_look = grown, None, None
+            if self.motion is None or self.motion.draw_in(now) is None:
+                self._blink_start, self._newest_look = now, ("blink", 0)  # drawn just now
         if table.shuffling or changed is None:
             self._growing = []  # the banner covers the roads; a blink would cut into it
         dirty += self._animate_newest(now)
@@ -399,10 +401,19 @@ class Renderer:
         box = self.layout.panels.get(name)
         if box is None or self._keys.get(name) == key:
             return
+        before = None
         if not full:
+            if name not in ROAD_PANELS:  # a small panel: copy out only what changed
+                before = self.base.subsurface(box.rect).copy()
             self.base.blit(self.static, box.rect, box.rect)
-            dirty.append(box.rect)
         drawn = self._guarded(name, given.now, lambda: self._draw_panel(name, box, given))
+        if not full:
+            area = box.rect
+            if drawn and before is not None:
+                inside = changed_area(before, self.base.subsurface(box.rect))
+                area = pygame.Rect(0, 0, 0, 0) if inside is None else inside.move(box.rect.topleft)
+            if area.width and area.height:
+                dirty.append(area)
         if not drawn:
             self.base.blit(self.static, box.rect, box.rect)  # no half-drawn panel stays
             self.panels.placeholder(self.base, name)
