@@ -297,3 +297,139 @@ def test_the_newest_entries_blink_at_most_three_times_a_second_and_stop(classic)
 
 
 BLINK_SLACK = 0.5
+
+
+# -- motion: the renderer's side (a stand-in timing model; the real one is tests/test_motion*) --
+class StandInOverlay:
+    """A plain box drawn over the board; the test moves it, changes it and takes it away."""
+
+    def __init__(self) -> None:
+        self.rect: pygame.Rect | None = None
+        self.color = (250, 0, 250)
+
+    def area(self, now: float) -> pygame.Rect | None:  # noqa: ARG002 - the interface's signature
+        return self.rect
+
+    def version(self, now: float):  # noqa: ARG002 - the interface's signature
+        return (tuple(self.rect) if self.rect else None, self.color)
+
+    def draw(self, surface: pygame.Surface, now: float) -> None:  # noqa: ARG002 - the interface's signature
+        assert self.rect is not None
+        surface.fill(self.color, self.rect)
+
+
+class StandInMotion:
+    """The Motion interface (docs: the preamble's agreed interface), scripted by the test."""
+
+    def __init__(self) -> None:
+        self.arrivals: list[float] = []
+        self.stops: list[float] = []
+        self.scale: float | None = None
+        self.banner = StandInOverlay()
+
+    def coup_arrived(self, table: TableState, now: float) -> None:  # noqa: ARG002 - the interface's signature
+        self.arrivals.append(now)
+
+    def stop(self, now: float) -> None:
+        self.stops.append(now)
+
+    def cards_shown(self, now: float) -> int | None:  # noqa: ARG002 - the interface's signature
+        return None
+
+    def draw_in(self, now: float) -> float | None:  # noqa: ARG002 - the interface's signature
+        return self.scale
+
+    def overlays(self):
+        return (self.banner,)
+
+    def next_deadline(self, now: float) -> float | None:
+        return None if self.scale is None else now + 0.05
+
+
+def with_stand_in(classic) -> tuple[Renderer, StandInMotion]:
+    renderer = Renderer(classic, SIZE, motion=False)
+    motion = renderer.motion = StandInMotion()
+    return renderer, motion
+
+
+def test_the_motion_hears_of_a_coup_joining_the_shoe_only(classic):
+    renderer, motion = with_stand_in(classic)
+    games = dealt_games(seed=8, coups=12)
+    table = table_with(games[:10])
+    renderer.render(table, FeedStatus.DEMO, now=1.0)
+    assert motion.arrivals == []  # the first frame is not an arrival
+    table.add_game(games[10])
+    renderer.update(table, FeedStatus.DEMO, now=2.0)
+    assert motion.arrivals == [2.0]
+    renderer.update(table, FeedStatus.DEMO, now=3.0)
+    renderer.render(table, FeedStatus.DEMO, now=4.0)  # a full redraw of the same state
+    assert motion.arrivals == [2.0]
+    table.void(games[10].number)  # a rebuild: the roads are laid out again
+    renderer.update(table, FeedStatus.DEMO, now=5.0)
+    assert motion.arrivals == [2.0] and motion.stops == [5.0]
+    table.new_shoe("next")
+    renderer.update(table, FeedStatus.DEMO, now=6.0)
+    table.add_game(Game(1, games[0].coup))
+    renderer.update(table, FeedStatus.DEMO, now=7.0)
+    assert motion.arrivals == [2.0, 7.0]
+
+
+def test_the_newest_mark_is_drawn_in_at_the_motions_scale(classic):
+    renderer, motion = with_stand_in(classic)
+    full = Renderer(classic, SIZE, motion=False)
+    games = dealt_games(seed=8, coups=12)
+    table = table_with(games[:11])
+    renderer.render(table, FeedStatus.DEMO, now=0.0)
+    table.add_game(games[11])
+    motion.scale = 0.0
+    renderer.update(table, FeedStatus.DEMO, now=10.0)
+    cell = renderer.views["bead_plate"].newest
+    empty = pygame.image.tobytes(renderer.static.subsurface(cell), "RGB")
+    assert pygame.image.tobytes(renderer.frame.subsurface(cell), "RGB") == empty
+    motion.scale = 0.5
+    assert renderer.next_blink(10.0) == pytest.approx(10.05)
+    assert cell in renderer.blink(10.05)
+    half = pygame.image.tobytes(renderer.frame.subsurface(cell), "RGB")
+    motion.scale = None
+    renderer.blink(10.1)
+    whole = pygame.image.tobytes(renderer.frame.subsurface(cell), "RGB")
+    assert len({empty, half, whole}) == 3
+    edge = (cell.centerx - round(0.4 * cell.width), cell.centery)  # on the bead, off the half
+    assert renderer.frame.get_at(edge) != renderer.static.get_at(edge)
+    assert same_frame(renderer.frame, full.render(table, FeedStatus.DEMO, now=10.1))
+
+
+def test_an_overlay_is_composited_over_the_board_and_the_board_comes_back(classic):
+    renderer, motion = with_stand_in(classic)
+    full = Renderer(classic, SIZE, motion=False)
+    games = dealt_games(seed=8, coups=14)
+    table = table_with(games[:12])
+    renderer.render(table, FeedStatus.DEMO)
+    motion.banner.rect = pygame.Rect(300, 200, 400, 150)
+    dirty = renderer.blink(1.0)
+    assert dirty == [motion.banner.rect]
+    assert renderer.frame.get_at((500, 275))[:3] == motion.banner.color
+    assert renderer.base.get_at((500, 275))[:3] != motion.banner.color  # the board is kept
+    table.add_game(games[12])  # a coup under the banner: the banner stays on top
+    dirty = renderer.update(table, FeedStatus.DEMO, now=2.0)
+    assert renderer.frame.get_at((500, 275))[:3] == motion.banner.color
+    old = motion.banner.rect
+    motion.banner.rect = old.move(100, 0)  # moved: the board comes back where it left
+    dirty = renderer.blink(3.0)
+    assert old in dirty and motion.banner.rect in dirty
+    assert renderer.frame.get_at((310, 275)) == renderer.base.get_at((310, 275))
+    motion.banner.rect = None  # gone: the frame is the board again, as a full render draws it
+    dirty = renderer.blink(4.0)
+    assert old.move(100, 0) in dirty
+    assert same_frame(renderer.frame, full.render(table, FeedStatus.DEMO))
+    table.add_game(games[13])
+    renderer.update(table, FeedStatus.DEMO, now=5.0)
+    motion.banner.rect = pygame.Rect(0, 0, 50, 50)  # up again over a board drawn meanwhile
+    renderer.blink(6.0)
+    for rect in (renderer.views["bead_plate"].newest, renderer.layout.panels["counters"].rect):
+        assert rect is not None and not rect.colliderect(motion.banner.rect)
+        shown = pygame.image.tobytes(renderer.frame.subsurface(rect), "RGB")
+        assert shown == pygame.image.tobytes(renderer.base.subsurface(rect), "RGB")
+    motion.banner.rect = None
+    renderer.blink(7.0)
+    assert same_frame(renderer.frame, full.render(table, FeedStatus.DEMO))
