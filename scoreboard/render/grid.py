@@ -11,18 +11,21 @@ drawing a road costs what the screen shows, not what the shoe holds.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pygame
 
 from scoreboard.core.roads import BeadCell, BigRoadCell, DerivedCell, DerivedRoad, Roads
 from scoreboard.render.chrome import luminance
-from scoreboard.render.layout import Grid
+from scoreboard.render.layout import Grid, ScreenLayout
 from scoreboard.render.marks import Mark, RoadPainter
+from scoreboard.render.panels import PanelPainter
 from scoreboard.render.scroll import ColumnIndex, shown_columns
 from scoreboard.render.text import TextCache
-from scoreboard.theme import RGB, Colors
+from scoreboard.theme import RGB, ROAD_PANELS, Colors, Theme
+
+STATIC_TITLES = (*ROAD_PANELS, "counters", "predictions")
 
 MARKER_TEXT = 0.024
 """The "earlier" marker's text size, of the shorter screen side: its letters measure
@@ -192,3 +195,104 @@ def draw_earlier_marker(
         words = pygame.transform.rotate(text.render(label, size, ink, bold=True), 90)
         surface.blit(words, words.get_rect(center=(band.centerx, (top + side + band.bottom) / 2)))
     return band
+
+
+BLINK_PERIOD = 0.5
+"""Half a blink: the newest entries flash once a second (WCAG 2.3.1 allows three)."""
+
+
+class NewestMarks:
+    """The newest entries of the roads that grew: drawn in, then blinking, then still."""
+
+    def __init__(self, blink_seconds: float) -> None:
+        self.blink_seconds = blink_seconds
+        self.roads: list[str] = []
+        self._start: float | None = None
+        self._look: Hashable = None
+
+    def begin(self, roads: list[str], drawn_at: float | None) -> None:
+        """These roads just grew; ``drawn_at``: when their newest marks were drawn whole
+        (None while the motion still draws them in: the blink starts after)."""
+        self.roads, self._start = roads, drawn_at
+        self._look = None if drawn_at is None else ("blink", 0)
+
+    def next_change(self, now: float) -> float | None:
+        if not self.roads or self._start is None:
+            return None
+        elapsed = now - self._start
+        return self._start + (int(elapsed / BLINK_PERIOD) + 1) * BLINK_PERIOD
+
+    def draw(
+        self,
+        surface: pygame.Surface,
+        static: pygame.Surface,
+        views: Mapping[str, RoadView],
+        now: float,
+        scale: float | None,
+    ) -> list[pygame.Rect]:
+        """Draw the newest marks as they look at ``now`` (``scale``: the draw-in, None = done)."""
+        if not self.roads:
+            return []
+        if scale is not None:
+            look: Hashable = ("in", round(scale, 3))
+        else:
+            if self._start is None:
+                self._start = now
+            elapsed = now - self._start
+            done = elapsed >= self.blink_seconds
+            look = "done" if done else ("blink", int(elapsed / BLINK_PERIOD) % 2)
+        if look == self._look:
+            return []
+        self._look = look
+        dirty = []
+        for road in self.roads:
+            view = views.get(road)
+            if view is None or view.newest is None or view.newest_sprite is None:
+                continue
+            cell = view.newest
+            surface.blit(static, cell, cell)
+            size = 1.0 if scale is None else scale
+            if look != ("blink", 1) and size > 0:
+                blit_centred(surface, view.newest_sprite, cell, size)
+            dirty.append(cell)
+        if look == "done":
+            self.roads = []
+        return dirty
+
+
+def static_layer(theme: Theme, layout: ScreenLayout, panels: PanelPainter) -> pygame.Surface:
+    """Background, panel cards, titles and road grids: drawn once per theme and size."""
+    colors = theme.colors
+    surface = pygame.Surface(layout.size)
+    surface.fill(colors.background)
+    for name, box in layout.panels.items():
+        if name == "header":
+            pygame.draw.rect(surface, colors.header_background, box.rect)
+            pygame.draw.line(
+                surface,
+                colors.accent,
+                box.rect.bottomleft,
+                (box.rect.right, box.rect.bottom),
+                layout.line,
+            )
+            continue
+        if name == "footer":
+            continue
+        pygame.draw.rect(surface, colors.panel, box.rect, border_radius=layout.radius)
+        pygame.draw.rect(surface, colors.border, box.rect, layout.line, border_radius=layout.radius)
+        if box.title is not None:
+            y = box.title.bottom - 1
+            inset = layout.px(0.01)
+            pygame.draw.line(
+                surface,
+                colors.grid,
+                (box.rect.x + inset, y),
+                (box.rect.right - inset, y),
+                layout.line,
+            )
+        if name in STATIC_TITLES:
+            panels.title(surface, name)
+        grid = layout.grids.get(name)
+        if grid is not None:
+            draw_grid_lines(surface, grid, colors.grid, layout.line)
+    return surface

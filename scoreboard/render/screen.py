@@ -52,12 +52,13 @@ from scoreboard.render.chrome import (
 )
 from scoreboard.render.compose import Compositor, changed_area
 from scoreboard.render.grid import (
+    NewestMarks,
     RoadView,
     RoadWindow,
     blit_centred,
     draw_earlier_marker,
-    draw_grid_lines,
     marker_columns,
+    static_layer,
     visible_marks,
 )
 from scoreboard.render.hand import draw_last_coup
@@ -71,9 +72,6 @@ from scoreboard.theme import ROAD_PANELS, Theme
 
 log = logging.getLogger(__name__)
 
-STATIC_TITLES = (*ROAD_PANELS, "counters", "predictions")
-BLINK_PERIOD = 0.5
-"""Half a blink: the newest entries flash once a second (WCAG 2.3.1 allows three)."""
 REPEAT_LOG_SECONDS = 60.0
 SHUFFLE_BANNER = "shuffle_banner"
 """The name the shuffle banner's failures are reported under (it is drawn over the roads)."""
@@ -134,7 +132,7 @@ class Renderer:
         #: The drawn board without overlays; :attr:`frame` is what the screen shows.
         self.base = pygame.Surface(size)
         self.compositor = Compositor(self.base)
-        self.static = self._static_layer()
+        self.static = static_layer(theme, self.layout, self.panels)
         self.motion = self._motion(motion)
         self.index = ShoeIndex(tuple(self.layout.grids))
         self.reserved = {
@@ -146,9 +144,7 @@ class Renderer:
         #: The labelled values the header and the counters panel show now.
         self.panel_views: dict[str, PanelView] = {}
         self._keys: dict[str, Hashable] = {}
-        self._growing: list[str] = []  # roads whose newest entry is drawn in, then blinks
-        self._blink_start: float | None = None
-        self._newest_look: Hashable = None
+        self.newest = NewestMarks(theme.roads.blink_seconds)
         self._table: TableState | None = None
 
     def _motion(self, wanted: bool) -> Any | None:
@@ -243,11 +239,10 @@ class Renderer:
         if table.shuffling and "big_road" in self.layout.panels and dirty:
             dirty.append(self._shuffle_banner(now))
         if grown and arrived:
-            self._growing, self._blink_start, self._newest_look = grown, None, None
-            if self.motion is None or self.motion.draw_in(now) is None:
-                self._blink_start, self._newest_look = now, ("blink", 0)  # drawn just now
+            drawn = self.motion is None or self.motion.draw_in(now) is None
+            self.newest.begin(grown, now if drawn else None)
         if table.shuffling or changed is None:
-            self._growing = []  # the banner covers the roads; a blink would cut into it
+            self.newest.begin([], None)  # the banner covers the roads; a blink would cut into it
         dirty += self._animate_newest(now)
         return self._compose(now, dirty)
 
@@ -256,9 +251,7 @@ class Renderer:
         due = []
         if self.motion is not None:
             due.append(self.motion.next_deadline(now))
-        if self._growing and self._blink_start is not None:
-            elapsed = now - self._blink_start
-            due.append(self._blink_start + (int(elapsed / BLINK_PERIOD) + 1) * BLINK_PERIOD)
+        due.append(self.newest.next_change(now))
         found = [when for when in due if when is not None]
         return min(found, default=None)
 
@@ -359,36 +352,8 @@ class Renderer:
         self.views[name] = RoadView(window.start, *(newest or (None, None)))
 
     def _animate_newest(self, now: float) -> list[pygame.Rect]:
-        """Draw the newest entries of the roads that grew: drawn in, then blinking, then still."""
-        if not self._growing:
-            return []
         scale = self.motion.draw_in(now) if self.motion is not None else None
-        if scale is not None:
-            look: Hashable = ("in", round(scale, 3))
-        else:
-            if self._blink_start is None:
-                self._blink_start = now
-            elapsed = now - self._blink_start
-            done = elapsed >= self.theme.roads.blink_seconds
-            look = "done" if done else ("blink", int(elapsed / BLINK_PERIOD) % 2)
-        if look == self._newest_look:
-            return []
-        self._newest_look = look
-        dirty = []
-        for road in self._growing:
-            view = self.views.get(road)
-            if view is None or view.newest is None or view.newest_sprite is None:
-                continue
-            cell = view.newest
-            self.base.blit(self.static, cell, cell)
-            if look != ("blink", 1):
-                size = 1.0 if scale is None else scale
-                if size > 0:
-                    blit_centred(self.base, view.newest_sprite, cell, size)
-            dirty.append(cell)
-        if look == "done":
-            self._growing = []
-        return dirty
+        return self.newest.draw(self.base, self.static, self.views, now, scale)
 
     def _cards_shown(self, now: float) -> int | None:
         return self.motion.cards_shown(now) if self.motion is not None else None
@@ -479,42 +444,3 @@ class Renderer:
             panels.limits(frame, table.limits)
         elif name == "footer":
             draw_footer(panels, frame)
-
-    def _static_layer(self) -> pygame.Surface:
-        """Background, panel cards, titles and road grids: drawn once per theme and size."""
-        colors, layout = self.theme.colors, self.layout
-        surface = pygame.Surface(self.size)
-        surface.fill(colors.background)
-        for name, box in layout.panels.items():
-            if name == "header":
-                pygame.draw.rect(surface, colors.header_background, box.rect)
-                pygame.draw.line(
-                    surface,
-                    colors.accent,
-                    box.rect.bottomleft,
-                    (box.rect.right, box.rect.bottom),
-                    layout.line,
-                )
-                continue
-            if name == "footer":
-                continue
-            pygame.draw.rect(surface, colors.panel, box.rect, border_radius=layout.radius)
-            pygame.draw.rect(
-                surface, colors.border, box.rect, layout.line, border_radius=layout.radius
-            )
-            if box.title is not None:
-                y = box.title.bottom - 1
-                inset = layout.px(0.01)
-                pygame.draw.line(
-                    surface,
-                    colors.grid,
-                    (box.rect.x + inset, y),
-                    (box.rect.right - inset, y),
-                    layout.line,
-                )
-            if name in STATIC_TITLES:
-                self.panels.title(surface, name)
-            grid = layout.grids.get(name)
-            if grid is not None:
-                draw_grid_lines(surface, grid, colors.grid, layout.line)
-        return surface
