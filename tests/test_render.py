@@ -9,9 +9,9 @@ from scoreboard.core.cards import parse_cards
 from scoreboard.core.roads import result_games
 from scoreboard.core.rules import Coup, Game, Winner, deal_coup, result_coup
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.grid import first_visible_column
 from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
+from scoreboard.render.scroll import own_start
 from scoreboard.theme import load_theme
 
 SIZE = (1280, 720)
@@ -123,11 +123,13 @@ def test_after_sixty_columns_the_newest_big_road_cell_is_still_on_screen(classic
 
 
 def test_scrolling_keeps_whole_columns():
-    assert first_visible_column(0, 20, 2) == 0
-    assert first_visible_column(17, 20, 2) == 0
-    assert first_visible_column(18, 20, 2) == 1
-    assert first_visible_column(60, 20, 2) == 43
-    assert first_visible_column(5, 1, 2) == 5  # one column: the newest only
+    # 20 columns, 1 for the marker once scrolled, 2 left empty when it moves
+    assert own_start(0, 20, 1, 2) == 0
+    assert own_start(20, 20, 1, 2) == 0  # it fits: no scroll
+    assert own_start(21, 20, 1, 2) == 4  # 4..22 shown: the newest (20) and 2 empty
+    assert own_start(23, 20, 1, 2) == 4  # steps: no shift on every column
+    assert own_start(24, 20, 1, 2) == 7
+    assert own_start(5, 1, 2, 2) == 4  # one column: the newest only
 
 
 def test_blink_touches_only_the_newest_cells(classic):

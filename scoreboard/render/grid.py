@@ -11,7 +11,7 @@ drawing a road costs what the screen shows, not what the shoe holds.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 import pygame
@@ -19,7 +19,7 @@ import pygame
 from scoreboard.core.roads import BeadCell, BigRoadCell, DerivedCell, DerivedRoad, Roads
 from scoreboard.render.chrome import luminance
 from scoreboard.render.layout import Grid, ScreenLayout
-from scoreboard.render.marks import Mark, RoadPainter
+from scoreboard.render.marks import RoadPainter
 from scoreboard.render.panels import PanelPainter
 from scoreboard.render.scroll import ColumnIndex, shown_columns
 from scoreboard.render.text import TextCache
@@ -41,16 +41,6 @@ class RoadView:
     newest_sprite: pygame.Surface | None
 
 
-def first_visible_column(last_col: int, cols: int, empty_columns: int) -> int:
-    """Scroll so the newest column and up to ``empty_columns`` empty ones stay visible.
-
-    >>> first_visible_column(5, 10, 2), first_visible_column(30, 10, 2)
-    (0, 23)
-    """
-    keep = min(max(0, empty_columns), cols - 1)
-    return max(0, last_col + 1 + keep - cols)
-
-
 def draw_grid_lines(surface: pygame.Surface, grid: Grid, color: RGB, width: int) -> None:
     """The ruled paper of a road panel (drawn once, into the static layer)."""
     rect = grid.rect
@@ -60,26 +50,6 @@ def draw_grid_lines(surface: pygame.Surface, grid: Grid, color: RGB, width: int)
     for row in range(grid.rows + 1):
         y = min(grid.y(row), rect.bottom - width)
         pygame.draw.line(surface, color, (rect.left, y), (rect.right - 1, y), width)
-
-
-def draw_marks(
-    surface: pygame.Surface, grid: Grid, marks: Sequence[Mark], empty_columns: int
-) -> RoadView:
-    """Blit the visible marks centred in their cells; the last mark is the newest."""
-    if not marks:
-        return RoadView(0, None, None)
-    last_col = max(mark.col for mark in marks)
-    first = first_visible_column(last_col, grid.cols, empty_columns)
-    for mark in marks:
-        col = mark.col - first
-        if 0 <= col < grid.cols and 0 <= mark.row < grid.rows:
-            cell = grid.cell(col, mark.row)
-            surface.blit(mark.sprite, mark.sprite.get_rect(center=cell.center))
-    newest = marks[-1]
-    rect = None
-    if 0 <= newest.col - first < grid.cols and newest.row < grid.rows:
-        rect = grid.cell(newest.col - first, newest.row)
-    return RoadView(first, rect, newest.sprite)
 
 
 def sprite_size(grid: Grid) -> tuple[int, int]:
