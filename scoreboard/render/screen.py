@@ -146,6 +146,7 @@ class Renderer:
         self._keys: dict[str, Hashable] = {}
         self.newest = NewestMarks(theme.roads.blink_seconds)
         self._table: TableState | None = None
+        self._shoe_id: str | None = None
 
     def _motion(self, wanted: bool) -> Any | None:
         module = _motion_module()
@@ -211,7 +212,7 @@ class Renderer:
         given = FrameInput(table, status, clock, now, journal_failing)
         changed = self.index.sync(table.roads)
         arrived = self._arrived(table, changed, full)
-        self._table = table
+        self._table, self._shoe_id = table, table.shoe_id
         if self.motion is not None:
             if arrived:
                 self.motion.coup_arrived(table, now)
@@ -273,8 +274,7 @@ class Renderer:
             not full
             and changed is not None
             and bool(changed.get("bead_plate"))
-            and self._table is not None
-            and self._table.shoe_id == table.shoe_id
+            and self._shoe_id == table.shoe_id
         )
 
     def _update_roads(
