@@ -89,20 +89,6 @@ class Compositor:
         return shown
 
 
-def changed_area(before: pygame.Surface, after: pygame.Surface) -> pygame.Rect | None:
-    """The bounding box of the pixels that differ between two same-sized surfaces.
-
-    A panel redrawn for one new figure changes a few glyphs: the screen copies
-    that box, not the whole panel.  None when nothing changed.
-    """
-    same = pygame.mask.from_threshold(after, (0, 0, 0, 0), (1, 1, 1, 255), before)
-    same.invert()
-    boxes = same.get_bounding_rects()
-    if not boxes:
-        return None
-    return boxes[0].unionall(boxes[1:])
-
-
 def unique(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     """``rects`` without repeats and without rectangles inside another (copied once)."""
     kept: list[pygame.Rect] = []

@@ -50,7 +50,7 @@ from scoreboard.render.chrome import (
     draw_shuffle_banner,
     plate_shows,
 )
-from scoreboard.render.compose import Compositor, changed_area
+from scoreboard.render.compose import Compositor
 from scoreboard.render.grid import (
     NewestMarks,
     RoadView,
@@ -366,19 +366,10 @@ class Renderer:
         box = self.layout.panels.get(name)
         if box is None or self._keys.get(name) == key:
             return
-        before = None
         if not full:
-            if name not in ROAD_PANELS:  # a small panel: copy out only what changed
-                before = self.base.subsurface(box.rect).copy()
             self.base.blit(self.static, box.rect, box.rect)
+            dirty.append(box.rect)
         drawn = self._guarded(name, given.now, lambda: self._draw_panel(name, box, given))
-        if not full:
-            area = box.rect
-            if drawn and before is not None:
-                inside = changed_area(before, self.base.subsurface(box.rect))
-                area = pygame.Rect(0, 0, 0, 0) if inside is None else inside.move(box.rect.topleft)
-            if area.width and area.height:
-                dirty.append(area)
         if not drawn:
             self.base.blit(self.static, box.rect, box.rect)  # no half-drawn panel stays
             self.panels.placeholder(self.base, name)
