@@ -9,9 +9,9 @@ from scoreboard.core.cards import parse_cards
 from scoreboard.core.roads import result_games
 from scoreboard.core.rules import Coup, Game, Winner, deal_coup, result_coup
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.grid import first_visible_column
 from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
+from scoreboard.render.scroll import own_start
 from scoreboard.theme import load_theme
 
 SIZE = (1280, 720)
@@ -105,33 +105,35 @@ def test_derived_entries_appear_where_roads_md_puts_them(classic):
 
 
 def test_after_sixty_columns_the_newest_big_road_cell_is_still_on_screen(classic):
-    renderer = Renderer(classic, SIZE)
+    renderer = Renderer(classic, SIZE, motion=False)
     table = table_of("BP" * 30 + "B")  # 61 columns of one cell each
     frame = renderer.render(table, FeedStatus.DEMO)
-    grid = renderer.layout.grids["big_road"]
-    view = renderer.views["big_road"]
-    empty = classic.roads.empty_columns
-    assert view.first_col == first_visible_column(60, grid.cols, empty) > 0
-    newest = grid.cell(60 - view.first_col, 0)
-    assert view.newest == newest
-    assert newest.right <= grid.rect.right - empty * int(grid.cell_width)
+    view, window = renderer.views["big_road"], renderer.windows["big_road"]
+    assert view.first_col == window.start > 0  # scrolled (tests/test_render_dirty.py: how)
+    newest = window.cell(60, 0)
+    assert newest is not None and view.newest == newest
+    assert newest.right <= window.grid.rect.right
     assert close(pixel(frame, ring_point(newest)), classic.colors.banker)
-    before = grid.cell(59 - view.first_col, 0)
+    before = window.cell(59, 0)
+    assert before is not None
     assert close(pixel(frame, ring_point(before)), classic.colors.player)
-    after = grid.cell(61 - view.first_col, 0)
-    assert close(pixel(frame, ring_point(after)), classic.colors.panel, 8)
+    after = window.cell(61, 0)
+    if after is not None:
+        assert close(pixel(frame, ring_point(after)), classic.colors.panel, 8)
 
 
 def test_scrolling_keeps_whole_columns():
-    assert first_visible_column(0, 20, 2) == 0
-    assert first_visible_column(17, 20, 2) == 0
-    assert first_visible_column(18, 20, 2) == 1
-    assert first_visible_column(60, 20, 2) == 43
-    assert first_visible_column(5, 1, 2) == 5  # one column: the newest only
+    # 20 columns, 1 for the marker once scrolled, 2 left empty when it moves
+    assert own_start(0, 20, 1, 2) == 0
+    assert own_start(20, 20, 1, 2) == 0  # it fits: no scroll
+    assert own_start(21, 20, 1, 2) == 4  # 4..22 shown: the newest (20) and 2 empty
+    assert own_start(23, 20, 1, 2) == 4  # steps: no shift on every column
+    assert own_start(24, 20, 1, 2) == 7
+    assert own_start(5, 1, 2, 2) == 4  # one column: the newest only
 
 
 def test_blink_touches_only_the_newest_cells(classic):
-    renderer = Renderer(classic, SIZE)
+    renderer = Renderer(classic, SIZE, motion=False)  # motion draws the newest in first
     table = table_of("BBP")
     renderer.render(table, FeedStatus.DEMO, now=0.0)
     table.add_game(result_games("BBPP")[-1])

@@ -217,6 +217,7 @@ class Roads:
         "_big_road",
         "_counts",
         "_derived",
+        "_derived_games",
         "_derived_roads",
         "_last_number",
         "_last_winner",
@@ -240,9 +241,12 @@ class Roads:
         self._longest_banker = 0
         self._longest_player = 0
         self._derived: dict[DerivedRoad, list[DerivedCell]] = {road: [] for road in DerivedRoad}
-        # (k, its road, the place method of its layout), for the append loop.
+        # The big-road game that added each derived entry, beside it (cells are shared values).
+        self._derived_games: dict[DerivedRoad, list[int]] = {road: [] for road in DerivedRoad}
+        # (k, its road, its games, the place method of its layout), for the append loop.
         self._derived_roads = tuple(
-            (road.k, cells, RoadLayout(rows).place) for road, cells in self._derived.items()
+            (road.k, cells, self._derived_games[road], RoadLayout(rows).place)
+            for road, cells in self._derived.items()
         )
         self._tally = Tally()
         self._last_number: int | None = None
@@ -342,11 +346,12 @@ class Roads:
                 row,
             )
         )
-        for k, road, place in self._derived_roads:
+        for k, road, games, place in self._derived_roads:
             color = derived_color(lengths, col, row, k)
             if color is not None:
                 x, y = place(color)
                 road.append(derived_cell(x, y, color))
+                games.append(number)
 
     # -- reading -----------------------------------------------------------
     @property
@@ -374,6 +379,60 @@ class Roads:
             return self.big_road
         try:
             return tuple(self._derived[DerivedRoad(name)])
+        except ValueError:
+            raise ValueError(
+                f"no road {name!r}; roads are bead_plate, big_road, {', '.join(DerivedRoad)}"
+            ) from None
+
+    def length(self, name: str) -> int:
+        """How many entries road ``name`` has, without copying it (a renderer asks every frame).
+
+        >>> roads = Roads.build(result_games("BTBPB"))
+        >>> [roads.length(name) for name in ("bead_plate", "big_road", "big_eye_boy")]
+        [5, 4, 1]
+        """
+        return len(self._entries(name))
+
+    def entries(
+        self, name: str, start: int = 0, stop: int | None = None
+    ) -> Sequence[BeadCell] | Sequence[BigRoadCell] | Sequence[DerivedCell]:
+        """Entries ``start:stop`` of road ``name``: what changed, without copying the whole road.
+
+        >>> [cell.game for cell in Roads.build(result_games("BBPT")).entries("big_road", 1)]
+        [2, 3]
+        """
+        return self._entries(name)[start:stop]  # a slice is a copy: the road stays the engine's
+
+    def entry_games(self, name: str, start: int = 0, stop: int | None = None) -> tuple[int, ...]:
+        """The game of each entry ``start:stop``: its coup's number, for a derived entry the
+        number of the big-road result that added it.  The cell of leading ties, before any
+        Banker or Player result, counts as the first tie's game.
+
+        >>> Roads.build(result_games("BPBBP")).entry_games("big_eye_boy")
+        (3, 4, 5)
+        >>> Roads.build(result_games("TT")).entry_games("big_road")
+        (1,)
+        """
+        if name == "bead_plate":
+            return tuple(cell.game for cell in self._bead_plate[start:stop])
+        if name == "big_road":
+            first = self._bead_plate[0].game if self._bead_plate else 0
+            return tuple(
+                first if cell.game is None else cell.game for cell in self._big_road[start:stop]
+            )
+        return tuple(self._derived_games[self._derived_road(name)][start:stop])
+
+    def _entries(self, name: str) -> list[BeadCell] | list[BigRoadCell] | list[DerivedCell]:
+        if name == "bead_plate":
+            return self._bead_plate
+        if name == "big_road":
+            return self._big_road
+        return self._derived[self._derived_road(name)]
+
+    @staticmethod
+    def _derived_road(name: str) -> DerivedRoad:
+        try:
+            return DerivedRoad(name)
         except ValueError:
             raise ValueError(
                 f"no road {name!r}; roads are bead_plate, big_road, {', '.join(DerivedRoad)}"

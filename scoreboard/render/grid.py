@@ -2,20 +2,34 @@
 
 The roads differ only in the symbol each entry gets
 (:class:`scoreboard.render.marks.RoadPainter`); the grid, the scrolling and the
-"newest entry" bookkeeping are shared (:func:`draw_marks`).  Positions come
-from the road engine; nothing here computes a road.
+"newest entry" bookkeeping are shared.  Positions come from the road engine and
+the window from :mod:`scoreboard.render.scroll`; nothing here computes a road.
+:class:`RoadWindow` builds sprites for the entries in visible columns only, so
+drawing a road costs what the screen shows, not what the shoe holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 import pygame
 
-from scoreboard.render.layout import Grid
-from scoreboard.render.marks import Mark
-from scoreboard.theme import RGB
+from scoreboard.core.roads import BeadCell, BigRoadCell, DerivedCell, DerivedRoad, Roads
+from scoreboard.render.chrome import luminance
+from scoreboard.render.layout import Grid, ScreenLayout
+from scoreboard.render.marks import RoadPainter
+from scoreboard.render.panels import PanelPainter
+from scoreboard.render.scroll import ColumnIndex, shown_columns
+from scoreboard.render.text import TextCache
+from scoreboard.theme import RGB, ROAD_PANELS, Colors, Theme
+
+STATIC_TITLES = (*ROAD_PANELS, "counters", "predictions")
+
+MARKER_TEXT = 0.024
+"""The "earlier" marker's text size, of the shorter screen side: its letters measure
+about 1.7 % (the text rule: nothing below 1.5 %)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,16 +39,6 @@ class RoadView:
     first_col: int
     newest: pygame.Rect | None
     newest_sprite: pygame.Surface | None
-
-
-def first_visible_column(last_col: int, cols: int, empty_columns: int) -> int:
-    """Scroll so the newest column and up to ``empty_columns`` empty ones stay visible.
-
-    >>> first_visible_column(5, 10, 2), first_visible_column(30, 10, 2)
-    (0, 23)
-    """
-    keep = min(max(0, empty_columns), cols - 1)
-    return max(0, last_col + 1 + keep - cols)
 
 
 def draw_grid_lines(surface: pygame.Surface, grid: Grid, color: RGB, width: int) -> None:
@@ -48,25 +52,217 @@ def draw_grid_lines(surface: pygame.Surface, grid: Grid, color: RGB, width: int)
         pygame.draw.line(surface, color, (rect.left, y), (rect.right - 1, y), width)
 
 
-def draw_marks(
-    surface: pygame.Surface, grid: Grid, marks: Sequence[Mark], empty_columns: int
-) -> RoadView:
-    """Blit the visible marks centred in their cells; the last mark is the newest."""
-    if not marks:
-        return RoadView(0, None, None)
-    last_col = max(mark.col for mark in marks)
-    first = first_visible_column(last_col, grid.cols, empty_columns)
-    for mark in marks:
-        col = mark.col - first
-        if 0 <= col < grid.cols and 0 <= mark.row < grid.rows:
-            cell = grid.cell(col, mark.row)
-            surface.blit(mark.sprite, mark.sprite.get_rect(center=cell.center))
-    newest = marks[-1]
-    rect = None
-    if 0 <= newest.col - first < grid.cols and newest.row < grid.rows:
-        rect = grid.cell(newest.col - first, newest.row)
-    return RoadView(first, rect, newest.sprite)
-
-
 def sprite_size(grid: Grid) -> tuple[int, int]:
     return (max(2, int(grid.cell_width)), max(2, int(grid.cell_height)))
+
+
+@dataclass(frozen=True, slots=True)
+class RoadWindow:
+    """Where one road's visible entries go: its grid, first shown column and marker columns."""
+
+    grid: Grid
+    start: int
+    reserved: int
+
+    @property
+    def offset(self) -> int:
+        """The grid column of road column ``start`` (past the marker when scrolled)."""
+        return shown_columns(self.start, self.grid.cols, self.reserved)[0]
+
+    @property
+    def stop(self) -> int:
+        """One past the last road column shown."""
+        return self.start + shown_columns(self.start, self.grid.cols, self.reserved)[1]
+
+    def cell(self, col: int, row: int) -> pygame.Rect | None:
+        """The pixel cell of road position (col, row), or None when it is not shown."""
+        if not (self.start <= col < self.stop and 0 <= row < self.grid.rows):
+            return None
+        return self.grid.cell(col - self.start + self.offset, row)
+
+
+def marker_columns(grid: Grid, unit: int) -> int:
+    """The grid columns the "earlier" marker takes: room for its text at the text rule's size."""
+    band = MARKER_TEXT * unit * 1.6
+    return max(1, min(grid.cols - 1, math.ceil(band / max(1.0, grid.cell_width))))
+
+
+def entry_sprite(
+    painter: RoadPainter,
+    name: str,
+    cell: BeadCell | BigRoadCell | DerivedCell,
+    size: tuple[int, int],
+) -> pygame.Surface:
+    """The sprite of one entry of road ``name``."""
+    if isinstance(cell, BeadCell):
+        return painter.bead(cell, size)
+    if isinstance(cell, BigRoadCell):
+        return painter.big_road(cell, size)
+    return painter.derived(DerivedRoad(name).k, cell.color, size)
+
+
+def visible_marks(
+    painter: RoadPainter,
+    name: str,
+    roads: Roads,
+    index: ColumnIndex,
+    window: RoadWindow,
+    indices: Iterable[int] | None = None,
+) -> list[tuple[int, pygame.Rect, pygame.Surface]]:
+    """(entry index, cell, sprite) of the shown entries: all of them, or only ``indices``."""
+    size = sprite_size(window.grid)
+    wanted = index.entries(window.start, window.stop) if indices is None else indices
+    placed = []
+    for at in wanted:
+        cell = roads.entries(name, at, at + 1)[0]
+        rect = window.cell(cell.col, cell.row)
+        if rect is not None:
+            placed.append((at, rect, entry_sprite(painter, name, cell, size)))
+    return placed
+
+
+def blit_centred(
+    surface: pygame.Surface, sprite: pygame.Surface, cell: pygame.Rect, scale: float = 1.0
+) -> None:
+    """A sprite centred in its cell, drawn at ``scale`` of its size (a mark being drawn in)."""
+    if scale < 1.0:
+        width, height = sprite.get_size()
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        sprite = pygame.transform.smoothscale(sprite, size)
+    surface.blit(sprite, sprite.get_rect(center=cell.center))
+
+
+def draw_earlier_marker(
+    surface: pygame.Surface,
+    window: RoadWindow,
+    colors: Colors,
+    text: TextCache,
+    label: str,
+    unit: int,
+) -> pygame.Rect:
+    """An accent band at the road's left edge with a left arrow and ``label`` read upwards.
+
+    It says the road has scrolled: earlier results are off to the left.
+    """
+    grid = window.grid
+    band = pygame.Rect(grid.rect.x, grid.rect.y, grid.x(window.offset) - grid.rect.x, grid.rect.h)
+    pygame.draw.rect(surface, colors.accent, band)
+    ink = colors.header_background if luminance(colors.accent) > 0.5 else colors.header_text
+    if abs(luminance(ink) - luminance(colors.accent)) < 0.3:
+        ink = (0, 0, 0) if luminance(colors.accent) > 0.5 else (255, 255, 255)
+    height = MARKER_TEXT * unit
+    side = min(band.width * 0.7, height * 1.1)
+    top = band.y + max(2, round(band.width * 0.2))
+    arrow = [
+        (band.centerx - side / 2, top + side / 2),
+        (band.centerx + side / 2, top),
+        (band.centerx + side / 2, top + side),
+    ]
+    pygame.draw.polygon(surface, ink, arrow)
+    room = band.bottom - (top + side) - 2 * max(2, round(band.width * 0.2))
+    size = text.fit_size(label, height, room, bold=True)
+    if size >= 0.9 * text.size_for_height(height):  # never below the text rule: the arrow alone
+        words = pygame.transform.rotate(text.render(label, size, ink, bold=True), 90)
+        surface.blit(words, words.get_rect(center=(band.centerx, (top + side + band.bottom) / 2)))
+    return band
+
+
+BLINK_PERIOD = 0.5
+"""Half a blink: the newest entries flash once a second (WCAG 2.3.1 allows three)."""
+
+
+class NewestMarks:
+    """The newest entries of the roads that grew: drawn in, then blinking, then still."""
+
+    def __init__(self, blink_seconds: float) -> None:
+        self.blink_seconds = blink_seconds
+        self.roads: list[str] = []
+        self._start: float | None = None
+        self._look: Hashable = None
+
+    def begin(self, roads: list[str], drawn_at: float | None) -> None:
+        """These roads just grew; ``drawn_at``: when their newest marks were drawn whole
+        (None while the motion still draws them in: the blink starts after)."""
+        self.roads, self._start = roads, drawn_at
+        self._look = None if drawn_at is None else ("blink", 0)
+
+    def next_change(self, now: float) -> float | None:
+        if not self.roads or self._start is None:
+            return None
+        elapsed = now - self._start
+        return self._start + (int(elapsed / BLINK_PERIOD) + 1) * BLINK_PERIOD
+
+    def draw(
+        self,
+        surface: pygame.Surface,
+        static: pygame.Surface,
+        views: Mapping[str, RoadView],
+        now: float,
+        scale: float | None,
+    ) -> list[pygame.Rect]:
+        """Draw the newest marks as they look at ``now`` (``scale``: the draw-in, None = done)."""
+        if not self.roads:
+            return []
+        if scale is not None:
+            look: Hashable = ("in", round(scale, 3))
+        else:
+            if self._start is None:
+                self._start = now
+            elapsed = now - self._start
+            done = elapsed >= self.blink_seconds
+            look = "done" if done else ("blink", int(elapsed / BLINK_PERIOD) % 2)
+        if look == self._look:
+            return []
+        self._look = look
+        dirty = []
+        for road in self.roads:
+            view = views.get(road)
+            if view is None or view.newest is None or view.newest_sprite is None:
+                continue
+            cell = view.newest
+            surface.blit(static, cell, cell)
+            size = 1.0 if scale is None else scale
+            if look != ("blink", 1) and size > 0:
+                blit_centred(surface, view.newest_sprite, cell, size)
+            dirty.append(cell)
+        if look == "done":
+            self.roads = []
+        return dirty
+
+
+def static_layer(theme: Theme, layout: ScreenLayout, panels: PanelPainter) -> pygame.Surface:
+    """Background, panel cards, titles and road grids: drawn once per theme and size."""
+    colors = theme.colors
+    surface = pygame.Surface(layout.size)
+    surface.fill(colors.background)
+    for name, box in layout.panels.items():
+        if name == "header":
+            pygame.draw.rect(surface, colors.header_background, box.rect)
+            pygame.draw.line(
+                surface,
+                colors.accent,
+                box.rect.bottomleft,
+                (box.rect.right, box.rect.bottom),
+                layout.line,
+            )
+            continue
+        if name == "footer":
+            continue
+        pygame.draw.rect(surface, colors.panel, box.rect, border_radius=layout.radius)
+        pygame.draw.rect(surface, colors.border, box.rect, layout.line, border_radius=layout.radius)
+        if box.title is not None:
+            y = box.title.bottom - 1
+            inset = layout.px(0.01)
+            pygame.draw.line(
+                surface,
+                colors.grid,
+                (box.rect.x + inset, y),
+                (box.rect.right - inset, y),
+                layout.line,
+            )
+        if name in STATIC_TITLES:
+            panels.title(surface, name)
+        grid = layout.grids.get(name)
+        if grid is not None:
+            draw_grid_lines(surface, grid, colors.grid, layout.line)
+    return surface

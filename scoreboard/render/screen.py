@@ -1,10 +1,20 @@
-"""The full frame: a cached static layer, panels redrawn only when they change.
+"""The full frame: a cached static layer, and only what changed redrawn.
 
-:class:`Renderer` owns one off-screen frame.  ``update`` redraws the panels whose
-content changed since the last call and returns their rectangles; ``blink``
-touches only the newest entry's cell of each road that just grew.  The app copies
-those rectangles to the display, so a frame that fails half-way never reaches
-the screen.
+:class:`Renderer` owns one off-screen frame.  ``update`` redraws the small
+panels whose content changed (header, counters, ask road, last hand, limits),
+and of the roads only the cells that changed (the new entries, the big-road
+cell whose tie count grew); a road is redrawn whole only when its window
+scrolled (:mod:`scoreboard.render.scroll`: all roads scroll together).  It
+returns the rectangles it touched; the app copies those to the display, so a
+frame that fails half-way never reaches the screen.  A full frame copies the
+static layer once.  Only the entries in visible columns get a sprite, so a
+frame costs what the screen shows, not what the shoe holds.
+
+Motion (:mod:`scoreboard.render.motion`) is a timing model the renderer asks:
+how many of the last hand's cards show, how grown the newest mark is, which
+overlays (the winner banner) are up.  Overlays are composited over the drawn
+board (:attr:`Renderer.base`), so the board under them is restored exactly
+when they move or end.  ``next_blink`` and ``blink`` drive every animation.
 
 Each panel is drawn inside its own guard: a panel that raises shows a neutral
 placeholder (its background and a large dash), the other panels go on updating,
@@ -23,9 +33,12 @@ tests in ``tests/test_render.py`` do this)::
 
 from __future__ import annotations
 
+import functools
+import importlib
 import logging
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import pygame
 
@@ -37,19 +50,28 @@ from scoreboard.render.chrome import (
     draw_shuffle_banner,
     plate_shows,
 )
-from scoreboard.render.grid import RoadView, draw_grid_lines, draw_marks, sprite_size
+from scoreboard.render.compose import Compositor
+from scoreboard.render.grid import (
+    NewestMarks,
+    RoadView,
+    RoadWindow,
+    blit_centred,
+    draw_earlier_marker,
+    marker_columns,
+    static_layer,
+    visible_marks,
+)
 from scoreboard.render.hand import draw_last_coup
 from scoreboard.render.layout import PanelBox, ScreenLayout, compute_layout
 from scoreboard.render.marks import RoadPainter
 from scoreboard.render.panels import PanelPainter, PanelView
+from scoreboard.render.scroll import ShoeIndex, starts
 from scoreboard.render.symbols import Sprites
 from scoreboard.render.text import TextCache
 from scoreboard.theme import ROAD_PANELS, Theme
 
 log = logging.getLogger(__name__)
 
-STATIC_TITLES = (*ROAD_PANELS, "counters", "predictions")
-BLINK_PERIOD = 0.5
 REPEAT_LOG_SECONDS = 60.0
 SHUFFLE_BANNER = "shuffle_banner"
 """The name the shuffle banner's failures are reported under (it is drawn over the roads)."""
@@ -69,6 +91,14 @@ class FrameInput:
     journal_failing: bool
 
 
+def _motion_module() -> Any | None:
+    """scoreboard.render.motion, written beside this module; None until it lands."""
+    try:
+        return importlib.import_module("scoreboard.render.motion")
+    except ImportError:
+        return None
+
+
 class Renderer:
     """Turns a table state into pixels for one theme and one screen size."""
 
@@ -78,11 +108,14 @@ class Renderer:
         size: tuple[int, int],
         *,
         drawers: Mapping[str, PanelDrawer] | None = None,
+        motion: bool = True,
     ) -> None:
         """``drawers`` replaces how the named panels are drawn (see :data:`PanelDrawer`).
 
         It is the documented hook for a test's failing panel and for a site's own
         panel; the built-in painters draw every panel it does not name.
+        ``motion=False`` (or the theme's ``motion.enabled: false``) draws every
+        change in its final state at once.
         """
         self.theme = theme
         self.drawers: Mapping[str, PanelDrawer] = dict(drawers or {})
@@ -96,19 +129,44 @@ class Renderer:
         self.sprites = Sprites()
         self.roads = RoadPainter(theme, self.sprites, self.text)
         self.panels = PanelPainter(theme, self.layout, self.text, self.roads)
-        self.frame = pygame.Surface(size)
-        self.static = self._static_layer()
+        #: The drawn board without overlays; :attr:`frame` is what the screen shows.
+        self.base = pygame.Surface(size)
+        self.compositor = Compositor(self.base)
+        self.static = static_layer(theme, self.layout, self.panels)
+        self.motion = self._motion(motion)
+        self.index = ShoeIndex(tuple(self.layout.grids))
+        self.reserved = {
+            name: marker_columns(grid, self.layout.unit) for name, grid in self.layout.grids.items()
+        }
+        self.windows: dict[str, RoadWindow] = {}
         #: What each road panel shows now (scroll, newest cell), by road name.
         self.views: dict[str, RoadView] = {}
         #: The labelled values the header and the counters panel show now.
         self.panel_views: dict[str, PanelView] = {}
         self._keys: dict[str, Hashable] = {}
-        self._signatures: dict[str, Hashable] = {}
-        self._blinking: list[str] = []
-        self._blink_start = 0.0
-        self._blink_phase = 0
+        self.newest = NewestMarks(theme.roads.blink_seconds)
+        self._table: TableState | None = None
+        self._shoe_id: str | None = None
+
+    def _motion(self, wanted: bool) -> Any | None:
+        module = _motion_module()
+        if module is None:
+            return None
+        settings = module.MotionSettings.from_theme(self.theme, enabled=wanted)
+        if not settings.enabled:
+            return None
+        return module.Motion(settings, self.panels, self.layout)
 
     # -- public ---------------------------------------------------------------------------
+    @property
+    def frame(self) -> pygame.Surface:
+        """What the screen shows: the board, with any overlay composited over it."""
+        return self.compositor.frame
+
+    def _compose(self, now: float, dirty: list[pygame.Rect]) -> list[pygame.Rect]:
+        overlays = self.motion.overlays() if self.motion is not None else ()
+        return self.compositor.compose(overlays, now, dirty)
+
     def invalidate(self) -> None:
         """Forget what is on the frame: the next update redraws everything."""
         self._keys.clear()
@@ -141,26 +199,32 @@ class Renderer:
         now: float = 0.0,
         journal_failing: bool = False,
     ) -> list[pygame.Rect]:
-        """Redraw the panels whose content changed; return the rectangles touched.
+        """Redraw what changed; return the rectangles touched.
 
         ``journal_failing`` puts the journal warning beside the feed mark.  The
         header is drawn last, so its mark reflects the panels of this very frame.
         """
         dirty: list[pygame.Rect] = []
-        if not self._keys:
-            self.frame.blit(self.static, (0, 0))
-            dirty.append(self.frame.get_rect())
-        version = (table.version, table.shuffling)
-        keys: dict[str, Hashable] = {
-            "counters": version,
-            "predictions": version,
-            "last_coup": version,
-            "limits": (id(table.limits), table.limits.currency),
-            "footer": (),
-            **{road: version for road in ROAD_PANELS},
-        }
+        full = not self._keys
+        if full:
+            self.base.blit(self.static, (0, 0))
+            dirty.append(self.base.get_rect())
         given = FrameInput(table, status, clock, now, journal_failing)
-        grown = [name for name, key in keys.items() if self._refresh(name, key, given, dirty)]
+        changed = self.index.sync(table.roads)
+        arrived = self._arrived(table, changed, full)
+        self._table, self._shoe_id = table, table.shoe_id
+        if self.motion is not None:
+            if arrived:
+                self.motion.coup_arrived(table, now)
+            elif changed is None and not full:
+                self.motion.stop(now)
+        version = (table.version, table.shuffling)
+        self._refresh("counters", version, given, dirty, full)
+        self._refresh("predictions", version, given, dirty, full)
+        self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, full)
+        self._refresh("limits", (id(table.limits), table.limits.currency), given, dirty, full)
+        self._refresh("footer", (), given, dirty, full)
+        grown = self._update_roads(given, changed, dirty, full)
         header = (
             table.table_name,
             table.table_id,
@@ -172,75 +236,148 @@ class Renderer:
             self._fault_shown(),
             journal_failing,
         )
-        self._refresh("header", header, given, dirty)
+        self._refresh("header", header, given, dirty, full)
         if table.shuffling and "big_road" in self.layout.panels and dirty:
             dirty.append(self._shuffle_banner(now))
-        if grown:
-            self._blinking, self._blink_start, self._blink_phase = grown, now, 0
-        if table.shuffling:
-            self._blinking = []  # the banner covers the roads; a blink would cut into it
-        return dirty
+        if grown and arrived:
+            drawn = self.motion is None or self.motion.draw_in(now) is None
+            self.newest.begin(grown, now if drawn else None)
+        if table.shuffling or changed is None:
+            self.newest.begin([], None)  # the banner covers the roads; a blink would cut into it
+        dirty += self._animate_newest(now)
+        return self._compose(now, dirty)
 
     def next_blink(self, now: float) -> float | None:
-        """When ``blink`` must run next, or None when nothing blinks."""
-        if not self._blinking:
-            return None
-        elapsed = now - self._blink_start
-        return self._blink_start + (int(elapsed / BLINK_PERIOD) + 1) * BLINK_PERIOD
+        """The next moment anything animated changes (a blink, a card, a banner), or None."""
+        due = []
+        if self.motion is not None:
+            due.append(self.motion.next_deadline(now))
+        due.append(self.newest.next_change(now))
+        found = [when for when in due if when is not None]
+        return min(found, default=None)
 
     def blink(self, now: float) -> list[pygame.Rect]:
-        """Show or hide the newest entries; touches only their cells."""
-        if not self._blinking:
-            return []
-        elapsed = now - self._blink_start
-        done = elapsed >= self.theme.roads.blink_seconds
-        phase = 0 if done else int(elapsed / BLINK_PERIOD) % 2
-        if phase == self._blink_phase and not done:
-            return []
-        self._blink_phase = phase
-        dirty = []
-        for road in self._blinking:
-            view = self.views.get(road)
-            if view is None or view.newest is None or view.newest_sprite is None:
-                continue
-            cell = view.newest
-            self.frame.blit(self.static, cell, cell)
-            if phase == 0:
-                sprite = view.newest_sprite
-                self.frame.blit(sprite, sprite.get_rect(center=cell.center))
+        """Advance every animation to ``now``; touches only what changed."""
+        dirty: list[pygame.Rect] = []
+        table = self._table
+        if table is not None and self.motion is not None and "last_coup" in self._keys:
+            given = FrameInput(table, FeedStatus.DEMO, "", now, False)
+            version = (table.version, table.shuffling)
+            self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, False)
+        dirty += self._animate_newest(now)
+        return self._compose(now, dirty)
+
+    # -- roads ------------------------------------------------------------------------------
+    def _arrived(self, table: TableState, changed: dict[str, list[int]] | None, full: bool) -> bool:
+        """A coup joined the current shoe since the last update (not a first frame or rebuild)."""
+        return (
+            not full
+            and changed is not None
+            and bool(changed.get("bead_plate"))
+            and self._shoe_id == table.shoe_id
+        )
+
+    def _update_roads(
+        self,
+        given: FrameInput,
+        changed: dict[str, list[int]] | None,
+        dirty: list[pygame.Rect],
+        full: bool,
+    ) -> list[str]:
+        """Scroll, then redraw each road whole or only its changed cells; the roads that grew."""
+        table, grids = given.table, self.layout.grids
+        spans = {
+            name: self.index.columns[name].span(g.cols, self.reserved[name])
+            for name, g in grids.items()
+        }
+        first = starts(spans, self.theme.roads.empty_columns)
+        grown = []
+        for name, grid in grids.items():
+            window = self.windows[name] = RoadWindow(grid, first[name], self.reserved[name])
+            empty = table.roads.length(name) == 0
+            key: Hashable = (window.start, table.shuffling, empty)
+            if name == "big_road":
+                key = (key, plate_shows(table))
+            if name in self.drawers:
+                key = (key, table.version)
+            touched = [] if changed is None else changed.get(name, [])
+            if changed is None or self._keys.get(name) != key:
+                self._refresh(name, key, given, dirty, full)
+            elif touched:
+                draw = functools.partial(self._draw_cells, name, table, touched, dirty)
+                self._guarded(name, given.now, draw)
+            if touched and not empty:
+                grown.append(name)
+        return grown
+
+    def _draw_cells(
+        self, name: str, table: TableState, touched: list[int], dirty: list[pygame.Rect]
+    ) -> None:
+        window = self.windows[name]
+        placed = visible_marks(
+            self.roads, name, table.roads, self.index.columns[name], window, touched
+        )
+        for _, cell, sprite in placed:
+            self.base.blit(self.static, cell, cell)
+            blit_centred(self.base, sprite, cell)
             dirty.append(cell)
-        if done:
-            self._blinking = []
-        return dirty
+        self._set_view(name, table)
 
-    # -- drawing ----------------------------------------------------------------------------
-    def _road_grew(self, road: str, table: TableState) -> bool:
-        entries = table.roads.road(road)
-        length = len(entries)
-        signature = (table.shoe_id, length, tuple(entries[-1:]))
-        grew = self._signatures.get(road) != signature and length > 0
-        self._signatures[road] = signature
-        return grew
+    def _draw_road(self, name: str, table: TableState) -> None:
+        frame, panels, window = self.base, self.panels, self.windows[name]
+        index = self.index.columns[name]
+        for _, cell, sprite in visible_marks(self.roads, name, table.roads, index, window):
+            blit_centred(frame, sprite, cell)
+        if window.start > 0:
+            label = self.theme.label("earlier")[0]
+            draw_earlier_marker(
+                frame, window, self.theme.colors, self.text, label, self.layout.unit
+            )
+        self._set_view(name, table)
+        if name == "big_road" and not len(index) and not table.shuffling:
+            panels.notice(frame, window.grid.rect, panels.words("waiting", "  ·  "))
+        if name == "big_road":
+            draw_cut_card_mark(panels, frame, table)
 
+    def _set_view(self, name: str, table: TableState) -> None:
+        window, length = self.windows[name], table.roads.length(name)
+        newest = None
+        if length:
+            placed = visible_marks(
+                self.roads, name, table.roads, self.index.columns[name], window, [length - 1]
+            )
+            if placed:
+                _, cell, sprite = placed[0]
+                newest = (cell, sprite)
+        self.views[name] = RoadView(window.start, *(newest or (None, None)))
+
+    def _animate_newest(self, now: float) -> list[pygame.Rect]:
+        scale = self.motion.draw_in(now) if self.motion is not None else None
+        return self.newest.draw(self.base, self.static, self.views, now, scale)
+
+    def _cards_shown(self, now: float) -> int | None:
+        return self.motion.cards_shown(now) if self.motion is not None else None
+
+    # -- panels -----------------------------------------------------------------------------
     def _refresh(
-        self, name: str, key: Hashable, given: FrameInput, dirty: list[pygame.Rect]
-    ) -> bool:
-        """Redraw panel ``name`` if its ``key`` changed; True when it is a road that just grew."""
+        self, name: str, key: Hashable, given: FrameInput, dirty: list[pygame.Rect], full: bool
+    ) -> None:
+        """Redraw panel ``name`` if its ``key`` changed (a full frame has the static layer down)."""
         box = self.layout.panels.get(name)
         if box is None or self._keys.get(name) == key:
-            return False
-        full_redraw = name not in self._keys
-        self.frame.blit(self.static, box.rect, box.rect)
+            return
+        if not full:
+            self.base.blit(self.static, box.rect, box.rect)
+            dirty.append(box.rect)
         drawn = self._guarded(name, given.now, lambda: self._draw_panel(name, box, given))
-        dirty.append(box.rect)
         if not drawn:
-            self.frame.blit(self.static, box.rect, box.rect)  # no half-drawn panel stays
-            self.panels.placeholder(self.frame, name)
+            self.base.blit(self.static, box.rect, box.rect)  # no half-drawn panel stays
+            self.panels.placeholder(self.base, name)
             self.views.pop(name, None)  # nothing of it blinks or is read off the screen
             self.panel_views.pop(name, None)
-            return False  # the key is not kept: the next update tries the panel again
+            self._keys.pop(name, None)  # the next update tries the panel again
+            return
         self._keys[name] = key
-        return name in ROAD_PANELS and self._road_grew(name, given.table) and not full_redraw
 
     def _guarded(self, name: str, now: float, draw: Callable[[], object]) -> bool:
         """Run ``draw()``; False when it raised: counted, named, logged once a minute."""
@@ -252,6 +389,7 @@ class Renderer:
             if self._logged.get(name, -REPEAT_LOG_SECONDS) + REPEAT_LOG_SECONDS <= now:
                 self._logged[name] = now
                 log.exception("panel %s failed to draw; it shows a placeholder", name)
+            self._keys.pop(name, None)
             return False
         self._failing.pop(name, None)
         return True
@@ -264,12 +402,12 @@ class Renderer:
         """The banner over the roads, guarded like a panel; the rectangle it touched."""
         drawn: list[pygame.Rect] = []
         self._guarded(
-            SHUFFLE_BANNER, now, lambda: drawn.append(draw_shuffle_banner(self.panels, self.frame))
+            SHUFFLE_BANNER, now, lambda: drawn.append(draw_shuffle_banner(self.panels, self.base))
         )
         return drawn[0] if drawn else self.layout.panels["big_road"].rect
 
     def _draw_panel(self, name: str, box: PanelBox, given: FrameInput) -> None:
-        frame, panels, table = self.frame, self.panels, given.table
+        frame, panels, table = self.base, self.panels, given.table
         drawer = self.drawers.get(name)
         if drawer is not None:
             drawer(frame, box.body, table)
@@ -290,57 +428,10 @@ class Renderer:
         elif name == "predictions":
             panels.predictions(frame, table.roads)
         elif name == "last_coup":
-            draw_last_coup(panels, frame, table)
+            shown = self._cards_shown(given.now)
+            extra: dict[str, Any] = {} if shown is None else {"shown": shown}
+            draw_last_coup(panels, frame, table, **extra)
         elif name == "limits":
             panels.limits(frame, table.limits)
         elif name == "footer":
             draw_footer(panels, frame)
-
-    def _draw_road(self, name: str, table: TableState) -> None:
-        frame, panels = self.frame, self.panels
-        grid = self.layout.grids[name]
-        marks = self.roads.marks(name, table.roads, sprite_size(grid))
-        self.views[name] = draw_marks(frame, grid, marks, self.theme.roads.empty_columns)
-        if name == "big_road" and not marks and not table.shuffling:
-            panels.notice(frame, grid.rect, panels.words("waiting", "  ·  "))
-        if name == "big_road":
-            draw_cut_card_mark(panels, frame, table)
-
-    def _static_layer(self) -> pygame.Surface:
-        """Background, panel cards, titles and road grids: drawn once per theme and size."""
-        colors, layout = self.theme.colors, self.layout
-        surface = pygame.Surface(self.size)
-        surface.fill(colors.background)
-        for name, box in layout.panels.items():
-            if name == "header":
-                pygame.draw.rect(surface, colors.header_background, box.rect)
-                pygame.draw.line(
-                    surface,
-                    colors.accent,
-                    box.rect.bottomleft,
-                    (box.rect.right, box.rect.bottom),
-                    layout.line,
-                )
-                continue
-            if name == "footer":
-                continue
-            pygame.draw.rect(surface, colors.panel, box.rect, border_radius=layout.radius)
-            pygame.draw.rect(
-                surface, colors.border, box.rect, layout.line, border_radius=layout.radius
-            )
-            if box.title is not None:
-                y = box.title.bottom - 1
-                inset = layout.px(0.01)
-                pygame.draw.line(
-                    surface,
-                    colors.grid,
-                    (box.rect.x + inset, y),
-                    (box.rect.right - inset, y),
-                    layout.line,
-                )
-            if name in STATIC_TITLES:
-                self.panels.title(surface, name)
-            grid = layout.grids.get(name)
-            if grid is not None:
-                draw_grid_lines(surface, grid, colors.grid, layout.line)
-        return surface

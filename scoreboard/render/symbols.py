@@ -7,6 +7,7 @@ clean edges on every screen without depending on the driver's antialiasing.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 
 import pygame
 
@@ -36,19 +37,52 @@ def _shape(canvas: pygame.Surface, shape: str, color: RGB, box: pygame.Rect, wid
         pygame.draw.ellipse(canvas, color, box, width)
 
 
-class Sprites:
-    """Caches every symbol the roads draw, keyed by what it looks like."""
+CAPACITY = 2000
+"""Sprites kept by default: every symbol of a few themes and sizes at once."""
 
-    def __init__(self) -> None:
-        self._cache: dict[tuple[object, ...], pygame.Surface] = {}
+
+class Sprites:
+    """Caches every symbol the roads draw, keyed by what it looks like.
+
+    Past ``capacity`` the least recently used sprite goes, one at a time: a
+    board keeps the symbols it draws every frame warm however many others a
+    long shoe or a theme switch asked for (clearing everything made the next
+    frame redraw every symbol).
+
+    >>> sprites = Sprites(capacity=2)
+    >>> for key in ("a", "b", "c"):
+    ...     _ = sprites.put((key,), pygame.Surface((1, 1)))
+    >>> sprites.get(("a",)) is None, len(sprites)
+    (True, 2)
+    """
+
+    def __init__(self, capacity: int = CAPACITY) -> None:
+        if capacity < 1:
+            raise ValueError(f"a sprite cache holds at least 1 sprite, got {capacity}")
+        self.capacity = capacity
+        self._cache: OrderedDict[tuple[object, ...], pygame.Surface] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def __contains__(self, key: tuple[object, ...]) -> bool:
+        """Whether ``key`` is cached; unlike :meth:`get` it does not count as a use."""
+        return key in self._cache
 
     def get(self, key: tuple[object, ...]) -> pygame.Surface | None:
-        return self._cache.get(key)
+        """The cached sprite, now the most recently used; None when it is not cached."""
+        found = self._cache.get(key)
+        if found is not None:
+            self._cache.move_to_end(key)
+        return found
 
     def put(self, key: tuple[object, ...], surface: pygame.Surface) -> pygame.Surface:
-        if len(self._cache) > 2000:
-            self._cache.clear()
-        self._cache[key] = surface
+        """Cache ``surface`` as the most recently used; past capacity the oldest use goes."""
+        cache = self._cache
+        cache[key] = surface
+        cache.move_to_end(key)
+        while len(cache) > self.capacity:
+            cache.popitem(last=False)
         return surface
 
     def ring(
