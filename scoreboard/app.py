@@ -91,7 +91,7 @@ def motion_renderer(
     """
     if motion:
         return lambda theme, size: Renderer(theme, size, drawers=drawers)
-    return lambda theme, size: Renderer(theme, size, drawers=drawers, motion=False)  # type: ignore[call-arg]
+    return lambda theme, size: Renderer(theme, size, drawers=drawers, motion=False)
 
 
 class Feed(Protocol):

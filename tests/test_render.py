@@ -10,6 +10,7 @@ from scoreboard.core.roads import result_games
 from scoreboard.core.rules import Coup, Game, Winner, deal_coup, result_coup
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.panels import DrawnText
+from scoreboard.render.overlay import draw_shuffle_screen
 from scoreboard.render.screen import Renderer
 from scoreboard.render.scroll import own_start
 from scoreboard.theme import load_theme
@@ -175,12 +176,21 @@ def test_every_theme_renders_a_long_shoe_at_any_size(name, size):
 
 
 def test_the_shuffle_screen_shows_over_the_roads(classic):
+    """The whole board under the header is the shuffle screen, the roads and counters included."""
     renderer = Renderer(classic, SIZE)
     table = table_of("BPBP")
     table.set_shuffling(True)
-    frame = renderer.render(table, FeedStatus.DEMO)
-    centre = renderer.layout.panels["big_road"].rect.center
-    assert close(pixel(frame, centre), classic.colors.header_background, 8)
+    frame = renderer.render(table, FeedStatus.DEMO).copy()
+    expected = renderer.frame.copy()
+    covered = draw_shuffle_screen(renderer.panels, expected, table)
+    header = renderer.layout.panels["header"].rect
+    assert covered.top >= header.bottom and covered.height > SIZE[1] * 0.8
+    for panel in ("big_road", "bead_plate", "counters", "limits"):
+        assert covered.contains(renderer.layout.panels[panel].rect), panel
+    sub = frame.subsurface(covered)
+    assert pygame.image.tobytes(sub, "RGB") == pygame.image.tobytes(
+        expected.subsurface(covered), "RGB"
+    )
 
 
 # -- what the labelled panels drew -------------------------------------------------------------

@@ -34,7 +34,6 @@ tests in ``tests/test_render.py`` do this)::
 from __future__ import annotations
 
 import functools
-import importlib
 import logging
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
@@ -47,7 +46,6 @@ from scoreboard.render.chrome import (
     draw_cut_card_mark,
     draw_footer,
     draw_header,
-    draw_shuffle_banner,
     plate_shows,
 )
 from scoreboard.render.compose import Compositor
@@ -64,6 +62,8 @@ from scoreboard.render.grid import (
 from scoreboard.render.hand import draw_last_coup
 from scoreboard.render.layout import PanelBox, ScreenLayout, compute_layout
 from scoreboard.render.marks import RoadPainter
+from scoreboard.render.motion import Motion, MotionSettings
+from scoreboard.render.overlay import draw_shuffle_screen
 from scoreboard.render.panels import PanelPainter, PanelView
 from scoreboard.render.scroll import ShoeIndex, starts
 from scoreboard.render.symbols import Sprites
@@ -89,14 +89,6 @@ class FrameInput:
     clock: str
     now: float
     journal_failing: bool
-
-
-def _motion_module() -> Any | None:
-    """scoreboard.render.motion, written beside this module; None until it lands."""
-    try:
-        return importlib.import_module("scoreboard.render.motion")
-    except ImportError:
-        return None
 
 
 class Renderer:
@@ -148,14 +140,16 @@ class Renderer:
         self._table: TableState | None = None
         self._shoe_id: str | None = None
 
-    def _motion(self, wanted: bool) -> Any | None:
-        module = _motion_module()
-        if module is None:
-            return None
-        settings = module.MotionSettings.from_theme(self.theme, enabled=wanted)
+    def _motion(self, wanted: bool) -> Motion | None:
+        settings = MotionSettings.from_theme(self.theme, enabled=wanted)
         if not settings.enabled:
             return None
-        return module.Motion(settings, self.panels, self.layout)
+        return Motion(settings, self.panels, self.layout, newest=self._newest_big_road_cell)
+
+    def _newest_big_road_cell(self) -> pygame.Rect | None:
+        """Where the big road's newest entry is drawn now (the banner sits beside it)."""
+        view = self.views.get("big_road")
+        return view.newest if view is not None else None
 
     # -- public ---------------------------------------------------------------------------
     @property
@@ -238,7 +232,7 @@ class Renderer:
         )
         self._refresh("header", header, given, dirty, full)
         if table.shuffling and "big_road" in self.layout.panels and dirty:
-            dirty.append(self._shuffle_banner(now))
+            dirty.append(self._shuffle_screen(table, now))
         if grown and arrived:
             drawn = self.motion is None or self.motion.draw_in(now) is None
             self.newest.begin(grown, now if drawn else None)
@@ -398,11 +392,13 @@ class Renderer:
         """The header's mark says DISPLAY FAULT: a panel other than the header fails."""
         return any(name != "header" for name in self._failing)
 
-    def _shuffle_banner(self, now: float) -> pygame.Rect:
-        """The banner over the roads, guarded like a panel; the rectangle it touched."""
+    def _shuffle_screen(self, table: TableState, now: float) -> pygame.Rect:
+        """The shuffle screen over the board, guarded like a panel; the rectangle it touched."""
         drawn: list[pygame.Rect] = []
         self._guarded(
-            SHUFFLE_BANNER, now, lambda: drawn.append(draw_shuffle_banner(self.panels, self.base))
+            SHUFFLE_BANNER,
+            now,
+            lambda: drawn.append(draw_shuffle_screen(self.panels, self.base, table)),
         )
         return drawn[0] if drawn else self.layout.panels["big_road"].rect
 
