@@ -1,0 +1,157 @@
+"""The limits panel: the minimum and maximum bet as a headline, then the pay table.
+
+The minimum bet is the first thing a passer-by looks for, so it leads in large
+numbers; the full table follows.  Long pays (EZ Baccarat's "1:1 (Dragon 7
+push)") wrap or are cut, never shrinking the table below the label floor.
+Functions of a :class:`~scoreboard.render.panels.PanelPainter`.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from scoreboard.core.table import Limits
+from scoreboard.render.panels import PanelPainter
+from scoreboard.theme import RGB
+
+MAIN_BETS = ("player", "banker")
+"""The bets whose minimum and maximum make the headline."""
+
+HEADLINE_SHARE = 0.36
+"""How much of the panel's body the minimum and maximum bet take."""
+
+
+def draw_limits(p: PanelPainter, surface: pygame.Surface, limits: Limits) -> None:
+    """The main bets' minimum and maximum as a headline, then every bet and its pay.
+
+    Unknown limits (no bets yet) say so, "Limits —", and the table keeps the
+    variant's pays with a dash for each span: never a made-up default.
+    """
+    known = bool(limits.bets)
+    p.title(surface, "limits", f"  ({limits.currency})" if known else "")
+    body = p.layout.panels["limits"].body
+    head = pygame.Rect(body.x, body.y, body.width, round(body.height * HEADLINE_SHARE))
+    draw_headline(p, surface, limits, head)
+    rest = pygame.Rect(body.x, head.bottom, body.width, body.bottom - head.bottom)
+    draw_limit_table(p, surface, limits, rest)
+
+
+def draw_headline(
+    p: PanelPainter, surface: pygame.Surface, limits: Limits, head: pygame.Rect
+) -> None:
+    colors = p.colors
+    gap = p.layout.px(0.006)
+    if not limits.bets:
+        p.put(
+            surface,
+            p.words("no_limits"),
+            head.inflate(-2 * gap, -2 * gap),
+            colors.text,
+            bold=True,
+            align="center",
+            cap=max(p.floor("number"), head.height * 0.4),
+            role="label",
+        )
+        return
+    main = [limits.bets[bet] for bet in MAIN_BETS if bet in limits.bets]
+    spans = main or list(limits.bets.values())
+    values = (min(low for low, _ in spans), max(high for _, high in spans))
+    half = head.width // 2
+    label_cap = max(p.floor("label"), head.height * 0.17)
+    number_cap = max(p.floor("number"), head.height * 0.36)
+    for i, (key, value) in enumerate(zip(("min_bet", "max_bet"), values, strict=True)):
+        cell = pygame.Rect(head.x + i * half, head.y, half, head.height).inflate(-2 * gap, 0)
+        label = pygame.Rect(cell.x, cell.y, cell.width, round(cell.height * 0.36))
+        p.put(
+            surface,
+            p.words(key),
+            label,
+            colors.muted,
+            align="center",
+            cap=label_cap,
+            role="label",
+        )
+        number = pygame.Rect(cell.x, label.bottom, cell.width, cell.bottom - label.bottom)
+        p.put(
+            surface,
+            f"{value:,}",
+            number,
+            colors.accent if i == 0 else colors.text,
+            bold=True,
+            align="center",
+            cap=number_cap,
+            role="number",
+        )
+
+
+def draw_limit_table(
+    p: PanelPainter, surface: pygame.Surface, limits: Limits, area: pygame.Rect
+) -> None:
+    """Bet, minimum – maximum, pays: columns as wide as their texts, one size for all."""
+    colors = p.colors
+    bets = list(limits.bets) + [b for b in limits.pays if b not in limits.bets]
+    head = ("", f"{p.words('minimum')} – {p.words('maximum')}", p.words("pays"))
+    rows = []
+    for bet in bets:
+        low, high = limits.bets.get(bet, (None, None))
+        span = "–" if low is None or high is None else f"{low:,} – {high:,}"
+        rows.append((p.bet_name(bet), span, limits.pays.get(bet, "–")))
+    row_h = area.height / max(len(rows) + 1, 4)
+    inset = p.layout.px(0.008)
+    gap = p.layout.px(0.02)
+    room = area.width - 2 * inset - 2 * gap
+    two_lines = row_h >= 2.6 * p.floor("label")
+
+    def widths(size: int) -> tuple[int, int, int]:
+        measure = p.text.width
+        name = max((measure(r[0], size, bold=True) for r in rows), default=0)
+        span = max(measure(r[1], size) for r in rows)
+        pays = 0
+        for r in rows:
+            whole = measure(r[2], size)
+            broken = p.text.lines(r[2], size, whole - 1) if two_lines else [r[2]]
+            pays = max(pays, min(whole, max(measure(t, size) for t in broken)))
+        return name, span, pays
+
+    size = p.text.size_to_fit(row_h * 0.62, room, lambda size: sum(widths(size)))
+    size = max(size, p.min_size("label"))
+    _, _, pays_w = widths(size)
+    right = area.right - inset
+    span_right = right - min(pays_w, room // 3) - gap
+    for r, texts in enumerate([head, *rows]):
+        line = pygame.Rect(area.x, round(area.y + r * row_h), area.width, round(row_h))
+        if r % 2 == 0 and r:
+            pygame.draw.rect(surface, colors.background, line, border_radius=p.layout.radius // 2)
+        color = colors.muted if r == 0 else colors.text
+        name = pygame.Rect(area.x + inset, line.y, span_right - area.x - inset, line.height)
+        shown = draw_cell(p, surface, texts[0], name, color, size, bold=r > 0, align="left")
+        left = name.x if shown is None else shown.right + gap
+        spans = pygame.Rect(left, line.y, span_right - left, line.height)
+        draw_cell(p, surface, texts[1], spans, color, size, align="right")
+        pays = pygame.Rect(span_right + gap, line.y, right - span_right - gap, line.height)
+        draw_cell(p, surface, texts[2], pays, color, size, align="right")
+
+
+def draw_cell(
+    p: PanelPainter,
+    surface: pygame.Surface,
+    text: str,
+    box: pygame.Rect,
+    color: RGB,
+    size: int,
+    *,
+    bold: bool = False,
+    align: str,
+) -> pygame.Rect | None:
+    """One table cell: on one line, in two when too long and the row is tall enough, else cut.
+
+    Returns the rectangle its text covers (None for an empty cell).
+    """
+    if not text:
+        return None
+    lines = p.text.lines(text, size, box.width, bold=bold)
+    if len(lines) > 1 and box.height < 2.6 * p.text.cap_height(size, bold=bold):
+        lines = [p.text.shorten(p.text.drawable(text, bold=bold), size, box.width, bold=bold)]
+    drawn = p.put_lines(surface, lines, box, color, size, bold=bold, align=align, role="label")
+    covered = drawn[0].rect.unionall([d.rect for d in drawn[1:]])
+    return covered
