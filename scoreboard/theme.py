@@ -26,6 +26,8 @@ from pathlib import Path
 from scoreboard.theme_checks import BOARD_TEXT, MAX_LANGUAGES, MIN_PANEL, validate
 from scoreboard.theme_fields import MAX_TEXT, RANGES, text_problem
 from scoreboard.theme_values import (
+    COLUMNS,
+    DERIVED_PANELS,
     ORIENTATIONS,
     PANELS,
     RGB,
@@ -35,6 +37,7 @@ from scoreboard.theme_values import (
     Fonts,
     Labels,
     Layout,
+    MotionStyle,
     Panel,
     RoadStyle,
     Style,
@@ -47,6 +50,8 @@ from scoreboard.yamlfile import YamlSyntaxError, load_yaml, parse_yaml
 
 __all__ = [
     "BOARD_TEXT",
+    "COLUMNS",
+    "DERIVED_PANELS",
     "MAX_LANGUAGES",
     "MAX_TEXT",
     "MIN_PANEL",
@@ -60,6 +65,7 @@ __all__ = [
     "Fonts",
     "Labels",
     "Layout",
+    "MotionStyle",
     "Panel",
     "RoadStyle",
     "Style",

@@ -16,8 +16,10 @@ from types import MappingProxyType
 from typing import Any
 
 from scoreboard.fonts import check_font
+from scoreboard.images import check_image
 from scoreboard.theme_fields import FieldReader, key_name
 from scoreboard.theme_values import (
+    COLUMNS,
     ORIENTATIONS,
     PANELS,
     SHAPES,
@@ -25,6 +27,7 @@ from scoreboard.theme_values import (
     Fonts,
     Labels,
     Layout,
+    MotionStyle,
     Panel,
     RoadStyle,
     Style,
@@ -55,8 +58,12 @@ _TOP_KEYS = (
     "symbols",
     "roads",
     "style",
+    "motion",
     "layout",
 )
+
+MAX_LOGO_BYTES = 8_000_000
+"""The largest logo image a theme may name (a 4K-wide PNG is well under this)."""
 
 
 _LANGUAGE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
@@ -102,7 +109,8 @@ class _Checker(FieldReader):
         languages, labels = self.labels(data.get("languages", ["en"]), data.get("labels"))
         symbols = self.symbols(data.get("symbols"))
         roads = self.roads(data.get("roads"))
-        style = self.dataclass(Style, data.get("style"), "style")
+        style = self.style(data.get("style"))
+        motion = self.dataclass(MotionStyle, data.get("motion"), "motion", drawn=False)
         layouts = self.layouts(data.get("layout"))
         if self.errors:
             return None
@@ -118,7 +126,27 @@ class _Checker(FieldReader):
             roads=roads,
             style=style,
             layouts=layouts,
+            motion=motion,
         )
+
+    def style(self, value: Any) -> Style:
+        given = dict(self.mapping(value, "style", tuple(f.name for f in dataclasses.fields(Style))))
+        logo = given.pop("logo", None)
+        style = self.dataclass(Style, given, "style")
+        if logo is None:
+            return style
+        name = self.string(logo, "style.logo")
+        path = self.font_file(name) if name else None  # found like a font: beside the theme
+        if name and path is None:
+            self.error("style.logo", f"image file {excerpt(name)} not found beside the theme")
+            return style
+        if path is None:
+            return style
+        problem = check_image(path, MAX_LOGO_BYTES)
+        if problem is not None:
+            self.error("style.logo", f"{path.name} is not a usable image ({problem})")
+            return style
+        return dataclasses.replace(style, logo=path)
 
     def colors(self, value: Any) -> Colors:
         names = tuple(f.name for f in dataclasses.fields(Colors))
@@ -198,7 +226,14 @@ class _Checker(FieldReader):
             self.mapping(value, "roads", tuple(f.name for f in dataclasses.fields(RoadStyle)))
         )
         letters = given.pop("letters", None)
+        columns = given.pop("columns", None)
         style = self.dataclass(RoadStyle, given, "roads", drawn=False)
+        counts = dict(COLUMNS)
+        for key, raw in self.mapping(columns, "roads.columns", tuple(COLUMNS)).items():
+            number = self.number(raw, f"roads.columns.{key}", whole=True)
+            if number is not None:
+                counts[key] = int(number)
+        style = dataclasses.replace(style, columns=MappingProxyType(counts))
         if style.bead_text not in ("letter", "total"):
             self.error(
                 "roads.bead_text", f"expected 'letter' or 'total', got {excerpt(style.bead_text)}"

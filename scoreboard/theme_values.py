@@ -30,6 +30,10 @@ PANELS = (
     "footer",
 )
 ROAD_PANELS = ("bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_pig")
+DERIVED_PANELS = ("big_eye_boy", "small_road", "cockroach_pig")
+COLUMNS: Mapping[str, int] = MappingProxyType({"bead_plate": 15, "big_road": 50, "derived": 48})
+"""The columns each road shows at least by default: a 90-coup shoe on the bead plate
+(15 x 6), and the big and derived roads of 99 % of 8-deck shoes (docs/display.md)."""
 ORIENTATIONS = ("landscape", "portrait")
 SHAPES = ("circle", "square", "diamond")
 
@@ -125,6 +129,13 @@ class Labels:
     panda8: str = "Panda 8"
     display_fault: str = "DISPLAY FAULT"  # a panel failed to draw: the board says so
     journal_failing: str = "JOURNAL"  # the journal cannot write: running from memory
+    no_limits: str = "Limits \u2014"  # no limits known yet: never a made-up default
+    earlier: str = "Earlier"  # the roads scrolled: earlier results are off the left edge
+    wins: str = "WINS"  # the winner banner: "BANKER WINS 7 \u2013 5"
+    tie_result: str = "TIE"  # the winner banner of a tie: "TIE 6 \u2013 6"
+    shoe_summary: str = "Shoe summary"  # the shuffle screen: the finished shoe in numbers
+    min_bet: str = "Minimum bet"
+    max_bet: str = "Maximum bet"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,16 +150,37 @@ class Symbols:
 
 @dataclass(frozen=True, slots=True)
 class RoadStyle:
-    """How the roads look: rows, blink, scroll margin, what a bead shows."""
+    """How the roads look: rows, columns, blink, scroll margin, what a bead shows.
+
+    ``columns`` is how many columns each road shows at least (``derived`` for the
+    three derived roads): the layout picks each road's cell so they fit, which is
+    how a whole shoe stays on one screen.  ``derived_cell`` is a derived road's
+    cell as a fraction of the big road's (0.5: a big-road cell holds 2x2 entries).
+    """
 
     rows: int = 6
     empty_columns: int = 2
-    blink_seconds: float = 4.0
+    blink_seconds: float = 2.5
+    columns: Mapping[str, int] = field(default_factory=lambda: MappingProxyType(dict(COLUMNS)))
+    derived_cell: float = 0.5
     bead_text: str = "letter"  # or "total"
     natural_mark: bool = True
     letters: Mapping[str, str] = field(
         default_factory=lambda: MappingProxyType({"banker": "B", "player": "P", "tie": "T"})
     )
+
+
+@dataclass(frozen=True, slots=True)
+class MotionStyle:
+    """How the board moves when a coup arrives (docs/display.md, "Motion").
+
+    ``enabled: false`` draws every coup's final state at once.
+    """
+
+    enabled: bool = True
+    deal_seconds: float = 0.3  # between two cards of the last hand appearing
+    banner_seconds: float = 3.0  # the winner banner
+    draw_in_seconds: float = 0.35  # the newest road entry grows in
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +196,7 @@ class Style:
     clock: bool = True
     disclaimer: bool = True
     split_naturals: bool = False  # the naturals counter per side: "B 3 · P 4"
+    logo: Path | None = None  # an image beside the theme, shown in the header
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +227,7 @@ class Theme:
     roads: RoadStyle
     style: Style
     layouts: Mapping[str, Layout]
+    motion: MotionStyle = MotionStyle()
 
     def label(self, key: str) -> tuple[str, ...]:
         """The label in each shown language, primary first: ``("Banker", "莊")``."""

@@ -280,7 +280,8 @@ def shoe_of(results: str) -> TableState:
 def test_a_four_row_theme_turns_the_dragon_tail_on_row_four(tmp_path):
     table = shoe_of("BBBBB")
     theme = load_theme(four_row_theme(tmp_path / "four.yaml"))
-    kiosk = Kiosk(ScriptedFeed(""), table, theme, windowed=True, size=SIZE)
+    # Big enough that a big-road cell (50 columns across) carries a ring to sample.
+    kiosk = Kiosk(ScriptedFeed(""), table, theme, windowed=True, size=(1280, 720))
     try:
         kiosk.step(0.0)
         assert table.roads.rows == 4

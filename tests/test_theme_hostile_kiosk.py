@@ -49,7 +49,7 @@ HOSTILE = {
         edit("empty_columns: 2", "empty_columns: -5"),
         "roads.empty_columns",
     ),
-    "blink_seconds_inf": (edit("blink_seconds: 4", "blink_seconds: .inf"), "roads.blink_seconds"),
+    "blink_seconds_inf": (edit("blink_seconds: 2.5", "blink_seconds: .inf"), "roads.blink_seconds"),
     "alias_bomb": (BOMB, "YAML aliases are not allowed"),
 }
 

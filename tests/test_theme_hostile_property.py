@@ -33,7 +33,11 @@ from scoreboard.theme import RANGES, Theme, ThemeError, available_themes, load_t
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = ((1280, 720), (1920, 1080), (3840, 2160), (1080, 1920))
 EXAMPLES = int(os.environ.get("THEME_EXAMPLES", "6"))
-WHOLE = {"roads.rows", "roads.empty_columns"}
+WHOLE = {
+    "roads.rows",
+    "roads.empty_columns",
+    *(k for k in RANGES if k.startswith("roads.columns.")),
+}
 NOT_A_FONT = ROOT / "docs" / "images" / "classic-landscape.png"
 BASES = {
     name: yaml.safe_load((themes_dir() / f"{name}.yaml").read_text(encoding="utf-8"))

@@ -2,7 +2,9 @@
 
 OK is a promise: the kiosk can draw the theme at every supported size.  Its
 numbers are in range, its text is drawable, its fonts load (tried in a child
-process) and have a glyph for every character it puts on screen.
+process) and have a glyph for every character it puts on screen.  Under the OK
+it says what each road shows on a 1080p screen in each orientation the theme
+lays out, so a theme that would scroll a whole shoe is seen before a kiosk shows it.
 """
 
 from __future__ import annotations
@@ -10,7 +12,13 @@ from __future__ import annotations
 import argparse
 
 from scoreboard.fonts import absent_glyphs, check_font
-from scoreboard.theme import Theme, ThemeError, load_theme
+from scoreboard.render.layout import compute_layout
+from scoreboard.theme import DERIVED_PANELS, Theme, ThemeError, load_theme
+
+REFERENCE_SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920)}
+WHOLE_SHOE = {"bead_plate": 15, "big_road": 48, "derived": 46}
+"""Columns a whole 8-deck shoe needs: 90 coups on the bead plate; the big and derived
+roads of 99 % of shoes (docs/display.md, "The layout grid")."""
 
 __all__ = ["absent_glyphs", "missing_glyphs", "register", "run"]
 
@@ -39,7 +47,40 @@ def run(args: argparse.Namespace) -> int:
             status = 1
             continue
         print(f"{theme.source}: OK")
+        for line in road_report(theme):
+            print(f"  {line}")
     return status
+
+
+def road_report(theme: Theme) -> list[str]:
+    """What each road shows at 1080p per orientation, and whether a whole shoe fits.
+
+    >>> print(road_report(load_theme("classic"))[0])  # doctest: +NORMALIZE_WHITESPACE
+    landscape 1920x1080: bead plate 15 columns, big road 50 (28 px cells),
+    derived 49 (14 px): a whole shoe fits
+    """
+    lines = []
+    for orientation, size in REFERENCE_SIZES.items():
+        if orientation not in theme.layouts:
+            continue
+        grids = compute_layout(theme, size).grids
+        shown = {road: (grid.cols, round(grid.cell_height)) for road, grid in grids.items()}
+        derived = [shown[name] for name in DERIVED_PANELS if name in shown]
+        if derived:
+            shown["derived"] = min(derived)
+        parts, short = [], []
+        for road, words in (
+            ("bead_plate", "bead plate {} columns"),
+            ("big_road", "big road {} ({} px cells)"),
+            ("derived", "derived {} ({} px)"),
+        ):
+            if road in shown:
+                parts.append(words.format(*shown[road]))
+                if shown[road][0] < WHOLE_SHOE[road]:
+                    short.append(road.replace("_", " "))
+        verdict = f"a whole shoe scrolls on {', '.join(short)}" if short else "a whole shoe fits"
+        lines.append(f"{orientation} {size[0]}x{size[1]}: {', '.join(parts)}: {verdict}")
+    return lines
 
 
 def missing_glyphs(theme: Theme) -> list[str]:

@@ -2,22 +2,35 @@
 
 Nothing here is a pixel constant: every size is a fraction of the screen or of
 its shorter side (``unit``), so one theme fits 1280x720 and 3840x2160 alike.
+
+Road grids are where the layout decides what a player can read: each road gets
+square cells as large as its panel allows *and* at least the columns the theme
+asks for (``theme.roads.columns``), so a whole shoe fits on any screen shape; a
+derived road's cell is a fixed fraction of the big road's (``derived_cell``:
+0.5 puts 2x2 derived entries in the space of one big-road cell, as real boards
+do).  docs/display.md ("The layout grid") explains the figures.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pygame
 
-from scoreboard.theme import ROAD_PANELS, Theme
+from scoreboard.theme import DERIVED_PANELS, ROAD_PANELS, Theme
 
 TITLED = (*ROAD_PANELS, "predictions", "counters", "last_coup", "limits")
 
 
 @dataclass(frozen=True, slots=True)
 class Grid:
-    """A road's grid: ``rows`` x ``cols`` nearly square cells filling ``rect`` exactly."""
+    """A road's grid: ``rows`` x ``cols`` nearly square cells filling ``rect`` exactly.
+
+    ``rect`` lies inside the panel's body, centred on it; cells are as tall as
+    the layout chose and a hair wider (less than one cell in all) so the grid
+    meets the body's right edge.
+    """
 
     rect: pygame.Rect
     rows: int
@@ -85,7 +98,6 @@ def compute_layout(theme: Theme, size: tuple[int, int]) -> ScreenLayout:
     pad = max(2, round(0.006 * unit))
     title_h = max(8, round(style.title_height * unit))
     panels: dict[str, PanelBox] = {}
-    grids: dict[str, Grid] = {}
     for panel in theme.layout(width, height).panels:
         fx, fy, fw, fh = panel.rect
         x0, y0 = round(fx * width), round(fy * height)
@@ -98,12 +110,49 @@ def compute_layout(theme: Theme, size: tuple[int, int]) -> ScreenLayout:
             title = None
             body = rect.inflate(-2 * pad, 0)
         panels[panel.name] = PanelBox(panel.name, rect, title, body)
-        if panel.name in ROAD_PANELS:
-            grids[panel.name] = _grid(body, theme.roads.rows)
-    return ScreenLayout((width, height), unit, radius, line, panels, grids)
+    return ScreenLayout((width, height), unit, radius, line, panels, road_grids(theme, panels))
 
 
-def _grid(body: pygame.Rect, rows: int) -> Grid:
-    cell = max(1.0, body.height / rows)
-    cols = max(1, round(body.width / cell))
-    return Grid(pygame.Rect(body), rows, cols)
+def road_grids(theme: Theme, panels: Mapping[str, PanelBox]) -> dict[str, Grid]:
+    """Each road panel's grid: the big road and bead plate first, the derived roads from them."""
+    roads = theme.roads
+    grids: dict[str, Grid] = {}
+    big_cell: float | None = None
+    for name in ROAD_PANELS:
+        box = panels.get(name)
+        if box is None or name in DERIVED_PANELS:
+            continue
+        grids[name] = grid_in(box.body, roads.rows, roads.columns[name])
+        if name == "big_road":
+            big_cell = grids[name].cell_height
+    for name in DERIVED_PANELS:
+        box = panels.get(name)
+        if box is None:
+            continue
+        wanted = None if big_cell is None else big_cell * roads.derived_cell
+        grids[name] = grid_in(box.body, roads.rows, roads.columns["derived"], wanted)
+    return grids
+
+
+def grid_in(body: pygame.Rect, rows: int, columns: int, cell: float | None = None) -> Grid:
+    """The grid of ``rows`` square cells in ``body`` with at least ``columns`` columns.
+
+    The cell is ``cell`` when given (a derived road's, from the big road's), else
+    as tall as the body allows; it shrinks when that would leave fewer than
+    ``columns`` columns or overflow the body.
+
+    >>> grid = grid_in(pygame.Rect(0, 0, 500, 120), rows=6, columns=20)
+    >>> grid.cols, grid.rect.size
+    (25, (500, 120))
+    >>> grid = grid_in(pygame.Rect(0, 0, 300, 120), rows=6, columns=20)
+    >>> grid.cols, grid.rect.size
+    (20, (300, 90))
+    >>> grid_in(pygame.Rect(0, 0, 300, 120), rows=6, columns=20, cell=10.0).cols
+    30
+    """
+    side = body.height / rows if cell is None else min(cell, body.height / rows)
+    side = max(1.0, min(side, body.width / max(1, columns)))
+    cols = max(1, int(body.width / side + 1e-6))
+    height = min(body.height, max(rows, round(rows * side)))
+    top = body.y + (body.height - height) // 2  # a grid shrunk to fit its columns stays centred
+    return Grid(pygame.Rect(body.x, top, body.width, height), rows, cols)

@@ -1,0 +1,116 @@
+"""The whole shoe on one screen: each road's grid holds a full 8-deck shoe.
+
+Measured against independent truth: real shoes dealt by the simulated 8-deck
+dealer and laid out by the road engine, not a formula for how many columns a
+shoe "should" need.  docs/display.md gives the figures for 3,000 shoes (big
+road: 37 columns at the median, 48 at the 99th percentile); this samples fewer.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pygame
+import pytest
+
+from scoreboard.core.events import CoupReceived
+from scoreboard.core.roads import DerivedRoad, Roads
+from scoreboard.core.shoe import Dealer
+from scoreboard.render.layout import compute_layout
+from scoreboard.theme import DERIVED_PANELS, available_themes, load_theme
+
+SHOES = int(os.environ.get("WHOLE_SHOE_SAMPLES", "400"))
+SIZES = ((1920, 1080), (1080, 1920), (1280, 720), (3840, 2160), (720, 1280))
+
+
+def columns_needed(roads: Roads) -> dict[str, int]:
+    """How many columns each road of a finished shoe occupies."""
+    needed = {
+        "bead_plate": (len(roads.bead_plate) + roads.rows - 1) // roads.rows,
+        "big_road": max(cell.col for cell in roads.big_road) + 1,
+    }
+    for road in DerivedRoad:
+        needed[road.value] = max((cell.col for cell in roads.derived(road.k)), default=-1) + 1
+    return needed
+
+
+@pytest.fixture(scope="module")
+def shoes() -> list[dict[str, int]]:
+    found = []
+    for seed in range(SHOES):
+        games = [e.game for e in Dealer(seed=seed).shoe() if isinstance(e, CoupReceived)]
+        assert len(games) <= 90  # an 8-deck shoe with the cut card 14-16 from the back
+        found.append(columns_needed(Roads.build(games)))
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", available_themes())
+def test_a_whole_shoe_fits_every_road(name: str, size: tuple[int, int], shoes) -> None:
+    grids = compute_layout(load_theme(name), size).grids
+    assert grids["bead_plate"].cols >= 15  # 90 coups, ties included, on 6 rows
+    assert all(shoe["bead_plate"] <= grids["bead_plate"].cols for shoe in shoes)
+    for road in ("big_road", *DERIVED_PANELS):
+        fits = sum(shoe[road] <= grids[road].cols for shoe in shoes) / len(shoes)
+        assert fits >= 0.99, f"{road}: {fits:.1%} of shoes fit {grids[road].cols} columns"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", available_themes())
+def test_derived_roads_are_drawn_in_half_size_cells(name: str, size: tuple[int, int]) -> None:
+    grids = compute_layout(load_theme(name), size).grids
+    big = grids["big_road"].cell_height
+    for road in DERIVED_PANELS:
+        assert grids[road].cell_height == pytest.approx(big / 2, abs=0.5)
+        assert grids[road].cell_width == pytest.approx(big / 2, rel=0.05)
+
+
+@pytest.mark.parametrize("name", available_themes())
+def test_every_grid_lies_inside_its_panel_body(name: str) -> None:
+    for size in (*SIZES, (1280, 1024), (1024, 768)):
+        layout = compute_layout(load_theme(name), size)
+        for road, grid in layout.grids.items():
+            assert layout.panels[road].body.contains(grid.rect), (road, size)
+
+
+def test_a_theme_asking_for_more_columns_gets_smaller_cells(tmp_path) -> None:
+    source = load_theme("classic").source
+    assert source is not None
+    text = source.read_text(encoding="utf-8").replace(
+        "  rows: 6\n", "  rows: 6\n  columns: {big_road: 80, derived: 70}\n", 1
+    )
+    wide = tmp_path / "wide.yaml"
+    wide.write_text(text, encoding="utf-8")
+    before = compute_layout(load_theme("classic"), (1920, 1080)).grids
+    after = compute_layout(load_theme(wide), (1920, 1080)).grids
+    assert after["big_road"].cols >= 80 > before["big_road"].cols
+    assert after["big_road"].cell_height < before["big_road"].cell_height
+    assert after["big_eye_boy"].cols >= 70
+
+
+def test_the_grid_is_the_panel_s_drawn_paper() -> None:
+    """The rectangle the renderer rules is the grid: cells tile it with no gap."""
+    grid = compute_layout(load_theme("midnight"), (1920, 1080)).grids["big_road"]
+    last = grid.cell(grid.cols - 1, grid.rows - 1)
+    assert last.right == grid.rect.right and last.bottom == grid.rect.bottom
+    assert isinstance(last, pygame.Rect)
+
+
+def test_check_theme_says_whether_a_whole_shoe_fits(tmp_path, capsys) -> None:
+    from scoreboard.cli import main
+
+    source = load_theme("classic").source
+    assert source is not None
+    narrow = tmp_path / "narrow.yaml"
+    narrow.write_text(
+        source.read_text(encoding="utf-8")
+        .replace("  rows: 6\n", "  rows: 6\n  columns: {big_road: 20}\n", 1)
+        .replace("rect: [0.005,  0.088,  0.725,", "rect: [0.005,  0.088,  0.4,", 1),
+        encoding="utf-8",
+    )
+    assert main(["check-theme", "classic", str(narrow)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "landscape 1920x1080: bead plate 15 columns, big road 50" in out[1]
+    assert out[1].endswith("a whole shoe fits") and out[2].endswith("a whole shoe fits")
+    assert out[4].startswith("  landscape 1920x1080:")
+    assert "big road" in out[4] and "a whole shoe scrolls on" in out[4]
