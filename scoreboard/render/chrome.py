@@ -201,7 +201,7 @@ def header_logo(p: PanelPainter, height: int) -> pygame.Surface | None:
     check-theme validates the image, but a file that changed or vanished since
     must not break the header: it is logged once and the title text is drawn.
     """
-    path = getattr(p.theme.style, "logo", None)  # TODO(layout v2): arrives with the lead's themes
+    path = p.theme.style.logo
     if path is None:
         return None
     key = (str(path), height)

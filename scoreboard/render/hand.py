@@ -73,15 +73,17 @@ def draw_last_coup(
     complete = shown is None or len(player) + len(banker) >= len(coup.player) + len(coup.banker)
     half = body.width // 2
     hands = ((coup.player, player, Winner.PLAYER), (coup.banker, banker, Winner.BANKER))
-    for i, (cards, visible, side) in enumerate(hands):
+    areas = []
+    for i, (_, visible, side) in enumerate(hands):
         area = pygame.Rect(body.x + i * half, body.y, half, body.height)
         inset = area.inflate(-p.layout.px(0.008), 0)
         total = hand_total(visible) if visible else None
         head = draw_head(p, surface, inset, side, total, coup.winner if complete else None)
-        cards_area = pygame.Rect(inset.x, head.bottom, inset.width, inset.bottom - head.bottom)
-        draw_cards(
-            p, surface, cards_area.inflate(0, -round(cards_area.height * 0.12)), cards, visible
-        )
+        below = pygame.Rect(inset.x, head.bottom, inset.width, inset.bottom - head.bottom)
+        areas.append(below.inflate(-p.layout.px(0.01), -round(below.height * 0.1)))
+    card_h = min(card_layout(a, len(h[0]))[0] for a, h in zip(areas, hands, strict=True))
+    for area, (cards, visible, _) in zip(areas, hands, strict=True):
+        draw_cards(p, surface, area, cards, visible, card_h)
 
 
 def draw_head(
@@ -100,7 +102,7 @@ def draw_head(
     colors = p.colors
     color = p.roads.side_color[side]
     cap = p.floor("number")
-    head = pygame.Rect(area.x, area.y, area.width, max(round(area.height * 0.34), round(cap * 1.6)))
+    head = pygame.Rect(area.x, area.y, area.width, max(round(area.height * 0.2), round(cap * 1.7)))
     if winner is side or winner is Winner.TIE:
         fill = color if winner is side else colors.tie
         pygame.draw.rect(surface, fill, head, border_radius=p.layout.radius)
@@ -132,12 +134,39 @@ def draw_head(
     return head
 
 
+CARD_RATIO = 0.7
+"""A card's width over its height."""
+
+
+def card_layout(area: pygame.Rect, count: int) -> tuple[int, float]:
+    """The card height and the step between cards for ``count`` cards in ``area``.
+
+    As tall as the area, unless its width is the limit: then the cards overlap,
+    down to a step that still shows each card's rank (the third card lies
+    sideways, as dealt).
+    """
+    tall = area.height
+    if count < 2:
+        return min(tall, round(area.width / CARD_RATIO)), 0.0
+    spaced = 1.08 * CARD_RATIO  # a step with a small gap, per unit of card height
+    tight = 0.55 * CARD_RATIO  # the rank still shows
+    last = 1.0 if count == 3 else CARD_RATIO  # the width of the last card
+    steps = count - 1
+    height = min(tall, area.width / (steps * spaced + last))
+    if height < tall:
+        height = min(tall, area.width / (steps * tight + last))
+    height = int(height)
+    step = min(spaced * height, (area.width - last * height) / steps)
+    return height, step
+
+
 def draw_cards(
     p: PanelPainter,
     surface: pygame.Surface,
     area: pygame.Rect,
     cards: tuple[Card, ...],
     visible: tuple[Card, ...],
+    card_h: int,
 ) -> None:
     """The hand's cards where the whole hand puts them; only the ``visible`` ones drawn.
 
@@ -145,11 +174,13 @@ def draw_cards(
     """
     if not cards:
         return
-    card_h = area.height
-    card_w = round(card_h * 0.7)
+    _, step = card_layout(pygame.Rect(area.x, area.y, area.width, card_h), len(cards))
+    step = min(step, card_h * 1.08 * CARD_RATIO)
+    card_w = round(card_h * CARD_RATIO)
     three = len(cards) == 3
-    step = min(card_w + card_h * 0.08, (area.width - card_h) / 2 if three else card_w * 1.1)
-    x = area.x + max(0, round((area.width - (step * 2 + (card_h if three else card_w))) / 2))
+    width = step * (len(cards) - 1) + (card_h if three else card_w)
+    x = area.x + max(0, round((area.width - width) / 2))
+    top = area.centery - card_h // 2
     for n, card in enumerate(visible):
         face, rank = card_face(p, card, (card_w, card_h))
         if n == 2:
@@ -159,7 +190,7 @@ def draw_cards(
                 where.x + rank.rect.y, where.y + card_w - rank.rect.right, rank.rect.h, rank.rect.w
             )
         else:
-            where = face.get_rect(topleft=(round(x + n * step), area.y))
+            where = face.get_rect(topleft=(round(x + n * step), top))
             corner = rank.rect.move(where.topleft)
         surface.blit(face, where)
         p.record(DrawnText(rank.text, corner, rank.size, rank.color, rank.bold, "label"))
@@ -204,9 +235,9 @@ def draw_result(p: PanelPainter, surface: pygame.Surface, body: pygame.Rect, cou
     plate = body.inflate(-p.layout.px(0.01), -round(body.height * 0.12))
     pygame.draw.rect(surface, fill, plate, border_radius=p.layout.radius)
     if coup.winner is Winner.TIE:
-        lines = p.theme.label("tie_result") if _has(p, "tie_result") else ("TIE",)
+        lines = p.theme.label("tie_result")
     else:
-        wins = p.theme.label("wins") if _has(p, "wins") else ("WINS",) * len(p.theme.languages)
+        wins = p.theme.label("wins")
         lines = tuple(
             f"{name.upper()} {word}"
             for name, word in zip(p.theme.label(SIDE_KEY[coup.winner]), wins, strict=False)
@@ -243,8 +274,3 @@ def draw_result(p: PanelPainter, surface: pygame.Surface, body: pygame.Rect, cou
             cap=max(p.floor("number"), step * 0.5),
             role="number",
         )
-
-
-def _has(p: PanelPainter, key: str) -> bool:
-    """TODO(layout v2): the ``wins`` and ``tie_result`` labels arrive with the lead's labels."""
-    return hasattr(p.theme.labels[p.theme.languages[0]], key)

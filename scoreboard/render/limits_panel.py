@@ -61,16 +61,8 @@ def draw_headline(
     number_cap = max(p.floor("number"), head.height * 0.36)
     for i, (key, value) in enumerate(zip(("min_bet", "max_bet"), values, strict=True)):
         cell = pygame.Rect(head.x + i * half, head.y, half, head.height).inflate(-2 * gap, 0)
-        label = pygame.Rect(cell.x, cell.y, cell.width, round(cell.height * 0.36))
-        p.put(
-            surface,
-            p.words(key),
-            label,
-            colors.muted,
-            align="center",
-            cap=label_cap,
-            role="label",
-        )
+        label = pygame.Rect(cell.x, cell.y, cell.width, round(cell.height * 0.4))
+        p.put_label(surface, key, label, colors.muted, label_cap, align="center")
         number = pygame.Rect(cell.x, label.bottom, cell.width, cell.bottom - label.bottom)
         p.put(
             surface,
@@ -106,7 +98,7 @@ def draw_limit_table(
         measure = p.text.width
         name = max((measure(r[0], size, bold=True) for r in rows), default=0)
         span = max(measure(r[1], size) for r in rows)
-        pays = 0
+        pays = measure(head[2], size)
         for r in rows:
             whole = measure(r[2], size)
             broken = p.text.lines(r[2], size, whole - 1) if two_lines else [r[2]]

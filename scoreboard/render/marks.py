@@ -58,7 +58,10 @@ NATURAL_RING = 0.08
 NATURAL_GAP = 0.03
 """The gap of panel colour between a natural's ring and its bead (a fraction of the cell)."""
 
-TIE_BADGE = 0.56
+BEAD_LETTER = 0.4
+"""A bead letter's cap height, as a fraction of the bead plate's cell."""
+
+TIE_BADGE = 0.66
 """The tie-count badge's diameter, as a fraction of a big-road cell."""
 
 
@@ -150,7 +153,7 @@ class RoadPainter:
         surface.blit(self.sprites.disc(inner.size, colors.tie, "circle"), inner)
         ink = most_contrasting(colors.tie, (colors.bead_text, colors.panel, colors.text))
         text = str(ties) if ties < 10 else "9+"
-        size = self.text.size_for_cap(inner.height * 0.56, bold=True)
+        size = self.text.size_for_cap(inner.height * 0.64, bold=True)
         label = self.text.render(text, size, ink, bold=True)
         if label.get_width() > inner.width:
             label = self.text.fit(text, inner.height * 0.9, inner.width, ink, bold=True)
@@ -173,12 +176,21 @@ class RoadPainter:
             surface.blit(self.sprites.ring(ring.size, self.natural_color, shape, thickness), ring)
             area = _square(size, 0.98 - 2 * NATURAL_RING - 2 * NATURAL_GAP)
         surface.blit(self.sprites.disc(area.size, self.side_color[coup.winner], shape), area)
-        label = self.text.fit(
-            text, area.width * 0.78, area.width * 0.72, self.theme.colors.bead_text, bold=True
-        )
+        label = self.bead_label(text, size, area.width)
         surface.blit(label, label.get_rect(center=area.center))
         self._pair_dots(surface, area, coup.banker_pair, coup.player_pair)
         return self.sprites.put(key, surface)
+
+    def bead_label(self, text: str, size: tuple[int, int], room: int) -> pygame.Surface:
+        """A bead's letter: capitals 40 % of the cell, the same on a natural's smaller bead.
+
+        Narrowed only when it would not fit ``room`` (the bead's diameter).
+        """
+        font = self.text.size_for_cap(min(size) * BEAD_LETTER, bold=True)
+        width = self.text.width(text, font, bold=True)
+        if width > room * 0.8:
+            font = max(6, int(font * room * 0.8 / width))
+        return self.text.render(text, font, self.theme.colors.bead_text, bold=True)
 
     @property
     def natural_color(self) -> RGB:

@@ -9,20 +9,18 @@ itself rather than from the state it was drawn from.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pygame
 
-from scoreboard.core.roads import DERIVED_ROADS, Color, Counts, Roads
+from scoreboard.core.roads import DERIVED_ROADS, Color, Counts, DerivedRoad, Roads
 from scoreboard.core.rules import Winner
 from scoreboard.core.table import Limits, TableState
 from scoreboard.render.layout import ScreenLayout
 from scoreboard.render.marks import SIDE_KEY, RoadPainter
 from scoreboard.render.text import CAP_FLOORS, TextCache
 from scoreboard.theme import RGB, Theme
-
-_PENDING = {"no_limits": "Limits —", "min_bet": "Minimum bet", "max_bet": "Maximum bet"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,13 +99,7 @@ class PanelPainter:
 
     # -- helpers ----------------------------------------------------------------------
     def words(self, key: str, sep: str = " ") -> str:
-        try:
-            labels = self.theme.label(key)
-        except AttributeError:  # TODO(layout v2): the keys arrive with the lead's labels
-            if key not in _PENDING:
-                raise
-            labels = (_PENDING[key],)
-        return sep.join(dict.fromkeys(labels))
+        return sep.join(dict.fromkeys(self.theme.label(key)))
 
     def floor(self, role: str) -> float:
         """The smallest cap height in pixels text of ``role`` may have on this screen."""
@@ -386,7 +378,7 @@ class PanelPainter:
             bold = DrawnText(value, cell, size, color, bold=True, role="label")
             shown = self.blit_text(surface, bold, "midright", cell.midright)
             room = shown.rect.left - cell.left - gap
-            label = self.text.shorten(self.words(key), size, room)
+            label = self.label_text(key, size, room)
             muted = DrawnText(label, cell, size, self.colors.muted, role="label")
             entries.append(
                 Entry(key, self.blit_text(surface, muted, "midleft", cell.midleft), shown)
@@ -418,53 +410,113 @@ class PanelPainter:
 
     # -- ask road -----------------------------------------------------------------------
     def predictions(self, surface: pygame.Surface, roads: Roads) -> None:
+        """For a next Banker and a next Player, each derived road's entry (a dash for none).
+
+        Two rows when the panel is tall enough, else side by side in one row
+        (a short strip under the bead plate).
+        """
         body = self.layout.panels["predictions"].body
-        colors = self.colors
-        row_h = body.height / 2
+        one_row = body.height < 2.2 * self.floor("label") * 1.6
         for i, winner in enumerate((Winner.BANKER, Winner.PLAYER)):
-            key = SIDE_KEY[winner]
-            row = pygame.Rect(body.x, round(body.y + i * row_h), body.width, round(row_h))
-            size = round(min(row.height * 0.78, body.width / 7))
-            chip = pygame.Rect(row.x, 0, size, size)
-            chip.centery = row.centery
-            shape = self.roads.side_shape[winner]
-            color = self.roads.side_color[winner]
-            surface.blit(self.roads.sprites.disc(chip.size, color, shape), chip)
-            letter = self.theme.roads.letters[key]
-            self.put(
-                surface,
-                letter,
-                chip.inflate(-size // 4, -size // 4),
-                colors.bead_text,
-                bold=True,
-                align="center",
-                role="label",
+            if one_row:
+                half = body.width // 2
+                row = pygame.Rect(body.x + i * half, body.y, half, body.height)
+                row = row.inflate(-self.layout.px(0.01), 0) if i == 0 else row
+            else:
+                row_h = body.height / 2
+                row = pygame.Rect(body.x, round(body.y + i * row_h), body.width, round(row_h))
+            self._ask_row(surface, row, winner, roads.predictions.get(winner, {}))
+
+    def _ask_row(
+        self,
+        surface: pygame.Surface,
+        row: pygame.Rect,
+        winner: Winner,
+        predicted: Mapping[DerivedRoad, Color | None],
+    ) -> None:
+        colors = self.colors
+        key = SIDE_KEY[winner]
+        size = round(min(row.height * 0.86, row.width / 7))
+        chip = pygame.Rect(row.x, 0, size, size)
+        chip.centery = row.centery
+        shape = self.roads.side_shape[winner]
+        surface.blit(self.roads.sprites.disc(chip.size, self.roads.side_color[winner], shape), chip)
+        letter = self.theme.roads.letters[key]
+        inner = chip.inflate(-size // 5, -size // 5)
+        self.put(surface, letter, inner, colors.bead_text, bold=True, align="center")
+        slot = round(size * 1.15)
+        label = pygame.Rect(chip.right + size // 3, row.y, 0, row.height)
+        label.width = max(1, row.right - 3 * slot - label.x)
+        text = self.label_text(key, self.min_size("label"), label.width)
+        if self.text.width(text, self.min_size("label")) <= label.width:
+            self.put(surface, text, label, colors.text, height=row.height * 0.6, role="label")
+        # else the chip's letter names the side: no name cut down to "B…"
+        for road, k in DERIVED_ROADS.items():
+            cell = pygame.Rect(0, 0, size, size)
+            cell.centery = row.centery
+            cell.right = row.right - (3 - k) * slot
+            pygame.draw.rect(
+                surface, colors.grid, cell, self.layout.line, border_radius=self.layout.radius // 2
             )
-            label = pygame.Rect(chip.right + size // 3, row.y, round(body.width * 0.3), row.height)
-            label.width = max(1, round(body.right - 3 * size * 1.15) - label.x)
-            self.put(
-                surface, self.words(key), label, colors.text, height=row.height * 0.5, role="label"
+            entry = predicted.get(road)
+            if entry is None:
+                dash = cell.inflate(-round(size * 0.6), -round(size * 0.92))
+                pygame.draw.rect(surface, colors.muted, dash)
+                continue
+            sprite = self.roads.derived(k, entry, cell.size)
+            surface.blit(sprite, sprite.get_rect(center=cell.center))
+
+    def put_label(
+        self,
+        surface: pygame.Surface,
+        key: str,
+        box: pygame.Rect,
+        color: RGB,
+        cap: float,
+        *,
+        bold: bool = False,
+        align: str = "left",
+    ) -> list[DrawnText]:
+        """The label ``key`` at capitals ``cap`` (or down to the label floor) in ``box``.
+
+        Every shown language on one line when it fits; else one language a line
+        when the box is tall enough for them; else the primary language alone,
+        cut with an ellipsis if it must be.
+        """
+        size = self.text.size_for_cap(cap, bold=bold)
+        least = self.min_size("label", bold=bold)
+        full = self.words(key)
+        widest = self.text.width(full, size, bold=bold)
+        if widest > box.width:
+            size = max(least, int(size * box.width / widest))
+        if self.text.width(full, size, bold=bold) <= box.width:
+            return self.put_lines(
+                surface, [full], box, color, size, bold=bold, align=align, role="label"
             )
-            predicted = roads.predictions.get(winner, {})
-            slot = size * 1.15
-            for road, k in DERIVED_ROADS.items():
-                cell = pygame.Rect(0, 0, size, size)
-                cell.centery = row.centery
-                cell.right = round(body.right - (3 - k) * slot)
-                pygame.draw.rect(
-                    surface,
-                    colors.grid,
-                    cell,
-                    self.layout.line,
-                    border_radius=self.layout.radius // 2,
-                )
-                entry: Color | None = predicted.get(road)
-                if entry is None:
-                    dash = cell.inflate(-round(size * 0.6), -round(size * 0.92))
-                    pygame.draw.rect(surface, colors.muted, dash)
-                    continue
-                sprite = self.roads.derived(k, entry, cell.size)
-                surface.blit(sprite, sprite.get_rect(center=cell.center))
+        names = list(dict.fromkeys(self.theme.label(key)))
+        size = self.text.size_for_cap(cap, bold=bold)
+        widest = max(self.text.width(name, size, bold=bold) for name in names)
+        if widest > box.width:
+            size = max(least, int(size * box.width / widest))
+        step = self.text.cap_height(size, bold=bold) * 1.45
+        if len(names) > 1 and box.height >= step * (len(names) - 1) + step:
+            lines = [self.text.shorten(n, size, box.width, bold=bold) for n in names]
+        else:
+            lines = [self.text.shorten(names[0], size, box.width, bold=bold)]
+        return self.put_lines(
+            surface, lines, box, color, size, bold=bold, align=align, role="label"
+        )
+
+    def label_text(self, key: str, size: int, width: float, *, bold: bool = False) -> str:
+        """The label of ``key`` in every shown language if it fits ``width`` at ``size``.
+
+        Else the primary language alone, cut with an ellipsis if still too long:
+        a narrow panel keeps one readable name rather than two small ones.
+        """
+        full = self.words(key)
+        if self.text.width(full, size, bold=bold) <= width:
+            return full
+        return self.text.shorten(self.theme.label(key)[0], size, width, bold=bold)
 
     # -- limits and pay table ---------------------------------------------------------
     def limits(self, surface: pygame.Surface, limits: Limits) -> None:
