@@ -154,10 +154,11 @@ def draw_header(
         entries.append(Entry(key, caption_text, shown))
         x += slot_w
     pill = draw_marks(p, surface, marks, (x, right), box)
+    regions = [("marks", pill)]
     if plate_shows(table) and plate_in_header(p):
         strip = pygame.Rect(x + gap, pill.y, max(1, pill.left - 2 * gap - x), pill.height)
-        draw_cut_card_plate(p, surface, strip, max_width=strip.width)
-    return PanelView(tuple(entries))
+        regions.append(("cut_card", draw_cut_card_plate(p, surface, strip, max_width=strip.width)))
+    return PanelView(tuple(entries), tuple(regions))
 
 
 def field_width(

@@ -83,43 +83,48 @@ def draw_limit_table(
     colors = p.colors
     bets = list(limits.bets) + [b for b in limits.pays if b not in limits.bets]
     head = ("", f"{p.words('minimum')} – {p.words('maximum')}", p.words("pays"))
-    rows = []
+    spans = []
     for bet in bets:
         low, high = limits.bets.get(bet, (None, None))
-        span = "–" if low is None or high is None else f"{low:,} – {high:,}"
-        rows.append((p.bet_name(bet), span, limits.pays.get(bet, "–")))
-    row_h = area.height / max(len(rows) + 1, 4)
+        spans.append("–" if low is None or high is None else f"{low:,} – {high:,}")
+    pays_text = [limits.pays.get(bet, "–") for bet in bets]
+    row_h = area.height / max(len(bets) + 1, 4)
     inset = p.layout.px(0.008)
     gap = p.layout.px(0.02)
     room = area.width - 2 * inset - 2 * gap
     two_lines = row_h >= 2.6 * p.floor("label")
+    measure = p.text.width
 
-    def widths(size: int) -> tuple[int, int, int]:
-        measure = p.text.width
-        name = max((measure(r[0], size, bold=True) for r in rows), default=0)
-        span = max(measure(r[1], size) for r in rows)
+    def widths(size: int, names: list[str]) -> tuple[int, int, int]:
+        name = max((measure(n, size, bold=True) for n in names), default=0)
+        span = max((measure(t, size) for t in spans), default=0)
         pays = measure(head[2], size)
-        for r in rows:
-            whole = measure(r[2], size)
-            broken = p.text.lines(r[2], size, whole - 1) if two_lines else [r[2]]
+        for text in pays_text:
+            whole = measure(text, size)
+            broken = p.text.lines(text, size, whole - 1) if two_lines else [text]
             pays = max(pays, min(whole, max(measure(t, size) for t in broken)))
         return name, span, pays
 
-    size = p.text.size_to_fit(row_h * 0.62, room, lambda size: sum(widths(size)))
+    names = [p.bet_name(bet) for bet in bets]
+    size = p.text.size_to_fit(row_h * 0.62, room, lambda size: sum(widths(size, names)))
     size = max(size, p.min_size("label"))
-    _, _, pays_w = widths(size)
+    if sum(widths(size, names)) > room:  # the bets' other languages go before anything is cut
+        names = [p.bet_name(bet, primary=True) for bet in bets]
+    _, span_w, pays_w = widths(size, names)
     right = area.right - inset
     span_right = right - min(pays_w, room // 3) - gap
-    for r, texts in enumerate([head, *rows]):
+    name_right = span_right - span_w - gap
+    rows = [head, *zip(names, spans, pays_text, strict=True)]
+    for r, texts in enumerate(rows):
         line = pygame.Rect(area.x, round(area.y + r * row_h), area.width, round(row_h))
         if r % 2 == 0 and r:
             pygame.draw.rect(surface, colors.background, line, border_radius=p.layout.radius // 2)
         color = colors.muted if r == 0 else colors.text
-        name = pygame.Rect(area.x + inset, line.y, span_right - area.x - inset, line.height)
-        shown = draw_cell(p, surface, texts[0], name, color, size, bold=r > 0, align="left")
-        left = name.x if shown is None else shown.right + gap
-        spans = pygame.Rect(left, line.y, span_right - left, line.height)
-        draw_cell(p, surface, texts[1], spans, color, size, align="right")
+        name = pygame.Rect(area.x + inset, line.y, max(1, name_right - area.x - inset), line.height)
+        draw_cell(p, surface, texts[0], name, color, size, bold=r > 0, align="left")
+        left = area.x + inset if r == 0 else span_right - span_w
+        span = pygame.Rect(left, line.y, span_right - left, line.height)
+        draw_cell(p, surface, texts[1], span, color, size, align="right")
         pays = pygame.Rect(span_right + gap, line.y, right - span_right - gap, line.height)
         draw_cell(p, surface, texts[2], pays, color, size, align="right")
 

@@ -55,7 +55,11 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class PanelView:
-    """The labelled values a panel drew, in drawing order.
+    """The labelled values a panel drew, in drawing order, and where its other parts went.
+
+    ``regions`` names the rectangles of parts that are not labelled values
+    (the header's ``marks``: the feed mark and any warning beside it), so a
+    test can check that nothing covers them.
 
     >>> def drawn(text):
     ...     return DrawnText(text, pygame.Rect(0, 0, 1, 1), 9, (0, 0, 0))
@@ -65,6 +69,7 @@ class PanelView:
     """
 
     entries: tuple[Entry, ...] = ()
+    regions: tuple[tuple[str, pygame.Rect], ...] = ()
 
     def pairs(self) -> list[tuple[str, str]]:
         """(label, value) texts, as a reader of the screen would list them."""
@@ -76,6 +81,13 @@ class PanelView:
             if entry.key == key:
                 return entry.value
         raise KeyError(key)
+
+    def region(self, name: str) -> pygame.Rect:
+        """The rectangle of the part ``name``; KeyError when the panel drew none."""
+        for key, rect in self.regions:
+            if key == name:
+                return rect
+        raise KeyError(name)
 
 
 class PanelPainter:
@@ -177,7 +189,7 @@ class PanelPainter:
         """
         text, size = self.sized(text, box, bold=bold, height=height, cap=cap, role=role)
         rendered = self.text.render(text, size, color, bold=bold)
-        where = rendered.get_rect(centery=box.centery)
+        where = rendered.get_rect(top=box.centery - self.text.cap_middle(size, bold=bold))
         if align == "center":
             where.centerx = box.centerx
         elif align == "right":
@@ -237,7 +249,7 @@ class PanelPainter:
         top = box.centery - (step * (len(texts) - 1)) // 2
         drawn = []
         for n, (line, glyphs) in enumerate(zip(texts, rendered, strict=True)):
-            where = glyphs.get_rect(centery=top + n * step)
+            where = glyphs.get_rect(top=top + n * step - self.text.cap_middle(size, bold=bold))
             if align == "center":
                 where.centerx = box.centerx
             elif align == "right":
@@ -525,9 +537,13 @@ class PanelPainter:
 
         draw_limits(self, surface, limits)
 
-    def bet_name(self, bet: str) -> str:
+    def bet_name(self, bet: str, *, primary: bool = False) -> str:
+        """A bet's name in the shown languages (``primary``: the first only).
+
+        A feed's own bet that the theme has no label for is named from its key.
+        """
         try:
-            return self.words(bet)
+            return self.theme.label(bet)[0] if primary else self.words(bet)
         except AttributeError:
             return bet.replace("_", " ").title()
 

@@ -146,6 +146,16 @@ class TextCache:
             self._caps[key] = cap
         return cap
 
+    def cap_middle(self, size: int, *, bold: bool = False) -> int:
+        """How far below the top of a rendered line the middle of its capitals is.
+
+        Text is centred on its capitals, not on its line box: the box has room
+        for accents and CJK ink above and descenders below, and centring it
+        would push the descenders out of a tight strip.
+        """
+        font = self.font(size, bold=bold)
+        return round(font.get_ascent() - self.cap_height(size, bold=bold) / 2)
+
     def size_for_cap(self, cap: float, *, bold: bool = False) -> int:
         """The smallest font size whose capitals are at least ``cap`` pixels tall."""
         probe = self.cap_height(200, bold=bold) / 200 or 0.7
