@@ -145,4 +145,6 @@ def test_no_two_texts_of_a_panel_overlap(name, size):
         inks = [(text.text, ink(renderer, text)) for text in log]
         for i, (one, where) in enumerate(inks):
             for other, there in inks[i + 1 :]:
-                assert not where.colliderect(there), f"{panel}: {one!r} {where} over {other!r} {there}"
+                assert not where.colliderect(there), (
+                    f"{panel}: {one!r} {where} over {other!r} {there}"
+                )
