@@ -17,6 +17,9 @@ from scoreboard.theme import RGB
 MAIN_BETS = ("player", "banker")
 """The bets whose minimum and maximum make the headline."""
 
+SHORT_KEYS = {"min_bet": "minimum", "max_bet": "maximum"}
+"""The headline's shorter labels, for a panel too narrow for "Minimum bet" at the label floor."""
+
 HEADLINE_SHARE = 0.36
 """How much of the panel's body the minimum and maximum bet take."""
 
@@ -62,6 +65,8 @@ def draw_headline(
     for i, (key, value) in enumerate(zip(("min_bet", "max_bet"), values, strict=True)):
         cell = pygame.Rect(head.x + i * half, head.y, half, head.height).inflate(-2 * gap, 0)
         label = pygame.Rect(cell.x, cell.y, cell.width, round(cell.height * 0.4))
+        if not p.label_fits(key, label):
+            key = SHORT_KEYS[key]  # "Min" for "Minimum bet" on a narrow panel
         p.put_label(surface, key, label, colors.muted, label_cap, align="center")
         number = pygame.Rect(cell.x, label.bottom, cell.width, cell.bottom - label.bottom)
         p.put(
@@ -87,6 +92,8 @@ def draw_limit_table(
     for bet in bets:
         low, high = limits.bets.get(bet, (None, None))
         spans.append("–" if low is None or high is None else f"{low:,} – {high:,}")
+    if sum(p.text.width(t, p.min_size("label")) for t in spans[:1]) * 2.6 > area.width:
+        spans = [t.replace(" – ", "–") for t in spans]  # a narrow panel: "25–10,000"
     pays_text = [limits.pays.get(bet, "–") for bet in bets]
     row_h = area.height / max(len(bets) + 1, 4)
     inset = p.layout.px(0.008)

@@ -9,12 +9,12 @@ itself rather than from the state it was drawn from.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pygame
 
-from scoreboard.core.roads import DERIVED_ROADS, Color, Counts, DerivedRoad, Roads
+from scoreboard.core.roads import DERIVED_ROADS, Color, DerivedRoad, Roads
 from scoreboard.core.rules import Winner
 from scoreboard.core.table import Limits, TableState
 from scoreboard.render.layout import ScreenLayout
@@ -279,146 +279,10 @@ class PanelPainter:
 
     # -- counters ---------------------------------------------------------------------
     def counters(self, surface: pygame.Surface, table: TableState) -> PanelView:
-        """Banker, Player and Tie tiles over two columns of labelled counts."""
-        body = self.layout.panels["counters"].body
-        gap = self.layout.px(0.006)
-        tiles_h = round(body.height * 0.46)
-        entries = self._tiles(surface, table.roads.counts, body, tiles_h, gap)
-        area = pygame.Rect(body.x, body.y + tiles_h + 2 * gap, body.width, 0)
-        area.height = body.bottom - area.y
-        entries += self._count_rows(surface, self._rows(table), area, gap)
-        return PanelView(tuple(entries))
+        """The statistics panel (see :func:`scoreboard.render.counters_panel.draw_counters`)."""
+        from scoreboard.render.counters_panel import draw_counters  # it draws with this painter
 
-    def _tiles(
-        self, surface: pygame.Surface, counts: Counts, body: pygame.Rect, tiles_h: int, gap: int
-    ) -> list[Entry]:
-        colors = self.colors
-        tile_w = (body.width - 2 * gap) / 3
-        sides = (
-            ("banker", counts.banker, colors.banker),
-            ("player", counts.player, colors.player),
-            ("tie", counts.tie, colors.tie),
-        )
-        entries = []
-        for i, (key, count, color) in enumerate(sides):
-            tile = pygame.Rect(
-                round(body.x + i * (tile_w + gap)), body.y + gap, round(tile_w), tiles_h
-            )
-            pygame.draw.rect(surface, color, tile, border_radius=self.layout.radius)
-            name_box = pygame.Rect(tile.x, tile.y, tile.width, round(tile.height * 0.3))
-            name = self.put(
-                surface,
-                self.words(key),
-                name_box.inflate(-gap * 2, -gap),
-                colors.bead_text,
-                bold=True,
-                align="center",
-                role="label",
-            )
-            count_box = pygame.Rect(tile.x, name_box.bottom, tile.width, round(tile.height * 0.44))
-            shown = self.put(
-                surface,
-                str(count),
-                count_box,
-                colors.bead_text,
-                bold=True,
-                align="center",
-                role="number",
-            )
-            entries.append(Entry(key, name, shown))
-            pct_box = pygame.Rect(
-                tile.x, count_box.bottom, tile.width, tile.bottom - count_box.bottom
-            )
-            pct = f"{counts.percent(key):.1f}%"
-            self.put(
-                surface,
-                pct,
-                pct_box.inflate(0, -gap),
-                colors.bead_text,
-                align="center",
-                role="label",
-            )
-        return entries
-
-    def _rows(self, table: TableState) -> list[tuple[str, str, RGB]]:
-        """The labelled counts under the tiles: (label key, value, value colour)."""
-        counts, colors = table.roads.counts, self.colors
-        rows: list[tuple[str, str, RGB]] = [
-            ("banker_pair", str(counts.banker_pairs), colors.banker),
-            ("player_pair", str(counts.player_pairs), colors.player),
-            ("natural", self._naturals(counts), colors.accent),
-            ("games", str(counts.games), colors.text),
-        ]
-        for name in table.variant.counters:
-            rows.append((name, str(getattr(counts, name)), colors.accent))
-        streaks = table.roads.streaks
-        letters = self.theme.roads.letters
-        side = streaks.current_side
-        current = "–"
-        if side is not None:
-            letter = letters[SIDE_KEY[side]]
-            current = f"{letter} × {streaks.current_length}"
-        longest = (
-            f"{letters['banker']} {streaks.longest_banker} · {letters['player']} "
-            f"{streaks.longest_player}"
-        )
-        rows.append(("streak", current, colors.text))
-        rows.append(("longest", longest, colors.text))
-        return rows
-
-    def _count_rows(
-        self,
-        surface: pygame.Surface,
-        rows: list[tuple[str, str, RGB]],
-        area: pygame.Rect,
-        gap: int,
-    ) -> list[Entry]:
-        """Two columns of label (left) and value (right), one font size for all."""
-        per_col = (len(rows) + 1) // 2
-        row_h = area.height / per_col
-        col_w = (area.width - 2 * gap) / 2
-        size = max(self._row_size(rows, row_h * 0.6, col_w - 2 * gap), self.min_size("label"))
-        entries = []
-        for index, (key, value, color) in enumerate(rows):
-            col, row = divmod(index, per_col)
-            cell = pygame.Rect(
-                round(area.x + col * (col_w + 2 * gap)),
-                round(area.y + row * row_h),
-                round(col_w),
-                round(row_h),
-            )
-            bold = DrawnText(value, cell, size, color, bold=True, role="label")
-            shown = self.blit_text(surface, bold, "midright", cell.midright)
-            room = shown.rect.left - cell.left - gap
-            label = self.label_text(key, size, room)
-            muted = DrawnText(label, cell, size, self.colors.muted, role="label")
-            entries.append(
-                Entry(key, self.blit_text(surface, muted, "midleft", cell.midleft), shown)
-            )
-        return entries
-
-    def _row_size(self, rows: Sequence[tuple[str, str, RGB]], height: float, room: float) -> int:
-        """The largest font size at which every label and its value fit side by side."""
-        if room <= 0:
-            return 6  # no room at all: the smallest size
-        measure = self.text.width
-        return self.text.size_to_fit(
-            height,
-            room,
-            lambda size: max(
-                measure(self.words(key), size) + measure(value, size, bold=True)
-                for key, value, _ in rows
-            ),
-        )
-
-    def _naturals(self, counts: Counts) -> str:
-        if not self.theme.style.split_naturals:
-            return str(counts.naturals)
-        letters = self.theme.roads.letters
-        return (
-            f"{letters['banker']} {counts.banker_naturals} · "
-            f"{letters['player']} {counts.player_naturals}"
-        )
+        return draw_counters(self, surface, table)
 
     # -- ask road -----------------------------------------------------------------------
     def predictions(self, surface: pygame.Surface, roads: Roads) -> None:
@@ -460,7 +324,7 @@ class PanelPainter:
         label = pygame.Rect(chip.right + size // 3, row.y, 0, row.height)
         label.width = max(1, row.right - 3 * slot - label.x)
         text = self.label_text(key, self.min_size("label"), label.width)
-        if self.text.width(text, self.min_size("label")) <= label.width:
+        if self.text.width(self.theme.label(key)[0], self.min_size("label")) <= label.width:
             self.put(surface, text, label, colors.text, height=row.height * 0.6, role="label")
         # else the chip's letter names the side: no name cut down to "B…"
         for road, k in DERIVED_ROADS.items():
@@ -519,6 +383,17 @@ class PanelPainter:
             surface, lines, box, color, size, bold=bold, align=align, role="label"
         )
 
+    def label_fits(self, key: str, box: pygame.Rect, *, bold: bool = False) -> bool:
+        """Whether :meth:`put_label` draws ``key`` in ``box`` without cutting any of it."""
+        size = self.min_size("label", bold=bold)
+        names = list(dict.fromkeys(self.theme.label(key)))
+        if self.text.width(" ".join(names), size, bold=bold) <= box.width:
+            return True
+        step = self.text.cap_height(size, bold=bold) * 1.45
+        tall = box.height >= step * len(names)
+        widest = max(self.text.width(name, size, bold=bold) for name in names)
+        return widest <= box.width and (tall or len(names) == 1)
+
     def label_text(self, key: str, size: int, width: float, *, bold: bool = False) -> str:
         """The label of ``key`` in every shown language if it fits ``width`` at ``size``.
 
@@ -550,7 +425,14 @@ class PanelPainter:
     def notice(self, surface: pygame.Surface, area: pygame.Rect, text: str) -> None:
         """A quiet message on a panel-coloured plate, centred in ``area`` (empty roads)."""
         height = min(area.height * 0.14, self.layout.unit * 0.045)
-        shown = self.text.fit(text, height, area.width * 0.8, self.colors.muted)
-        plate = shown.get_rect(center=area.center).inflate(round(height * 1.2), round(height * 0.4))
+        box = pygame.Rect(0, 0, round(area.width * 0.8), round(height))
+        box.center = area.center
+        shown, size = self.sized(text, box, role="label")
+        glyphs = self.text.render(shown, size, self.colors.muted)
+        where = glyphs.get_rect(top=box.centery - self.text.cap_middle(size))
+        where.centerx = box.centerx
+        pad = self.text.cap_height(size)
+        plate = where.inflate(round(pad * 1.6), round(pad * 0.4))
         pygame.draw.rect(surface, self.colors.panel, plate, border_radius=self.layout.radius)
-        surface.blit(shown, shown.get_rect(center=area.center))
+        surface.blit(glyphs, where)
+        self.record(DrawnText(shown, where, size, self.colors.muted, False, "label"))
