@@ -20,7 +20,7 @@ MAIN_BETS = ("player", "banker")
 SHORT_KEYS = {"min_bet": "minimum", "max_bet": "maximum"}
 """The headline's shorter labels, for a panel too narrow for "Minimum bet" at the label floor."""
 
-HEADLINE_SHARE = 0.36
+HEADLINE_SHARE = 0.32
 """How much of the panel's body the minimum and maximum bet take."""
 
 
@@ -52,7 +52,7 @@ def draw_headline(
             colors.text,
             bold=True,
             align="center",
-            cap=max(p.floor("number"), head.height * 0.4),
+            cap=max(p.floor("number"), head.height * 0.3),
             role="label",
         )
         return
@@ -95,12 +95,16 @@ def draw_limit_table(
     if sum(p.text.width(t, p.min_size("label")) for t in spans[:1]) * 2.6 > area.width:
         spans = [t.replace(" – ", "–") for t in spans]  # a narrow panel: "25–10,000"
     pays_text = [limits.pays.get(bet, "–") for bet in bets]
-    row_h = area.height / max(len(bets) + 1, 4)
     inset = p.layout.px(0.008)
     gap = p.layout.px(0.02)
     room = area.width - 2 * inset - 2 * gap
-    two_lines = row_h >= 2.6 * p.floor("label")
     measure = p.text.width
+    row_h = area.height / max(len(bets) + 1, 4)
+    two_lines = row_h >= 2.6 * p.floor("label")
+    pays_text, notes = footnoted(p, pays_text, room // 3, two_lines)
+    if notes:
+        row_h = area.height / max(len(bets) + 1 + len(notes), 4)
+        two_lines = row_h >= 2.6 * p.floor("label")
 
     def widths(size: int, names: list[str]) -> tuple[int, int, int]:
         name = max((measure(n, size, bold=True) for n in names), default=0)
@@ -117,6 +121,10 @@ def draw_limit_table(
     size = max(size, p.min_size("label"))
     if sum(widths(size, names)) > room:  # the bets' other languages go before anything is cut
         names = [p.bet_name(bet, primary=True) for bet in bets]
+        head = ("", f"{p.theme.label('minimum')[0]} – {p.theme.label('maximum')[0]}", head[2])
+        head = (*head[:2], p.theme.label("pays")[0])
+    spare = area.width - 2 * inset - sum(widths(size, names))
+    gap = max(p.layout.px(0.006), min(gap, spare // 2))  # narrower gaps before cut names
     _, span_w, pays_w = widths(size, names)
     right = area.right - inset
     span_right = right - min(pays_w, room // 3) - gap
@@ -134,6 +142,39 @@ def draw_limit_table(
         draw_cell(p, surface, texts[1], span, color, size, align="right")
         pays = pygame.Rect(span_right + gap, line.y, right - span_right - gap, line.height)
         draw_cell(p, surface, texts[2], pays, color, size, align="right")
+    for n, note in enumerate(notes, start=len(rows)):
+        line = pygame.Rect(area.x + inset, round(area.y + n * row_h), room, round(row_h))
+        small = p.min_size("text")  # the small print of the table
+        shown = p.text.shorten(note, small, line.width)
+        p.put_lines(surface, [shown], line, colors.muted, small, align="left", role="text")
+
+
+def footnoted(
+    p: PanelPainter, pays: list[str], width: int, two_lines: bool
+) -> tuple[list[str], list[str]]:
+    """Pays too long for their column lose their bracket to a footnote under the table.
+
+    "1:1 (Dragon 7 push)" becomes "1:1 *" with "* Dragon 7 push" below, so
+    the condition is still read in full instead of being cut to "1:1 (Drag…".
+
+    Returns the pays as drawn and the footnotes.
+    """
+    size = p.min_size("label")
+    shown: list[str] = []
+    notes: list[str] = []
+    for text in pays:
+        lines = p.text.lines(text, size, width) if two_lines else [text]
+        fits = all(p.text.width(line, size) <= width for line in lines) and "…" not in "".join(
+            lines
+        )
+        if fits or " (" not in text or not text.endswith(")"):
+            shown.append(text)
+            continue
+        mark = "*" * (len(notes) + 1)
+        main, note = text[: text.index(" (")], text[text.index(" (") + 2 : -1]
+        shown.append(f"{main} {mark}")
+        notes.append(f"{mark} {note}")
+    return shown, notes
 
 
 def draw_cell(

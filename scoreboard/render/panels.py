@@ -292,16 +292,38 @@ class PanelPainter:
         (a short strip under the bead plate).
         """
         body = self.layout.panels["predictions"].body
-        one_row = body.height < 2.2 * self.floor("label") * 1.6
-        for i, winner in enumerate((Winner.BANKER, Winner.PLAYER)):
+        one_row = body.height < 2 * 1.6 * self.floor("label")
+        rows = []
+        for i in range(2):
             if one_row:
                 half = body.width // 2
                 row = pygame.Rect(body.x + i * half, body.y, half, body.height)
-                row = row.inflate(-self.layout.px(0.01), 0) if i == 0 else row
+                rows.append(row.inflate(-self.layout.px(0.01), 0) if i == 0 else row)
             else:
                 row_h = body.height / 2
-                row = pygame.Rect(body.x, round(body.y + i * row_h), body.width, round(row_h))
-            self._ask_row(surface, row, winner, roads.predictions.get(winner, {}))
+                rows.append(
+                    pygame.Rect(body.x, round(body.y + i * row_h), body.width, round(row_h))
+                )
+        sides = (Winner.BANKER, Winner.PLAYER)
+        least = self.min_size("label")
+        named = all(  # both names or neither, so the two rows look alike
+            self.text.width(self.theme.label(SIDE_KEY[side])[0], least)
+            <= self._ask_label(row).width
+            for row, side in zip(rows, sides, strict=True)
+        )
+        for row, side in zip(rows, sides, strict=True):
+            self._ask_row(surface, row, side, roads.predictions.get(side, {}), named=named)
+
+    def _ask_label(self, row: pygame.Rect) -> pygame.Rect:
+        """Where a row of the ask road names its side: between the chip and the three cells."""
+        size = self._ask_size(row)
+        label = pygame.Rect(row.x + size + size // 3, row.y, 0, row.height)
+        label.width = max(1, row.right - 3 * round(size * 1.15) - label.x)
+        return label
+
+    @staticmethod
+    def _ask_size(row: pygame.Rect) -> int:
+        return round(min(row.height * 0.86, row.width / 7))
 
     def _ask_row(
         self,
@@ -309,10 +331,12 @@ class PanelPainter:
         row: pygame.Rect,
         winner: Winner,
         predicted: Mapping[DerivedRoad, Color | None],
+        *,
+        named: bool,
     ) -> None:
         colors = self.colors
         key = SIDE_KEY[winner]
-        size = round(min(row.height * 0.86, row.width / 7))
+        size = self._ask_size(row)
         chip = pygame.Rect(row.x, 0, size, size)
         chip.centery = row.centery
         shape = self.roads.side_shape[winner]
@@ -321,12 +345,10 @@ class PanelPainter:
         inner = chip.inflate(-size // 5, -size // 5)
         self.put(surface, letter, inner, colors.bead_text, bold=True, align="center")
         slot = round(size * 1.15)
-        label = pygame.Rect(chip.right + size // 3, row.y, 0, row.height)
-        label.width = max(1, row.right - 3 * slot - label.x)
-        text = self.label_text(key, self.min_size("label"), label.width)
-        if self.text.width(self.theme.label(key)[0], self.min_size("label")) <= label.width:
+        label = self._ask_label(row)
+        if named:  # else the chip's letter names the side: no name cut down to "B…"
+            text = self.label_text(key, self.min_size("label"), label.width)
             self.put(surface, text, label, colors.text, height=row.height * 0.6, role="label")
-        # else the chip's letter names the side: no name cut down to "B…"
         for road, k in DERIVED_ROADS.items():
             cell = pygame.Rect(0, 0, size, size)
             cell.centery = row.centery
