@@ -28,9 +28,9 @@ def visible_cards(coup: Coup, shown: int | None) -> tuple[tuple[Card, ...], tupl
 
     >>> from scoreboard.core.cards import parse_cards
     >>> from scoreboard.core.rules import deal_coup
-    >>> coup = deal_coup(parse_cards(["2S", "3H", "2D", "4C", "9S", "KH"]))
+    >>> coup = deal_coup(parse_cards(["AS", "KH", "AD", "QC", "5S", "4C"]))  # both draw
     >>> [[str(c) for c in side] for side in visible_cards(coup, 3)]
-    [['2S', '2D'], ['3H']]
+    [['AS', 'AD'], ['KH']]
     >>> [len(side) for side in visible_cards(coup, 5)], [len(s) for s in visible_cards(coup, None)]
     ([3, 2], [3, 3])
     """
@@ -101,8 +101,11 @@ def draw_head(
     """
     colors = p.colors
     color = p.roads.side_color[side]
-    cap = p.floor("number")
-    head = pygame.Rect(area.x, area.y, area.width, max(round(area.height * 0.2), round(cap * 1.7)))
+    floor = p.floor("number")
+    head = pygame.Rect(
+        area.x, area.y, area.width, max(round(area.height * 0.24), round(floor * 1.7))
+    )
+    cap = max(floor, head.height * 0.5)
     if winner is side or winner is Winner.TIE:
         fill = color if winner is side else colors.tie
         pygame.draw.rect(surface, fill, head, border_radius=p.layout.radius)
@@ -126,7 +129,7 @@ def draw_head(
     )
     names = p.theme.label(SIDE_KEY[side])
     name = " ".join(dict.fromkeys(names))
-    label_cap = max(p.floor("label"), min(cap * 0.8, head.height * 0.4))
+    label_cap = max(p.floor("label"), min(cap * 0.62, head.height * 0.34))
     if p.text.width(name, p.text.size_for_cap(label_cap, bold=True), bold=True) > room.width:
         name = names[0]  # the other languages go first; put() cuts the rest
     if room.width > 0:
