@@ -2,7 +2,8 @@
 
 Entry point::
 
-    run_kiosk(feed, table, theme, *, windowed=False, size=None, run_for=None) -> int
+    run_kiosk(feed, table, theme, *, windowed=False, size=None, run_for=None,
+              rotate=0, portrait=False, quit_keys=None, motion=True) -> int
 
 ``feed`` is any object with the Feed protocol of ``docs/architecture.md``
 (``start(wake)``, ``poll(table, now)``, ``status(now)``, ``next_deadline(now)``,
@@ -12,7 +13,14 @@ sleeps (in ``pygame.event.wait`` where the video driver can wait natively, see
 :meth:`Kiosk.sleep`) until the earliest of the feed's deadline, the next blink
 step, the next clock minute or a ``wake()`` from the feed's thread; it never
 spins.  Fullscreen by default at the desktop size (``size`` picks a mode); the
-cursor is hidden; Esc quits only in windowed mode.  The theme file is watched:
+cursor is hidden; Esc or q quits in windowed mode and wherever ``quit_keys``
+says (the demo), never on a live kiosk full screen.  With no display at all
+(SDL fell back to its offscreen driver though nobody chose it with
+``SDL_VIDEODRIVER``) the kiosk refuses to start (:class:`NoDisplayError`)
+instead of drawing where nobody sees.  ``rotate`` turns the picture for a
+monitor mounted on its side (both in :mod:`scoreboard.monitor`): the renderer draws
+the upright frame and each changed rectangle is copied onto the screen turned.
+The theme file is watched:
 on a change or SIGHUP it is reloaded, and a bad edit keeps the last good theme
 and logs every error.
 
@@ -41,7 +49,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Protocol
 
@@ -49,7 +57,14 @@ import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.health import JournalHealth, RenderHealth
-from scoreboard.render.screen import Renderer
+from scoreboard.monitor import (
+    NoDisplayError,
+    check_angle,
+    check_display,
+    copy_rotated,
+    logical_size,
+)
+from scoreboard.render.screen import PanelDrawer, Renderer
 from scoreboard.theme import Theme, ThemeError, load_theme
 
 log = logging.getLogger(__name__)
@@ -60,10 +75,23 @@ INPUT_POLL_SECONDS = 0.1
 MIN_SLEEP_SECONDS = 0.005  # a feed whose deadline stays in the past cannot spin the loop
 REPEAT_LOG_SECONDS = 60.0
 NATIVE_WAIT_DRIVERS = frozenset({"x11", "wayland", "windows", "cocoa"})
+QUIT_KEYS = frozenset({pygame.K_ESCAPE, pygame.K_q})
 FRAME = "frame"
 """The failing "panel" reported when the frame as a whole could not be drawn."""
 
 RendererFactory = Callable[[Theme, tuple[int, int]], Renderer]
+
+
+def motion_renderer(
+    motion: bool, *, drawers: Mapping[str, PanelDrawer] | None = None
+) -> RendererFactory:
+    """The renderer factory with motion on (the theme decides) or off (config, ``--no-motion``).
+
+    Motion on is the renderer's default, so only ``motion=False`` is passed.
+    """
+    if motion:
+        return lambda theme, size: Renderer(theme, size, drawers=drawers)
+    return lambda theme, size: Renderer(theme, size, drawers=drawers, motion=False)  # type: ignore[call-arg]
 
 
 class Feed(Protocol):
@@ -154,27 +182,47 @@ class Kiosk:
         size: tuple[int, int] | None = None,
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
-        renderer: RendererFactory = Renderer,
+        renderer: RendererFactory | None = None,
+        rotate: int = 0,
+        portrait: bool = False,
+        quit_keys: bool | None = None,
+        motion: bool = True,
     ) -> None:
         """``renderer`` builds the renderer at start and on every theme reload.
 
         It is where a test or a tool hands in a :class:`Renderer` with its own
-        panel drawers (``lambda theme, size: Renderer(theme, size, drawers=...)``).
+        panel drawers (``lambda theme, size: Renderer(theme, size, drawers=...)``);
+        by default :func:`motion_renderer` of ``motion``.  ``rotate`` (0, 90, 180,
+        270) turns the picture clockwise on the screen; ``portrait`` on a landscape
+        screen means ``rotate=90`` when no rotation is given.  ``quit_keys``: Esc
+        and q quit (default: only windowed).
         """
         self.feed, self.table, self.windowed = feed, table, windowed
-        self.make_renderer = renderer
+        self.make_renderer = renderer or motion_renderer(motion)
+        self.quit_keys = windowed if quit_keys is None else quit_keys
         self.clock, self.wall_clock = clock, wall_clock
+        self.rotate = check_angle(rotate)
         self.watcher = ThemeWatcher(theme)
         use_theme_rows(table, theme)
+        chosen = os.environ.get("SDL_VIDEODRIVER")  # read before SDL falls back
         if not pygame.display.get_init():
             pygame.display.init()
+        check_display(pygame.display.get_driver(), chosen)
         pygame.font.init()
         flags = 0 if windowed else pygame.FULLSCREEN
         wanted = size or (WINDOWED_SIZE if windowed else (0, 0))
         self.screen = pygame.display.set_mode(wanted, flags)
         pygame.display.set_caption("scoreboard")
         pygame.mouse.set_visible(False)
-        self.renderer = renderer(theme, self.screen.get_size())
+        width, height = self.screen.get_size()
+        if portrait and self.rotate == 0 and width > height:
+            self.rotate = 90
+            log.info(
+                "portrait on a %dx%d screen: the picture is turned 90 degrees (as --rotate 90)",
+                width,
+                height,
+            )
+        self.renderer = self.make_renderer(theme, self.size)
         #: Wall-clock time of the last frame that reached the screen (the screen showed
         #: the state as of then, whether or not anything had changed), None before.
         self.last_frame: float | None = None
@@ -189,6 +237,11 @@ class Kiosk:
         self.reload_requested = threading.Event()
         self._next_theme_check = 0.0
         self._reported: dict[str, float] = {}
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The upright frame's size: the screen's, turned by the rotation."""
+        return logical_size(self.screen.get_size(), self.rotate)
 
     def wake(self) -> None:
         """Thread-safe: called by a feed's thread (or a signal) when input arrives."""
@@ -217,8 +270,8 @@ class Kiosk:
         self.wake()
 
     def handle(self, event: pygame.event.Event) -> None:
-        escape = event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
-        if event.type == pygame.QUIT or (escape and self.windowed):
+        quit_key = event.type == pygame.KEYDOWN and event.key in QUIT_KEYS
+        if event.type == pygame.QUIT or (quit_key and self.quit_keys):
             self.running = False
         elif event.type in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED):
             self.renderer.invalidate()
@@ -231,7 +284,7 @@ class Kiosk:
             return False
         use_theme_rows(self.table, theme)
         self._past_failures += self.renderer.failures
-        self.renderer = self.make_renderer(theme, self.screen.get_size())
+        self.renderer = self.make_renderer(theme, self.size)
         return True
 
     def step(self, now: float) -> None:
@@ -268,9 +321,9 @@ class Kiosk:
             )
             dirty += self.renderer.blink(now)
             if dirty:
-                for rect in dirty:
-                    self.screen.blit(self.renderer.frame, rect, rect)
-                pygame.display.update(dirty)
+                frame = self.renderer.frame
+                shown = [copy_rotated(self.screen, frame, rect, self.rotate) for rect in dirty]
+                pygame.display.update(shown)
         except Exception:
             self._report("drawing a frame failed; the last good frame stays on screen", now)
             self.renderer.invalidate()
@@ -344,11 +397,32 @@ def run_kiosk(
     windowed: bool = False,
     size: tuple[int, int] | None = None,
     run_for: float | None = None,
+    rotate: int = 0,
+    portrait: bool = False,
+    quit_keys: bool | None = None,
+    motion: bool = True,
 ) -> int:
-    """Show ``table`` fed by ``feed`` until quit; raises ThemeError for a bad theme."""
+    """Show ``table`` fed by ``feed`` until quit; raises ThemeError for a bad theme.
+
+    Raises :class:`NoDisplayError` when there is no screen (see :class:`Kiosk`).
+    """
     if not isinstance(theme, Theme):
         theme = load_theme(theme)
-    kiosk = Kiosk(feed, table, theme, windowed=windowed, size=size)
+    try:
+        kiosk = Kiosk(
+            feed,
+            table,
+            theme,
+            windowed=windowed,
+            size=size,
+            rotate=rotate,
+            portrait=portrait,
+            quit_keys=quit_keys,
+            motion=motion,
+        )
+    except NoDisplayError:
+        pygame.display.quit()
+        raise
     previous = None
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGHUP"):
         previous = signal.signal(signal.SIGHUP, kiosk.request_reload)

@@ -26,6 +26,10 @@ class UsageError(Exception):
     """A bad argument value found after parsing; exits 2 with a one-line message."""
 
 
+class CommandError(Exception):
+    """The command cannot do its job here (no display, ...); exits 1 with the message."""
+
+
 class OneLineParser(argparse.ArgumentParser):
     """Argument errors in one line, like every other error of the command."""
 
@@ -80,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as error:
         print(f"scoreboard {args.command}: {error}", file=sys.stderr)
         return 2
+    except CommandError as error:
+        print(f"scoreboard {args.command}: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

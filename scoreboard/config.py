@@ -22,6 +22,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
+from scoreboard.core.limits import (
+    Limits,
+    LimitsSpecError,
+    check_currency,
+    check_span,
+    derived_bets,
+    parse_span,
+)
 from scoreboard.core.variants import VARIANTS
 from scoreboard.protocol.topics import PREFIX_RULE, Topics, check_prefix, default_prefix
 from scoreboard.yamlfile import YamlSyntaxError, load_yaml
@@ -34,6 +42,8 @@ PROTOCOLS = ("5", "3.1.1")
 #: so a retired display's queue does not grow on the broker for ever.
 DEFAULT_SESSION_EXPIRY = 86_400
 SESSION_EXPIRY_RANGE = (60, 7 * 86_400)
+#: How far the picture may be turned clockwise for a monitor mounted on its side.
+ROTATIONS = (0, 90, 180, 270)
 #: MQTT's client id: what mosquitto accepts, and what a topic-safe display id gives.
 CLIENT_ID_RULE = "1-128 letters, digits, '.', '_' or '-'"
 
@@ -79,6 +89,11 @@ class Config:
     windowed: bool = False
     size: tuple[int, int] | None = None
     mqtt: MqttConfig = field(default_factory=MqttConfig)
+    #: The table's static limits (``table.limits``): shown until a limits message
+    #: replaces them; None: unknown until the controller says.
+    limits: Limits | None = None
+    rotate: int = 0
+    motion: bool = True
 
     @property
     def prefix(self) -> str:
@@ -110,9 +125,11 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
     """Validate a parsed YAML document (a mapping) into a :class:`Config`."""
     reader = _Reader(source)
     root = reader.mapping(data, "", {"table", "display", "mqtt"})
-    table = reader.mapping(root.get("table", {}), "table", {"id", "name", "variant"})
+    table = reader.mapping(root.get("table", {}), "table", {"id", "name", "variant", "limits"})
     display = reader.mapping(
-        root.get("display", {}), "display", {"id", "theme", "windowed", "size", "state_dir"}
+        root.get("display", {}),
+        "display",
+        {"id", "theme", "windowed", "size", "state_dir", "rotate", "motion"},
     )
     defaults = Config()
     table_id = reader.ident(table.get("id", defaults.table_id), "table.id")
@@ -129,7 +146,58 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         windowed=reader.boolean(display.get("windowed", False), "display.windowed"),
         size=reader.size(display.get("size"), "display.size"),
         mqtt=_read_mqtt(reader, root.get("mqtt", {})),
+        limits=_read_limits(reader, table.get("limits"), variant),
+        rotate=reader.choice(display.get("rotate", 0), "display.rotate", ROTATIONS),
+        motion=reader.boolean(display.get("motion", True), "display.motion"),
     )
+
+
+def _read_limits(reader: _Reader, data: Any, variant: str) -> Limits | None:
+    """``table.limits``: a currency and each bet's ``[minimum, maximum]`` (or ``MIN-MAX``).
+
+    ``bets: 25-10000`` alone gives Player/Banker and derives the tie and pairs
+    (as ``scoreboard demo --limits``).  The pays come from ``table.variant``.
+    """
+    if data is None:
+        return None
+    limits = reader.mapping(data, "table.limits", {"currency", "bets"})
+    pays = VARIANTS[variant].pays()
+    currency = reader.text(limits.get("currency", "USD"), "table.limits.currency")
+    try:
+        check_currency(currency)
+    except LimitsSpecError:
+        reader.fail("table.limits.currency", "a code of three capital letters (USD)", currency)
+    raw = limits.get("bets")
+    if raw is None:
+        reader.fail("table.limits.bets", "each bet's [minimum, maximum], or MIN-MAX", raw)
+    if isinstance(raw, str):
+        try:
+            return Limits(currency, derived_bets(*parse_span(raw, "bets")), pays)
+        except LimitsSpecError:
+            reader.fail("table.limits.bets", "MIN-MAX such as 25-10000, minimum <= maximum", raw)
+    bets_map = reader.mapping(raw, "table.limits.bets", set(pays))
+    if not bets_map:
+        reader.fail("table.limits.bets", "at least one bet", dict(bets_map))
+    bets = {
+        str(name): _read_span(reader, span, f"table.limits.bets.{name}")
+        for name, span in bets_map.items()
+    }
+    return Limits(currency, bets, pays)
+
+
+def _read_span(reader: _Reader, value: Any, key: str) -> tuple[int, int]:
+    try:
+        if isinstance(value, str):
+            return parse_span(value, key)
+        if (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
+        ):
+            return check_span(value[0], value[1], key)
+    except LimitsSpecError:
+        pass
+    reader.fail(key, "[minimum, maximum] stakes, 0 <= minimum <= maximum", value)
 
 
 def _read_mqtt(reader: _Reader, data: Any) -> MqttConfig:
@@ -341,6 +409,11 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             self.fail(key, f"an integer {low}-{high}", value)
         return value
+
+    def choice(self, value: Any, key: str, choices: tuple[int, ...]) -> int:
+        if isinstance(value, bool) or value not in choices:
+            self.fail(key, f"one of {', '.join(map(str, choices))}", value)
+        return int(value)
 
     def boolean(self, value: Any, key: str) -> bool:
         if not isinstance(value, bool):

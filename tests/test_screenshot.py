@@ -16,12 +16,20 @@ from scoreboard.app import use_theme_rows
 from scoreboard.cli import main
 from scoreboard.commands.roads import parse_results
 from scoreboard.commands.screenshot import dealt_table
+from scoreboard.core.limits import Limits
 from scoreboard.core.rules import Game, Winner
 from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.core.variants import VARIANTS
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import Theme, available_themes, load_theme
 
 ROOT = Path(__file__).resolve().parents[1]
+#: What a screenshot shows without --limits: the demo's limits (USD 25-10,000).
+DEMO_LIMITS = Limits.default_for(VARIANTS["commission"])
+
+
+def demo_table() -> TableState:
+    return TableState(table_id="T1", limits=DEMO_LIMITS)
 
 
 def shoot(out: Path, *options: str) -> pygame.Surface:
@@ -44,7 +52,7 @@ def rendered(theme: Theme, size: tuple[int, int], table: TableState) -> tuple[by
 
 
 def results_table(results: str) -> TableState:
-    table = TableState(table_id="T1")
+    table = demo_table()
     table.new_shoe("screenshot")
     for number, coup in enumerate(parse_results(results), start=1):
         table.add_game(Game(number, coup))
@@ -79,7 +87,7 @@ def test_every_theme_and_orientation_gives_the_kiosk_frame(tmp_path, name, size)
     )
     width, height = (int(v) for v in size.split("x"))
     assert image.get_size() == (width, height)
-    theme, table = load_theme(name), dealt_table(seed=1, coups=30)
+    theme, table = load_theme(name), dealt_table(seed=1, coups=30, table=demo_table())
     frame, renderer = rendered(theme, (width, height), table)
     assert pygame.image.tobytes(image, "RGB") == frame
     assert table.last_number == 30  # thirty coups of one shoe, the header says so
@@ -141,6 +149,6 @@ def test_coups_need_a_seed(tmp_path):
 
 
 def test_many_coups_cross_into_the_next_shoe_and_show_it():
-    table = dealt_table(seed=1, coups=100)
+    table = dealt_table(seed=1, coups=100, table=demo_table())
     assert table.shoe_number == 2
     assert 0 < table.last_number < 100

@@ -193,7 +193,9 @@ def test_a_new_table_is_empty_with_its_defaults() -> None:
     )
     assert (table.version, table.shuffling, table.cut_card_out) == (0, False, False)
     assert (table.games, table.archived, table.rows) == ((), (), 6)
-    assert table.limits == Limits.default_for(table.variant)
+    # Limits are unknown until someone says them: no made-up default, the variant's pays.
+    assert table.limits == Limits.unknown(table.variant) and not table.limits.known
+    assert table.limits.pays == table.variant.pays()
     mine = Limits("EUR", {"tie": (1, 2)}, {"tie": "8:1"})
     assert TableState(limits=mine).limits is mine
 

@@ -1,7 +1,9 @@
 """Re-render the README screenshots in docs/images/ (``make screenshots``).
 
 Every theme, landscape and portrait, from the same 75-coup simulated shoe and a
-fixed clock, through the project's own ``scoreboard screenshot`` command.
+fixed clock, through the project's own ``scoreboard screenshot`` command (with
+the demo's limits); the empty board is a display before its controller spoke,
+so its limits are unknown.
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ SHOTS = [
     for theme in ("classic", "midnight", "contrast")
     for orientation, size in (("landscape", "1920x1080"), ("portrait", "1080x1920"))
 ] + [
-    ("classic-empty.png", ["--theme", "classic", "--size", "1920x1080", "--coups", "0"]),
+    (
+        "classic-empty.png",
+        ["--theme", "classic", "--size", "1920x1080", "--coups", "0", "--no-limits"],
+    ),
     ("midnight-shuffle.png", ["--theme", "midnight", "--size", "1280x720", "--shuffling"]),
 ]
 

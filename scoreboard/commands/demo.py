@@ -1,8 +1,10 @@
 """``scoreboard demo``: the kiosk dealing a simulated shoe, shoe after shoe, forever.
 
 For trade shows and for trying a theme: full screen unless ``--windowed``, one
-coup every ``--pace`` seconds, a shuffle screen between shoes.  Esc quits in
-windowed mode; Ctrl-C (or SIGTERM) always does.
+coup every ``--pace`` seconds, a shuffle screen between shoes.  Esc or q quits
+(full screen too); Ctrl-C (or SIGTERM) always does.  The board starts mid-shoe
+(``--start-at``, by default 30-60 coups already dealt) so it is never empty;
+``--variant``, ``--currency`` and ``--limits`` set the table it shows.
 
 With ``--mqtt HOST:PORT`` the demo takes the real path: a simulated controller
 deals on a background thread and publishes to that broker, and the board is an
@@ -19,25 +21,66 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import random
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scoreboard.cli import UsageError, sigterm_as_interrupt
-from scoreboard.commands.run import open_journal
+from scoreboard.commands.run import kiosk_or_refusal, open_journal
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
-from scoreboard.commands.themes import add_display_arguments, display_from_args
+from scoreboard.commands.themes import DisplayRequest, add_display_arguments, display_from_args
 from scoreboard.config import Config
+from scoreboard.core.limits import Limits, LimitsSpecError, check_currency, limits_from_spec
 from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import Limits, TableState
+from scoreboard.core.table import TableState
+from scoreboard.core.variants import VARIANTS
+from scoreboard.feeds.simulated import split_history
 
 if TYPE_CHECKING:
     from scoreboard.controller import Controller
-    from scoreboard.theme import Theme
 
 log = logging.getLogger(__name__)
 
 CONTROLLER_JOIN_SECONDS = 10.0
+#: The demo's limits when none are given: Player/Banker 25-10,000, side bets derived.
+DEMO_LIMITS = "25-10000"
+DEMO_CURRENCY = "USD"
+#: Coups already dealt when the demo starts (drawn from the seed), so the board is never empty.
+START_AT_RANGE = (30, 60)
+
+
+def add_table_arguments(parser: argparse.ArgumentParser, *, limits_help: str) -> None:
+    """--variant, --currency and --limits: the table the board shows (demo, screenshot)."""
+    parser.add_argument(
+        "--variant", choices=sorted(VARIANTS), default="commission", help="pay table shown"
+    )
+    parser.add_argument(
+        "--currency",
+        default=DEMO_CURRENCY,
+        metavar="CODE",
+        help=f"currency of the limits (default {DEMO_CURRENCY})",
+    )
+    parser.add_argument("--limits", default=DEMO_LIMITS, metavar="SPEC", help=limits_help)
+
+
+LIMITS_HELP = (
+    "table limits: MIN-MAX for Player/Banker (tie and pairs derived), or "
+    "bet=MIN-MAX,... (player, banker, tie, player_pair, banker_pair, and dragon7/panda8 "
+    f"with --variant ez); default {DEMO_LIMITS}"
+)
+
+
+def limits_from_args(args: argparse.Namespace) -> Limits:
+    """The limits --limits, --currency and --variant say, or a one-line usage error."""
+    try:
+        check_currency(args.currency)
+    except LimitsSpecError as error:
+        raise UsageError(f"--currency: {error}") from None
+    try:
+        return limits_from_spec(args.limits, VARIANTS[args.variant], currency=args.currency)
+    except LimitsSpecError as error:
+        raise UsageError(f"--limits: {error}") from None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,9 +88,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "demo",
         help="show the board dealing a simulated shoe (full screen)",
         description=(
-            "Show the board dealing a simulated shoe at a table's pace, forever. With --mqtt, "
-            "a simulated controller publishes the shoe to that broker and the board shows it "
-            "as a live display would."
+            "Show the board dealing a simulated shoe at a table's pace, forever, starting "
+            "mid-shoe. Esc or q quits. With --mqtt, a simulated controller publishes the shoe "
+            "to that broker and the board shows it as a live display would."
         ),
     )
     add_display_arguments(parser, default_size=None)
@@ -64,6 +107,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="how long the shuffle screen shows between shoes (default 3 x pace)",
     )
     parser.add_argument("--table-name", default="", help="table name for the header")
+    add_table_arguments(parser, limits_help=LIMITS_HELP)
+    parser.add_argument(
+        "--start-at",
+        type=int,
+        metavar="N",
+        help=(
+            "start mid-shoe with N coups already dealt, shown at once (default: 30-60 from "
+            "the seed; 0: an empty board; at most up to the cut card)"
+        ),
+    )
     parser.add_argument("--duration", type=float, metavar="SECONDS", help="quit after this long")
     parser.add_argument(
         "--state-dir",
@@ -76,30 +129,65 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    theme, size = display_from_args(args)
+    display = display_from_args(args)
     if args.pace <= 0:
         raise UsageError("--pace must be a positive number of seconds")
+    if args.start_at is not None and args.start_at < 0:
+        raise UsageError("--start-at must be 0 or more coups")
     if args.mqtt and args.state_dir is not None:
         raise UsageError("--state-dir journals the demo's own deal: not with --mqtt")
+    limits = limits_from_args(args)
     config = apply_mqtt_arguments(Config(), args)
     try:
         dealer = Dealer(decks=args.decks, seed=args.seed, table_id=config.table_id)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    table = TableState(table_id=config.table_id, table_name=args.table_name)
+    table = TableState(
+        table_id=config.table_id,
+        table_name=args.table_name,
+        variant=VARIANTS[args.variant],
+    )  # limits unknown until the demo's dealer (or controller) says them, as a table's
     if args.mqtt:
-        return run_over_mqtt(args, config, dealer, table, theme, size)
-    return run_simulated(args, dealer, table, theme, size)
+        return run_over_mqtt(args, config, dealer, table, display, limits)
+    return run_simulated(args, dealer, table, display, limits)
+
+
+def start_at(args: argparse.Namespace, dealer: Dealer) -> int:
+    """Coups dealt before the board comes on: ``--start-at``, else drawn from the seed.
+
+    >>> start_at(argparse.Namespace(start_at=None), Dealer(seed=1)) in range(30, 61)
+    True
+    """
+    if args.start_at is not None:
+        return int(args.start_at)
+    return random.Random(dealer.seed).randint(*START_AT_RANGE)
+
+
+def show_kwargs(args: argparse.Namespace, display: DisplayRequest) -> dict:
+    """The kiosk's screen settings from the demo's flags (Esc or q quit, full screen too)."""
+    return {
+        "windowed": args.windowed,
+        "size": display.size,
+        "run_for": args.duration,
+        "rotate": display.rotate,
+        "portrait": display.portrait,
+        "quit_keys": True,
+        "motion": display.motion,
+    }
 
 
 def run_simulated(
     args: argparse.Namespace,
     dealer: Dealer,
     table: TableState,
-    theme: Theme,
-    size: tuple[int, int] | None,
+    display: DisplayRequest,
+    limits: Limits,
 ) -> int:
-    """The board fed by the dealer in-process, journaled when given a state dir."""
+    """The board fed by the dealer in-process, journaled when given a state dir.
+
+    A journal that brought back a shoe wins over ``--start-at``: the board goes
+    on from what it showed instead of a pre-dealt shoe.
+    """
     from scoreboard.app import run_kiosk
     from scoreboard.feeds.simulated import SimulatedFeed
 
@@ -107,13 +195,23 @@ def run_simulated(
         journal = None
         if args.state_dir is not None:
             journal = stack.enter_context(open_journal(args.state_dir, table))
+        coups = start_at(args, dealer)
+        if table.shoe_id is not None:
+            log.info("demo: the journal brought back shoe %s; not starting mid-shoe", table.shoe_id)
+            coups = 0
+        shuffle = 3 * args.pace if args.shuffle_seconds is None else args.shuffle_seconds
+        history, timed = split_history(dealer.timed(args.pace, shuffle), coups)
         feed = SimulatedFeed(
-            dealer, pace=args.pace, shuffle_seconds=args.shuffle_seconds, journal=journal
+            dealer,
+            pace=args.pace,
+            shuffle_seconds=shuffle,
+            journal=journal,
+            history=history,
+            timed=timed,
+            limits=limits,
         )
-        with sigterm_as_interrupt():
-            return run_kiosk(
-                feed, table, theme, windowed=args.windowed, size=size, run_for=args.duration
-            )
+        with sigterm_as_interrupt(), kiosk_or_refusal():
+            return run_kiosk(feed, table, display.theme, **show_kwargs(args, display))
 
 
 def run_over_mqtt(
@@ -121,10 +219,15 @@ def run_over_mqtt(
     config: Config,
     dealer: Dealer,
     table: TableState,
-    theme: Theme,
-    size: tuple[int, int] | None,
+    display: DisplayRequest,
+    limits: Limits,
 ) -> int:
-    """A controller thread publishing to the broker, and the board as its MQTT display."""
+    """A controller thread publishing to the broker, and the board as its MQTT display.
+
+    The controller publishes the demo's limits (and so its variant's pays) and
+    starts mid-shoe: the shoe so far goes out in the snapshot it publishes on
+    connect, so the board takes it in at once.
+    """
     from scoreboard.app import run_kiosk
     from scoreboard.controller import start_background_controller
     from scoreboard.feeds.mqtt import MqttFeed
@@ -139,20 +242,16 @@ def run_over_mqtt(
         display_id,
     )
     feed = MqttFeed(endpoint, display_id=display_id)
+    shuffle = 3 * args.pace if args.shuffle_seconds is None else args.shuffle_seconds
+    history, timed = split_history(dealer.timed(args.pace, shuffle), start_at(args, dealer))
     controller, thread = start_background_controller(
-        endpoint,
-        dealer=dealer,
-        limits=Limits.default_for(table.variant),
-        pace=args.pace,
-        shuffle_seconds=args.shuffle_seconds,
+        endpoint, dealer=dealer, limits=limits, history=history, timed=timed
     )
     # SIGTERM leaves as Ctrl-C does: through the loop's cleanup (the display's goodbye)
     # and the controller's.
-    with sigterm_as_interrupt():
+    with sigterm_as_interrupt(), kiosk_or_refusal():
         try:
-            return run_kiosk(
-                feed, table, theme, windowed=args.windowed, size=size, run_for=args.duration
-            )
+            return run_kiosk(feed, table, display.theme, **show_kwargs(args, display))
         finally:
             stop_controller(controller, thread)
 

@@ -9,18 +9,20 @@ catches up from the broker's retained snapshot.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scoreboard.cli import UsageError, sigterm_as_interrupt
+from scoreboard.cli import CommandError, UsageError, sigterm_as_interrupt
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.commands.themes import parse_size
-from scoreboard.config import Config, ConfigError, load_config
+from scoreboard.config import ROTATIONS, Config, ConfigError, load_config
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.journal import Journal, JournalError
@@ -48,6 +50,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--windowed", action="store_true", default=None, help="not full screen")
     parser.add_argument("--size", metavar="WxH", help="window size, e.g. 1920x1080")
     parser.add_argument(
+        "--rotate",
+        type=int,
+        choices=ROTATIONS,
+        metavar="{0,90,180,270}",
+        help="turn the picture clockwise for a monitor mounted on its side (display.rotate)",
+    )
+    parser.add_argument(
+        "--no-motion",
+        dest="motion",
+        action="store_false",
+        default=None,
+        help="no animation: every change drawn at once (display.motion: false)",
+    )
+    parser.add_argument(
         "--headless",
         action="store_true",
         help="no window: apply the feed, journal it and publish the status only",
@@ -71,7 +87,32 @@ def settings_from_args(args: argparse.Namespace) -> Config:
         config = replace(config, windowed=True)
     if args.size:
         config = replace(config, size=parse_size(args.size))
+    if getattr(args, "rotate", None) is not None:
+        config = replace(config, rotate=args.rotate)
+    if getattr(args, "motion", None) is not None:
+        config = replace(config, motion=args.motion)
     return config
+
+
+@contextlib.contextmanager
+def kiosk_or_refusal(hint: str = "") -> Iterator[None]:
+    """Meanwhile, a kiosk with no display to show on ends the command with its message (exit 1)."""
+    from scoreboard.monitor import NoDisplayError
+
+    try:
+        yield
+    except NoDisplayError as error:
+        raise CommandError(f"{error}{hint}") from None
+
+
+def use_static_limits(table: TableState, config: Config) -> None:
+    """The config's limits, unless the journal brought back a controller's (they win).
+
+    A v2 controller's limits carry an origin, which the journal keeps; without one,
+    the table shows the static limits until the controller's retained limits arrive.
+    """
+    if config.limits is not None and table.limits_origin is None:
+        table.set_limits(config.limits)
 
 
 def open_journal(state_dir: Path, table: TableState) -> Journal:
@@ -100,10 +141,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     endpoint = endpoint_from(config)
     table = TableState(
-        table_id=config.table_id, table_name=config.table_name, variant=VARIANTS[config.variant]
+        table_id=config.table_id,
+        table_name=config.table_name,
+        variant=VARIANTS[config.variant],
+        limits=config.limits,
     )
     # The command owns the journal: whatever way the loop ends, it is closed here.
     with open_journal(config.resolved_state_dir, table) as journal:
+        use_static_limits(table, config)
         feed = MqttFeed(endpoint, display_id=config.display_id, journal=journal)
         if args.headless:
             return run_headless(feed, table)
@@ -114,8 +159,17 @@ def run(args: argparse.Namespace) -> int:
             return run_headless(feed, table)
         # systemd stops the kiosk with SIGTERM: leave through the loop's cleanup,
         # which says goodbye on the status topic.
-        with sigterm_as_interrupt():
-            return run_kiosk(feed, table, theme, windowed=config.windowed, size=config.size)
+        headless = " A display with no screen runs as `scoreboard run --headless`."
+        with sigterm_as_interrupt(), kiosk_or_refusal(headless):
+            return run_kiosk(
+                feed,
+                table,
+                theme,
+                windowed=config.windowed,
+                size=config.size,
+                rotate=config.rotate,
+                motion=config.motion,
+            )
 
 
 def run_headless(

@@ -4,7 +4,10 @@ Works headless (it sets ``SDL_VIDEODRIVER=dummy`` when no driver is chosen):
 the state comes from ``--results`` (the ``scoreboard roads`` syntax) or from a
 simulated shoe (``--seed S --coups N``, crossing into new shoes when N is large,
 showing the current one).  ``--fault PANEL`` and ``--journal-failing`` show what
-the kiosk shows when a panel cannot be drawn or the journal cannot write.
+the kiosk shows when a panel cannot be drawn or the journal cannot write.  The
+table's limits are the demo's (``--variant``, ``--currency``, ``--limits``) or
+unknown (``--no-limits``, as before a controller says them); ``--rotate`` writes
+the picture a monitor mounted on its side is sent.
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ import time
 from pathlib import Path
 
 from scoreboard.cli import UsageError
+from scoreboard.commands.demo import LIMITS_HELP, add_table_arguments, limits_from_args
 from scoreboard.commands.themes import add_display_arguments, display_from_args
 from scoreboard.core.events import CoupReceived, NewShoe
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import FeedStatus, TableState, apply_event
+from scoreboard.core.variants import VARIANTS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,6 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--clock", metavar="HH:MM", help="the clock to show (default: now)")
     parser.add_argument("--table-name", default="", help="table name for the header")
+    add_table_arguments(parser, limits_help=LIMITS_HELP)
+    parser.add_argument(
+        "--no-limits",
+        action="store_true",
+        help="limits unknown, as before the controller says them (the board says so)",
+    )
     parser.add_argument(
         "--shuffling", action="store_true", help="show the shuffle screen over this state"
     )
@@ -121,7 +132,9 @@ def dealt_table(
 def build_table(args: argparse.Namespace) -> TableState:
     if args.coups and args.seed is None:
         raise UsageError("--coups needs --seed")
-    table = TableState(table_id="T1", table_name=args.table_name)
+    variant = VARIANTS[args.variant]
+    limits = None if args.no_limits else limits_from_args(args)
+    table = TableState(table_id="T1", table_name=args.table_name, variant=variant, limits=limits)
     if args.seed is not None and args.results is None:
         try:
             return dealt_table(args.seed, args.coups, args.decks, table)
@@ -136,7 +149,8 @@ def build_table(args: argparse.Namespace) -> TableState:
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    theme, size = display_from_args(args)
+    display = display_from_args(args)
+    theme, screen = display.theme, display.size or (1920, 1080)
     table = build_table(args)
     if args.cut_card:
         table.mark_cut_card()
@@ -144,21 +158,26 @@ def run(args: argparse.Namespace) -> int:
         table.set_shuffling(True)
     import pygame
 
-    from scoreboard.app import use_theme_rows
-    from scoreboard.render.screen import Renderer
+    from scoreboard.app import motion_renderer, use_theme_rows
+    from scoreboard.monitor import copy_rotated, logical_size
 
     use_theme_rows(table, theme)  # the theme owns the roads' rows, as on the kiosk
     pygame.display.init()
     pygame.font.init()
     try:
         drawers = dict.fromkeys(args.fault, failing_panel)
-        renderer = Renderer(theme, size or (1920, 1080), drawers=drawers)
+        make = motion_renderer(display.motion, drawers=drawers)
+        renderer = make(theme, logical_size(screen, display.rotate))
         frame = renderer.render(
             table,
             FeedStatus(args.status),
             clock=args.clock or time.strftime("%H:%M"),
             journal_failing=args.journal_failing,
         )
+        if display.rotate:
+            shown = pygame.Surface(screen)
+            copy_rotated(shown, frame, frame.get_rect(), display.rotate)
+            frame = shown
         args.output.parent.mkdir(parents=True, exist_ok=True)
         pygame.image.save(frame, str(args.output))
     finally:

@@ -258,6 +258,21 @@ class Controller:
             return NewShoe(shoe)  # the very first shoe of a controller with no history
         return NewShoe(shoe, before.shoe, before.games)
 
+    def take_history(self, events: Iterable[ShoeEvent]) -> None:
+        """Start mid-shoe: the shoe dealt before the controller came on (attract mode).
+
+        Nothing is published: the games join the snapshot that goes out on
+        connect, so a display takes them in at once, as history.
+        """
+        for event in events:
+            if isinstance(event, NewShoe):
+                self._begin_shoe(event.shoe)
+            elif isinstance(event, CoupReceived):
+                self.games.append(event.game)
+        if self.shoe_id is not None:
+            self.sessions.remember_shoe(self.shoe_id, len(self.games))
+            log.info("controller: starting mid-shoe, %d games dealt", len(self.games))
+
     def linger(self, seconds: float) -> None:
         """Stay online (answering resyncs) for a while after the last shoe."""
         self.wait(seconds)
@@ -270,14 +285,20 @@ def start_background_controller(
     limits: Limits,
     pace: float = 2.0,
     shuffle_seconds: float | None = None,
+    history: Iterable[ShoeEvent] = (),
+    timed: Iterable[tuple[float, ShoeEvent]] | None = None,
 ) -> tuple[Controller, threading.Thread]:
     """A controller dealing forever on a daemon thread (``scoreboard demo --mqtt``).
 
+    ``history`` is the shoe dealt before it came on (see :meth:`Controller.take_history`);
+    ``timed`` what it deals next (default ``dealer.timed(pace, shuffle_seconds)``).
     Stop it with ``controller.stop()``.
     """
     controller = Controller(endpoint, limits=limits)
+    controller.take_history(history)
     controller.start()
-    timed = dealer.timed(pace, 3 * pace if shuffle_seconds is None else shuffle_seconds)
+    if timed is None:
+        timed = dealer.timed(pace, 3 * pace if shuffle_seconds is None else shuffle_seconds)
     thread = threading.Thread(
         target=controller.deal, args=(timed,), daemon=True, name="scoreboard-controller"
     )

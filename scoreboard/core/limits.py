@@ -1,15 +1,31 @@
 """A table's limits and pay table: what the board shows under the roads.
 
 Kept apart from the table state because the event vocabulary carries them too
-(``LimitsReceived``) and the table state applies those events.
+(``LimitsReceived``) and the table state applies those events.  Until a
+controller (or the config, or the demo) says what a table's limits are, they
+are *unknown*: no bets, the variant's pay table, and the board says so rather
+than showing a made-up default.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from scoreboard.core.variants import Variant
+
+#: The bets a limits spec may name, in the order the board lists them.
+MAIN_BETS = ("player", "banker")
+SIDE_BETS = ("tie", "player_pair", "banker_pair")
+#: The largest stake a limit may name (what the limits payload accepts).
+MAX_STAKE = 1_000_000_000_000
+_SPAN = re.compile(r"\s*(\d+)\s*-\s*(\d+)\s*")
+_CURRENCY = re.compile(r"[A-Z]{3}")
+
+
+class LimitsSpecError(ValueError):
+    """A limits spec (``--limits``, config ``table.limits``) that does not say limits."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,27 +34,116 @@ class Limits:
 
     ``bets`` maps a bet name (``player``, ``banker``, ``tie``, ``player_pair``,
     ``banker_pair``, ...) to ``(minimum, maximum)``; ``pays`` maps it to odds text.
+    With no ``bets`` the limits are not :attr:`known`.
 
     >>> from scoreboard.core.variants import VARIANTS
     >>> limits = Limits.default_for(VARIANTS["commission"])
-    >>> limits.bets["banker"], limits.pays["banker"]
-    ((25, 10000), '0.95:1')
+    >>> limits.bets["banker"], limits.pays["banker"], limits.known
+    ((25, 10000), '0.95:1', True)
+    >>> Limits.unknown(VARIANTS["ez"]).known
+    False
     """
 
     currency: str = "USD"
     bets: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     pays: Mapping[str, str] = field(default_factory=dict)
 
+    @property
+    def known(self) -> bool:
+        """True when some bet's limits are known (a controller, the config or the demo said)."""
+        return bool(self.bets)
+
+    @classmethod
+    def unknown(cls, variant: Variant, *, currency: str = "") -> Limits:
+        """What a table shows before anyone said its limits: the variant's pays, no bets."""
+        return cls(currency=currency, bets={}, pays=variant.pays())
+
     @classmethod
     def default_for(cls, variant: Variant) -> Limits:
-        return cls(
-            currency="USD",
-            bets={
-                "player": (25, 10000),
-                "banker": (25, 10000),
-                "tie": (5, 1000),
-                "player_pair": (5, 500),
-                "banker_pair": (5, 500),
-            },
-            pays=variant.pays(),
+        """The simulated controller's sample limits (USD 25-10,000): never a table's default."""
+        return limits_from_spec("25-10000", variant, currency="USD")
+
+
+def derived_bets(minimum: int, maximum: int) -> dict[str, tuple[int, int]]:
+    """Player/Banker limits with the side bets a table usually pairs with them.
+
+    The tie takes a fifth of the minimum and a tenth of the maximum, the pairs a
+    fifth and a twentieth (at least 1 each): 25-10,000 gives a 5-1,000 tie.
+
+    >>> derived_bets(25, 10000)["tie"], derived_bets(25, 10000)["player_pair"]
+    ((5, 1000), (5, 500))
+    >>> derived_bets(1, 10)["tie"]
+    (1, 1)
+    """
+    tie = (max(1, minimum // 5), max(1, maximum // 10))
+    pair = (max(1, minimum // 5), max(1, maximum // 20))
+    bets = dict.fromkeys(MAIN_BETS, (minimum, maximum))
+    bets["tie"] = (min(tie), max(tie))
+    bets["player_pair"] = bets["banker_pair"] = (min(pair), max(pair))
+    return bets
+
+
+def parse_span(text: str, what: str) -> tuple[int, int]:
+    """``"25-10000"`` -> ``(25, 10000)``; a :class:`LimitsSpecError` naming ``what`` otherwise.
+
+    >>> parse_span("5 - 1000", "tie")
+    (5, 1000)
+    """
+    match = _SPAN.fullmatch(text)
+    if not match:
+        raise LimitsSpecError(f"{what}: expected MIN-MAX such as 25-10000, got {text!r}")
+    return check_span(int(match.group(1)), int(match.group(2)), what)
+
+
+def check_span(minimum: int, maximum: int, what: str) -> tuple[int, int]:
+    """``(minimum, maximum)`` if it is a usable pair of stakes, else a LimitsSpecError."""
+    if not 0 <= minimum <= maximum <= MAX_STAKE:
+        raise LimitsSpecError(
+            f"{what}: expected 0 <= minimum <= maximum <= {MAX_STAKE}, got {minimum}-{maximum}"
         )
+    return (minimum, maximum)
+
+
+def check_currency(code: str) -> str:
+    """A three-letter upper-case currency code (ISO 4217's form), else a LimitsSpecError.
+
+    >>> check_currency("EUR")
+    'EUR'
+    """
+    if not _CURRENCY.fullmatch(code):
+        raise LimitsSpecError(f"expected a currency code of three capital letters, got {code!r}")
+    return code
+
+
+def limits_from_spec(spec: str, variant: Variant, *, currency: str = "USD") -> Limits:
+    """Limits from ``MIN-MAX`` (Player/Banker, side bets derived) or ``bet=MIN-MAX,...``.
+
+    The variant gives the pays.  Named bets are ``player``, ``banker``, ``tie``,
+    ``player_pair``, ``banker_pair`` and the variant's own (``dragon7``,
+    ``panda8``); a spec naming only some bets shows only those.
+
+    >>> from scoreboard.core.variants import VARIANTS
+    >>> limits_from_spec("player=10-500,tie=1-50", VARIANTS["commission"]).bets
+    {'player': (10, 500), 'tie': (1, 50)}
+    >>> limits_from_spec("10-500", VARIANTS["commission"], currency="EUR").bets["banker"]
+    (10, 500)
+    """
+    check_currency(currency)
+    pays = variant.pays()
+    text = spec.strip()
+    if "=" not in text:
+        return Limits(currency, derived_bets(*parse_span(text, "Player/Banker")), pays)
+    bets: dict[str, tuple[int, int]] = {}
+    for part in text.split(","):
+        name, sep, span = part.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise LimitsSpecError(f"expected BET=MIN-MAX, got {part.strip()!r}")
+        if name not in pays:
+            raise LimitsSpecError(
+                f"no bet {name!r} at a {variant.name} table (one of {', '.join(pays)})"
+            )
+        if name in bets:
+            raise LimitsSpecError(f"{name} is given twice")
+        bets[name] = parse_span(span, name)
+    return Limits(currency, bets, pays)

@@ -127,7 +127,8 @@ class TableState:
         self.table_id = table_id
         self.table_name = table_name
         self.variant = variant or VARIANTS["commission"]
-        self.limits = limits or Limits.default_for(self.variant)
+        #: Unknown until a controller, the config or the demo says (never a made-up default).
+        self.limits = limits or Limits.unknown(self.variant)
         self.rows = rows
         self.shoe_id: str | None = None
         self.shoe_number = 0

@@ -9,6 +9,11 @@ through the same :func:`~scoreboard.core.table.apply_event` as an MQTT display
 seconds, then the shuffle screen shows over the finished shoe for
 ``shuffle_seconds``, then the next shoe starts.
 
+Attract mode: ``history`` (from :func:`split_history`) is a part of a shoe
+dealt before the board came on.  The first poll applies it all at once, before
+the first frame, so it shows as history (nothing animates) and the deal goes on
+at the pace from there: a trade-show board is never empty.
+
 >>> from scoreboard.core.shoe import Dealer
 >>> from scoreboard.core.table import TableState
 >>> feed, table = SimulatedFeed(Dealer(decks=1, seed=3), pace=1.0), TableState()
@@ -19,16 +24,52 @@ seconds, then the shuffle screen shows over the finished shoe for
 
 from __future__ import annotations
 
+import itertools
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from scoreboard.core.events import CoupReceived, CutCard, NewShoe, Shuffle
+from scoreboard.core.events import CoupReceived, CutCard, Event, LimitsReceived, NewShoe, Shuffle
+from scoreboard.core.limits import Limits
 from scoreboard.core.shoe import Dealer, ShoeEvent
 from scoreboard.core.table import FeedStatus, TableState, apply_event
 from scoreboard.health import JournalHealth, RenderHealth
 from scoreboard.journal import Journal
 
 log = logging.getLogger(__name__)
+
+Timed = Iterator[tuple[float, ShoeEvent]]
+
+
+def split_history(
+    timed: Iterable[tuple[float, ShoeEvent]], coups: int
+) -> tuple[list[ShoeEvent], Timed]:
+    """The events of the first ``coups`` coups (the shoe dealt so far), and the rest, timed.
+
+    The history stops before the coup that brings the cut card out: the end of a
+    shoe (that coup, the cut card, the last coup, the shuffle) is always dealt
+    at the pace, so a larger ``coups`` gives the shoe up to there.
+
+    >>> from scoreboard.core.shoe import Dealer
+    >>> history, rest = split_history(Dealer(decks=1, seed=3).timed(4.0, 12.0), 2)
+    >>> [type(event).__name__ for event in history]
+    ['NewShoe', 'Burn', 'CoupReceived', 'CoupReceived']
+    >>> next(rest)[0]  # the next coup comes at the pace
+    4.0
+    """
+    events = iter(timed)
+    taken: list[tuple[float, ShoeEvent]] = []
+    dealt = 0
+    while dealt < coups:
+        wait, event = next(events)
+        if isinstance(event, CutCard | Shuffle) or (isinstance(event, NewShoe) and taken):
+            last_coup = max(
+                (i for i, (_, e) in enumerate(taken) if isinstance(e, CoupReceived)), default=0
+            )
+            back = [*taken[last_coup:], (wait, event)]
+            return [e for _, e in taken[:last_coup]], itertools.chain(back, events)
+        taken.append((wait, event))
+        dealt += isinstance(event, CoupReceived)
+    return [event for _, event in taken], events
 
 
 class SimulatedFeed:
@@ -41,14 +82,27 @@ class SimulatedFeed:
         pace: float = 4.0,
         shuffle_seconds: float | None = None,
         journal: Journal | None = None,
+        history: Sequence[ShoeEvent] = (),
+        timed: Iterable[tuple[float, ShoeEvent]] | None = None,
+        limits: Limits | None = None,
     ) -> None:
+        """``timed`` defaults to ``dealer.timed(pace, shuffle_seconds)``; ``history`` goes first.
+
+        ``limits`` are said first, as a controller says its limits on connect (and
+        journaled like them); None leaves the table's.
+        """
         if pace <= 0:
             raise ValueError(f"pace must be positive seconds per coup, got {pace}")
         self.dealer = dealer
         self.pace = pace
         self.shuffle_seconds = 3 * pace if shuffle_seconds is None else shuffle_seconds
         self.journal = journal
-        self._timed: Iterator[tuple[float, ShoeEvent]] = dealer.timed(pace, self.shuffle_seconds)
+        if timed is None:
+            timed = dealer.timed(pace, self.shuffle_seconds)
+        self._timed: Timed = iter(timed)
+        self._history: list[Event] = list(history)
+        if limits is not None:
+            self._history.insert(0, LimitsReceived(limits))
         self._next: ShoeEvent | None = None
         self._due: float | None = None
         self.coups_dealt = 0
@@ -65,6 +119,12 @@ class SimulatedFeed:
         """
         if self.journal is not None:
             self.journal.heal()
+        if self._history:
+            for event in self._history:
+                self._apply(event, table)
+            if self.coups_dealt:
+                log.info("demo: started mid-shoe, %d coups dealt", self.coups_dealt)
+            self._history = []
         if self._next is None or self._due is None:
             wait, self._next = next(self._timed)
             self._due = now + wait
@@ -73,7 +133,7 @@ class SimulatedFeed:
             wait, self._next = next(self._timed)
             self._due += wait
 
-    def _apply(self, event: ShoeEvent, table: TableState) -> None:
+    def _apply(self, event: Event, table: TableState) -> None:
         applied = apply_event(table, event)
         if self.journal is not None:
             self.journal.keep(event, table, applied)
