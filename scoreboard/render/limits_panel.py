@@ -30,7 +30,7 @@ def draw_limits(p: PanelPainter, surface: pygame.Surface, limits: Limits) -> Non
     Unknown limits (no bets yet) say so, "Limits —", and the table keeps the
     variant's pays with a dash for each span: never a made-up default.
     """
-    known = bool(limits.bets)
+    known = limits.known
     p.title(surface, "limits", f"  ({limits.currency})" if known else "")
     body = p.layout.panels["limits"].body
     head = pygame.Rect(body.x, body.y, body.width, round(body.height * HEADLINE_SHARE))
@@ -44,7 +44,7 @@ def draw_headline(
 ) -> None:
     colors = p.colors
     gap = p.layout.px(0.006)
-    if not limits.bets:
+    if not limits.known:
         p.put(
             surface,
             p.words("no_limits"),
