@@ -8,6 +8,7 @@ theme, the layout and the text cache; sizes are fractions of the boxes.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pygame
 
@@ -193,33 +194,48 @@ def draw_title(
     p.put(surface, name, room, p.colors.header_text, bold=True, cap=cap, role="label")
 
 
-_LOGOS: dict[tuple[str, int], pygame.Surface | None] = {}
+_LOGOS: dict[tuple[str, int, int, int], pygame.Surface | None] = {}
+LOGOS_KEPT = 8
+"""How many scaled logos are kept (a theme, a few header heights, a reload or two)."""
 
 
 def header_logo(p: PanelPainter, height: int) -> pygame.Surface | None:
     """The theme's logo scaled to ``height`` (less a margin), cached; None without one.
 
-    check-theme validates the image, but a file that changed or vanished since
-    must not break the header: it is logged once and the title text is drawn.
+    Kept per file version (modification time and size) and height, so an
+    edited logo shows on the next theme reload.  check-theme validates the
+    image, but a file that changed or vanished since must not break the
+    header: it is logged and the title text is drawn instead.
     """
     path = p.theme.style.logo
     if path is None:
         return None
-    key = (str(path), height)
+    try:
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = (0, -1)
+    key = (str(path), height, *version)
     if key not in _LOGOS:
-        try:
-            image = pygame.image.load(str(path))
-            target = max(1, round(height * 0.8))
-            width = max(1, round(image.get_width() * target / max(1, image.get_height())))
-            _LOGOS[key] = pygame.transform.smoothscale(
-                image.convert_alpha() if pygame.display.get_surface() else image, (width, target)
-            )
-        except (pygame.error, OSError, ValueError) as error:
-            log.warning(
-                "theme logo %s cannot be drawn (%s); the header shows the title", path, error
-            )
-            _LOGOS[key] = None
+        if len(_LOGOS) >= LOGOS_KEPT:
+            del _LOGOS[next(iter(_LOGOS))]
+        _LOGOS[key] = _load_logo(path, height)
     return _LOGOS[key]
+
+
+def _load_logo(path: Path, height: int) -> pygame.Surface | None:
+    try:
+        image = pygame.image.load(str(path))
+        target = max(1, round(height * 0.8))
+        width = max(1, round(image.get_width() * target / max(1, image.get_height())))
+        if image.get_bitsize() not in (24, 32):  # smoothscale wants true colour
+            image = image.convert(pygame.Surface((1, 1), pygame.SRCALPHA, 32))
+        if pygame.display.get_surface() is not None:
+            image = image.convert_alpha()
+        return pygame.transform.smoothscale(image, (width, target))
+    except (pygame.error, OSError, ValueError) as error:
+        log.warning("theme logo %s cannot be drawn (%s); the header shows the title", path, error)
+        return None
 
 
 def header_marks(
