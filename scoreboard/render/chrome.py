@@ -191,6 +191,9 @@ def draw_title(
     if table.table_name and p.theme.style.header_title:
         name = f"{p.theme.style.header_title}  ·  {table.table_name}"
     cap = max(p.floor("label"), room.height * 0.36)
+    shown, _ = p.sized(name, room, bold=True, cap=cap, role="label")
+    if shown != name and len(shown) < min(len(name), 6):
+        return  # a title cut to a stub says nothing: the header keeps its numbers and marks
     p.put(surface, name, room, p.colors.header_text, bold=True, cap=cap, role="label")
 
 
@@ -273,10 +276,15 @@ def header_marks(
 
 
 def marks_width(p: PanelPainter, marks: list[tuple[str, RGB]], height: int) -> int:
-    """The width the marks take side by side at the label floor, gaps included."""
-    size = p.min_size("label", bold=True)
+    """The width the marks take side by side as :func:`draw_pill` draws them, gaps included."""
+    size = p.text.size_for_cap(pill_cap(p, height), bold=True)
     gap = round(p.layout.size[0] * 0.008)
     return sum(p.text.width(text, size, bold=True) + height + gap for text, _ in marks) - gap
+
+
+def pill_cap(p: PanelPainter, height: int) -> float:
+    """A mark's capitals on a pill ``height`` tall: 42 % of it, the label floor at least."""
+    return max(p.floor("label"), height * 0.42)
 
 
 def draw_marks(
@@ -320,9 +328,7 @@ def draw_pill(
     height = lane.height
     ink = _ink_on(p.colors, fill)
     room = pygame.Rect(0, 0, max(1, lane.width - height), height)
-    text, size = p.sized(
-        text, room, bold=True, cap=max(p.floor("label"), height * 0.42), role="label"
-    )
+    text, size = p.sized(text, room, bold=True, cap=pill_cap(p, height), role="label")
     label = p.text.render(text, size, ink, bold=True)
     pill = pygame.Rect(0, 0, label.get_width() + height, height)
     pill.midright = lane.midright

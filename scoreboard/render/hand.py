@@ -249,15 +249,17 @@ def draw_result(p: PanelPainter, surface: pygame.Surface, body: pygame.Rect, cou
     totals = coup.player_total is not None and coup.banker_total is not None
     rows = len(lines) + totals
     step = plate.height / rows
+    cap = max(p.floor("label"), min(step * 0.4, 1.6 * p.floor("number")))
     for n, text in enumerate(lines):
         box = pygame.Rect(plate.x, round(plate.y + n * step), plate.width, round(step))
         p.put(
             surface,
             text,
-            box.inflate(-p.layout.px(0.02), -round(step * 0.2)),
+            box.inflate(-p.layout.px(0.02), 0),
             colors.bead_text,
             bold=n == 0,
             align="center",
+            cap=cap if n == 0 else max(p.floor("label"), cap * 0.7),
             role="label",
         )
     if totals:
@@ -274,6 +276,6 @@ def draw_result(p: PanelPainter, surface: pygame.Surface, body: pygame.Rect, cou
             colors.bead_text,
             bold=True,
             align="center",
-            cap=max(p.floor("number"), step * 0.5),
+            cap=max(p.floor("number"), cap),
             role="number",
         )
