@@ -81,7 +81,7 @@ def draw_last_coup(
         head = draw_head(p, surface, inset, side, total, coup.winner if complete else None)
         below = pygame.Rect(inset.x, head.bottom, inset.width, inset.bottom - head.bottom)
         areas.append(below.inflate(-p.layout.px(0.01), -round(below.height * 0.1)))
-    card_h = min(card_layout(a, len(h[0]))[0] for a, h in zip(areas, hands, strict=True))
+    card_h = min(card_height(a, len(h[0])) for a, h in zip(areas, hands, strict=True))
     for area, (cards, visible, _) in zip(areas, hands, strict=True):
         draw_cards(p, surface, area, cards, visible, card_h)
 
@@ -141,8 +141,8 @@ CARD_RATIO = 0.7
 """A card's width over its height."""
 
 
-def card_layout(area: pygame.Rect, count: int) -> tuple[int, float]:
-    """The card height and the step between cards for ``count`` cards in ``area``.
+def card_height(area: pygame.Rect, count: int) -> int:
+    """The card height for ``count`` cards in ``area`` (see :func:`draw_cards` for the step).
 
     As tall as the area, unless its width is the limit: then the cards overlap,
     down to a step that still shows each card's rank (the third card lies
@@ -150,17 +150,15 @@ def card_layout(area: pygame.Rect, count: int) -> tuple[int, float]:
     """
     tall = area.height
     if count < 2:
-        return min(tall, round(area.width / CARD_RATIO)), 0.0
+        return min(tall, round(area.width / CARD_RATIO))
     spaced = 1.08 * CARD_RATIO  # a step with a small gap, per unit of card height
-    tight = 0.55 * CARD_RATIO  # the rank still shows
+    tight = 0.62 * CARD_RATIO  # the rank ("10" too) still shows
     last = 1.0 if count == 3 else CARD_RATIO  # the width of the last card
     steps = count - 1
     height = min(tall, area.width / (steps * spaced + last))
-    if height < tall:
+    if height < 0.75 * tall:  # side by side they would be small: let them overlap
         height = min(tall, area.width / (steps * tight + last))
-    height = int(height)
-    step = min(spaced * height, (area.width - last * height) / steps)
-    return height, step
+    return int(height)
 
 
 def draw_cards(
@@ -177,10 +175,10 @@ def draw_cards(
     """
     if not cards:
         return
-    _, step = card_layout(pygame.Rect(area.x, area.y, area.width, card_h), len(cards))
-    step = min(step, card_h * 1.08 * CARD_RATIO)
     card_w = round(card_h * CARD_RATIO)
     three = len(cards) == 3
+    last = card_h if three else card_w
+    step = min(card_h * 1.08 * CARD_RATIO, (area.width - last) / max(1, len(cards) - 1))
     width = step * (len(cards) - 1) + (card_h if three else card_w)
     x = area.x + max(0, round((area.width - width) / 2))
     top = area.centery - card_h // 2
