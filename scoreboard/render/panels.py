@@ -1,24 +1,26 @@
-"""Panel contents: the shared drawing helpers, counters, ask road, limits.
+"""Panel contents: the painter every panel draws with, and what it reports having drawn.
 
-Each function draws one panel's content into its body rectangle on top of the
-cached static layer; sizes are fractions of that rectangle, never pixels.  The
+:class:`PanelPainter` holds the text-size rule (:data:`CAP_FLOORS`: each text
+keeps its role's floor, and a text too long at the floor is wrapped or cut,
+never shrunk) and the panels' entry points; the panels themselves live in
+``counters_panel``, ``ask_road``, ``limits_panel``, ``hand`` and ``chrome``.
+Each draws one panel's content into its body rectangle on top of the cached
+static layer; sizes are fractions of that rectangle, never pixels.  The
 panels of labelled values (counters, header) return a :class:`PanelView` of
-what they drew, so tests and tools read the board's numbers from the drawing
-itself rather than from the state it was drawn from.
+what they drew, and :attr:`PanelPainter.log` keeps every text drawn, so tests
+and tools read the board from the drawing itself rather than from the state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pygame
 
-from scoreboard.core.roads import DERIVED_ROADS, Color, DerivedRoad, Roads
-from scoreboard.core.rules import Winner
+from scoreboard.core.roads import Roads
 from scoreboard.core.table import Limits, TableState
 from scoreboard.render.layout import ScreenLayout
-from scoreboard.render.marks import SIDE_KEY, RoadPainter
+from scoreboard.render.marks import RoadPainter
 from scoreboard.render.text import CAP_FLOORS, TextCache
 from scoreboard.theme import RGB, Theme
 
@@ -286,83 +288,10 @@ class PanelPainter:
 
     # -- ask road -----------------------------------------------------------------------
     def predictions(self, surface: pygame.Surface, roads: Roads) -> None:
-        """For a next Banker and a next Player, each derived road's entry (a dash for none).
+        """The ask road (see :func:`scoreboard.render.ask_road.draw_ask_road`)."""
+        from scoreboard.render.ask_road import draw_ask_road  # it draws with this painter
 
-        Two rows when the panel is tall enough, else side by side in one row
-        (a short strip under the bead plate).
-        """
-        body = self.layout.panels["predictions"].body
-        one_row = body.height < 2 * 1.6 * self.floor("label")
-        rows = []
-        for i in range(2):
-            if one_row:
-                half = body.width // 2
-                row = pygame.Rect(body.x + i * half, body.y, half, body.height)
-                rows.append(row.inflate(-self.layout.px(0.01), 0) if i == 0 else row)
-            else:
-                row_h = body.height / 2
-                rows.append(
-                    pygame.Rect(body.x, round(body.y + i * row_h), body.width, round(row_h))
-                )
-        sides = (Winner.BANKER, Winner.PLAYER)
-        least = self.min_size("label")
-        named = all(  # both names or neither, so the two rows look alike
-            self.text.width(self.theme.label(SIDE_KEY[side])[0], least)
-            <= self._ask_label(row).width
-            for row, side in zip(rows, sides, strict=True)
-        )
-        for row, side in zip(rows, sides, strict=True):
-            self._ask_row(surface, row, side, roads.predictions.get(side, {}), named=named)
-
-    def _ask_label(self, row: pygame.Rect) -> pygame.Rect:
-        """Where a row of the ask road names its side: between the chip and the three cells."""
-        size = self._ask_size(row)
-        label = pygame.Rect(row.x + size + size // 3, row.y, 0, row.height)
-        label.width = max(1, row.right - 3 * round(size * 1.15) - label.x)
-        return label
-
-    @staticmethod
-    def _ask_size(row: pygame.Rect) -> int:
-        return round(min(row.height * 0.86, row.width / 7))
-
-    def _ask_row(
-        self,
-        surface: pygame.Surface,
-        row: pygame.Rect,
-        winner: Winner,
-        predicted: Mapping[DerivedRoad, Color | None],
-        *,
-        named: bool,
-    ) -> None:
-        colors = self.colors
-        key = SIDE_KEY[winner]
-        size = self._ask_size(row)
-        chip = pygame.Rect(row.x, 0, size, size)
-        chip.centery = row.centery
-        shape = self.roads.side_shape[winner]
-        surface.blit(self.roads.sprites.disc(chip.size, self.roads.side_color[winner], shape), chip)
-        letter = self.theme.roads.letters[key]
-        inner = chip.inflate(-size // 5, -size // 5)
-        self.put(surface, letter, inner, colors.bead_text, bold=True, align="center")
-        slot = round(size * 1.15)
-        label = self._ask_label(row)
-        if named:  # else the chip's letter names the side: no name cut down to "B…"
-            text = self.label_text(key, self.min_size("label"), label.width)
-            self.put(surface, text, label, colors.text, height=row.height * 0.6, role="label")
-        for road, k in DERIVED_ROADS.items():
-            cell = pygame.Rect(0, 0, size, size)
-            cell.centery = row.centery
-            cell.right = row.right - (3 - k) * slot
-            pygame.draw.rect(
-                surface, colors.grid, cell, self.layout.line, border_radius=self.layout.radius // 2
-            )
-            entry = predicted.get(road)
-            if entry is None:
-                dash = cell.inflate(-round(size * 0.6), -round(size * 0.92))
-                pygame.draw.rect(surface, colors.muted, dash)
-                continue
-            sprite = self.roads.derived(k, entry, cell.size)
-            surface.blit(sprite, sprite.get_rect(center=cell.center))
+        draw_ask_road(self, surface, roads)
 
     def put_label(
         self,
