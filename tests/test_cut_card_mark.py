@@ -10,6 +10,7 @@ from scoreboard.commands.screenshot import dealt_table
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.feeds.simulated import SimulatedFeed
+from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import available_themes, load_theme, themes_dir
 
@@ -43,17 +44,11 @@ def changed_area(a: pygame.Surface, b: pygame.Surface) -> pygame.Rect | None:
     return rects[0].unionall(rects[1:]) if rects else None
 
 
-def spy_on_text(renderer: Renderer) -> list[str]:
-    """Every string the renderer fits into a box from now on."""
-    seen: list[str] = []
-    original = renderer.text.fit
-
-    def fit(text, *args, **kwargs):
-        seen.append(text)
-        return original(text, *args, **kwargs)
-
-    renderer.text.fit = fit  # type: ignore[method-assign]
-    return seen
+def spy_on_text(renderer: Renderer) -> list[DrawnText]:
+    """Every text the renderer's panels draw from now on (the painter's documented log)."""
+    drawn: list[DrawnText] = []
+    renderer.panels.log = drawn
+    return drawn
 
 
 @pytest.mark.parametrize("name", available_themes())
@@ -70,7 +65,7 @@ def test_the_mark_appears_only_with_the_cut_card_out_and_only_in_the_big_roads_t
     assert area.left >= title.centerx, "the mark must leave the title's words clear"
     assert area.height >= title.height // 2, "the plate is too small to read"
     label = renderer.panels.words("cut_card_out", "  ·  ")
-    assert label in seen
+    assert label in [text.text for text in seen]
 
 
 @pytest.mark.parametrize("name", available_themes())

@@ -7,11 +7,16 @@ theme, the layout and the text cache; sizes are fractions of the boxes.
 
 from __future__ import annotations
 
+import logging
+from pathlib import Path
+
 import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.panels import Entry, PanelPainter, PanelView
+from scoreboard.render.panels import DrawnText, Entry, PanelPainter, PanelView
 from scoreboard.theme import RGB, Colors
+
+log = logging.getLogger(__name__)
 
 
 def luminance(color: RGB) -> float:
@@ -85,62 +90,170 @@ def draw_header(
     ``fault`` (a panel failed to draw) replaces the feed mark by DISPLAY FAULT,
     so the header never says LIVE over a board it could not draw;
     ``journal_failing`` adds the JOURNAL warning beside it.
+
+    Laid out right to left from what each part needs at its size floor: the
+    clock, the marks, the numbers; the title (or the theme's logo) takes what
+    is left and is cut with an ellipsis rather than shrunk.  So no part ever
+    covers another, in any orientation.
     """
     box = p.layout.panels["header"].body
     colors = p.colors
-    name = p.theme.style.header_title or table.table_name or "Baccarat"
-    if table.table_name and p.theme.style.header_title:
-        name = f"{p.theme.style.header_title}  ·  {table.table_name}"
     margin = p.layout.px(0.012)
-    left = pygame.Rect(box.x + margin, box.y, round(box.width * 0.36), box.height)
-    p.put(surface, name, left, colors.header_text, bold=True, height=box.height * 0.62)
+    gap = p.layout.px(0.016)
+    right = box.right - margin
+    if clock and p.theme.style.clock:
+        clock_box = pygame.Rect(box.x, box.y, right - box.x, box.height)
+        cap = max(p.floor("label"), box.height * 0.3)
+        drawn = p.put(surface, clock, clock_box, colors.header_text, align="right", cap=cap)
+        right = drawn.rect.left - gap
     fields = [
         ("table", table.table_id),
         ("shoe", str(table.shoe_number) if table.shoe_number else "–"),
         ("game", game_number(table)),
     ]
+    caption_cap = max(p.floor("label"), box.height * 0.2)
+    value_cap = max(p.floor("number"), box.height * 0.36)
+    captions = [p.words(key).upper() for key, _ in fields]
+    slots = [
+        field_width(p, c, v, caption_cap, value_cap)
+        for c, (_, v) in zip(captions, fields, strict=True)
+    ]
+    slots = [w + gap for w in slots]
+    marks = header_marks(p, status, fault=fault, journal_failing=journal_failing)
+    height = round(box.height * 0.46)
+    if marks_width(p, marks, height) > right - box.x - round(box.width * 0.4) - sum(slots):
+        marks = header_marks(p, status, fault=fault, journal_failing=journal_failing, short=True)
+    need = marks_width(p, marks, height)
+    x = min(box.x + round(box.width * 0.4), right - need - gap - sum(slots))
+    x = max(x, box.x + margin)
+    draw_title(
+        p, surface, table, pygame.Rect(box.x + margin, box.y, x - gap - box.x - margin, box.height)
+    )
     entries = []
-    slot_w = round(box.width * 0.1)
-    x = box.x + round(box.width * 0.4)
-    for key, value in fields:
+    caption = mix(colors.header_text, colors.header_background, 0.4)
+    for (key, value), text, slot_w in zip(fields, captions, slots, strict=True):
         slot = pygame.Rect(x, box.y, slot_w, box.height)
-        label = pygame.Rect(slot.x, slot.y + round(box.height * 0.12), slot_w, 0)
-        label.height = round(box.height * 0.3)
-        caption = mix(colors.header_text, colors.header_background, 0.4)
-        caption_text = p.put(surface, p.words(key).upper(), label, caption, align="center")
-        value_box = pygame.Rect(slot.x, label.bottom, slot_w, round(box.height * 0.48))
-        shown = p.put(surface, value, value_box, colors.header_text, bold=True, align="center")
+        label = pygame.Rect(
+            slot.x, slot.y + round(box.height * 0.08), slot_w, round(box.height * 0.34)
+        )
+        caption_text = p.put(
+            surface, text, label, caption, align="center", cap=caption_cap, role="label"
+        )
+        value_box = pygame.Rect(
+            slot.x, label.bottom, slot_w, box.bottom - label.bottom - round(box.height * 0.06)
+        )
+        shown = p.put(
+            surface,
+            value,
+            value_box,
+            colors.header_text,
+            bold=True,
+            align="center",
+            cap=value_cap,
+            role="number",
+        )
         entries.append(Entry(key, caption_text, shown))
         x += slot_w
-    right = box.right - margin
-    if clock and p.theme.style.clock:
-        clock_box = pygame.Rect(0, box.y, round(box.width * 0.09), box.height)
-        clock_box.right = right
-        p.put(
-            surface,
-            clock,
-            clock_box,
-            colors.header_text,
-            align="right",
-            height=box.height * 0.5,
-        )
-        right = clock_box.left - round(box.width * 0.012)
-    marks = header_marks(p, status, fault=fault, journal_failing=journal_failing)
-    pill = draw_marks(p, surface, marks, (x + round(box.width * 0.008), right), box)
+    pill = draw_marks(p, surface, marks, (x, right), box)
+    regions = [("marks", pill)]
     if plate_shows(table) and plate_in_header(p):
-        gap = round(box.width * 0.012)
         strip = pygame.Rect(x + gap, pill.y, max(1, pill.left - 2 * gap - x), pill.height)
-        draw_cut_card_plate(p, surface, strip, max_width=strip.width)
-    return PanelView(tuple(entries))
+        regions.append(("cut_card", draw_cut_card_plate(p, surface, strip, max_width=strip.width)))
+    return PanelView(tuple(entries), tuple(regions))
+
+
+def field_width(
+    p: PanelPainter, caption: str, value: str, caption_cap: float, value_cap: float
+) -> int:
+    """The width a header field needs: its caption or its value, whichever is wider."""
+    text = p.text
+    caption_w = text.width(caption, text.size_for_cap(caption_cap))
+    value_w = text.width(value, text.size_for_cap(value_cap, bold=True), bold=True)
+    return max(caption_w, min(value_w, round(p.layout.size[0] * 0.14)))
+
+
+def draw_title(
+    p: PanelPainter, surface: pygame.Surface, table: TableState, room: pygame.Rect
+) -> None:
+    """The header's title in ``room``: the theme's logo when it has one, else its title text."""
+    if room.width <= 0:
+        return
+    logo = header_logo(p, room.height)
+    if logo is not None:
+        if logo.get_width() > room.width:
+            scale = room.width / logo.get_width()
+            logo = pygame.transform.smoothscale(
+                logo, (room.width, max(1, round(logo.get_height() * scale)))
+            )
+        surface.blit(logo, logo.get_rect(midleft=room.midleft))
+        return
+    name = p.theme.style.header_title or table.table_name or "Baccarat"
+    if table.table_name and p.theme.style.header_title:
+        name = f"{p.theme.style.header_title}  ·  {table.table_name}"
+    cap = max(p.floor("label"), room.height * 0.36)
+    shown, _ = p.sized(name, room, bold=True, cap=cap, role="label")
+    if shown != name and len(shown) < min(len(name), 6):
+        return  # a title cut to a stub says nothing: the header keeps its numbers and marks
+    p.put(surface, name, room, p.colors.header_text, bold=True, cap=cap, role="label")
+
+
+_LOGOS: dict[tuple[str, int, int, int], pygame.Surface | None] = {}
+LOGOS_KEPT = 8
+"""How many scaled logos are kept (a theme, a few header heights, a reload or two)."""
+
+
+def header_logo(p: PanelPainter, height: int) -> pygame.Surface | None:
+    """The theme's logo scaled to ``height`` (less a margin), cached; None without one.
+
+    Kept per file version (modification time and size) and height, so an
+    edited logo shows on the next theme reload.  check-theme validates the
+    image, but a file that changed or vanished since must not break the
+    header: it is logged and the title text is drawn instead.
+    """
+    path = p.theme.style.logo
+    if path is None:
+        return None
+    try:
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = (0, -1)
+    key = (str(path), height, *version)
+    if key not in _LOGOS:
+        if len(_LOGOS) >= LOGOS_KEPT:
+            del _LOGOS[next(iter(_LOGOS))]
+        _LOGOS[key] = _load_logo(path, height)
+    return _LOGOS[key]
+
+
+def _load_logo(path: Path, height: int) -> pygame.Surface | None:
+    try:
+        image = pygame.image.load(str(path))
+        target = max(1, round(height * 0.8))
+        width = max(1, round(image.get_width() * target / max(1, image.get_height())))
+        if image.get_bitsize() not in (24, 32):  # smoothscale wants true colour
+            image = image.convert(pygame.Surface((1, 1), pygame.SRCALPHA, 32))
+        if pygame.display.get_surface() is not None:
+            image = image.convert_alpha()
+        return pygame.transform.smoothscale(image, (width, target))
+    except (pygame.error, OSError, ValueError) as error:
+        log.warning("theme logo %s cannot be drawn (%s); the header shows the title", path, error)
+        return None
 
 
 def header_marks(
-    p: PanelPainter, status: FeedStatus, *, fault: bool, journal_failing: bool
+    p: PanelPainter,
+    status: FeedStatus,
+    *,
+    fault: bool,
+    journal_failing: bool,
+    short: bool = False,
 ) -> list[tuple[str, RGB]]:
     """The header's marks, right to left, as (text, fill): the feed mark, then any warning.
 
     The feed mark is green live, gold demo, amber connecting or missing games,
     red offline; while a panel fails to draw it is a red DISPLAY FAULT instead.
+    ``short``: the primary language only, for a narrow header.
     """
     colors = p.colors
     fill = {
@@ -149,13 +262,29 @@ def header_marks(
         FeedStatus.CONNECTING: colors.warning,
         FeedStatus.MISSING_GAMES: colors.warning,
     }.get(status, colors.error)
-    text = p.words(status.name.lower(), "  ")  # the label key: "controller_offline", ...
+
+    def words(key: str) -> str:
+        return p.theme.label(key)[0] if short else p.words(key, "  ")
+
+    text = words(status.name.lower())  # the label key: "controller_offline", ...
     if fault:
-        fill, text = colors.error, p.words("display_fault", "  ")
+        fill, text = colors.error, words("display_fault")
     marks = [(text, fill)]
     if journal_failing:
-        marks.append((p.words("journal_failing", "  "), colors.warning))
+        marks.append((words("journal_failing"), colors.warning))
     return marks
+
+
+def marks_width(p: PanelPainter, marks: list[tuple[str, RGB]], height: int) -> int:
+    """The width the marks take side by side as :func:`draw_pill` draws them, gaps included."""
+    size = p.text.size_for_cap(pill_cap(p, height), bold=True)
+    gap = round(p.layout.size[0] * 0.008)
+    return sum(p.text.width(text, size, bold=True) + height + gap for text, _ in marks) - gap
+
+
+def pill_cap(p: PanelPainter, height: int) -> float:
+    """A mark's capitals on a pill ``height`` tall: 42 % of it, the label floor at least."""
+    return max(p.floor("label"), height * 0.42)
 
 
 def draw_marks(
@@ -167,22 +296,20 @@ def draw_marks(
 ) -> pygame.Rect:
     """Pills right to left between ``span`` (left, right); the rectangle they cover.
 
-    Side by side when they fit at full size, else stacked on two lanes, so a
-    warning never covers the game number nor shrinks the feed mark to nothing.
+    Side by side when they fit, else stacked on two lanes, so a warning never
+    covers the game number nor shrinks the feed mark below the label floor.
     """
     left, right = span
     height = round(box.height * 0.46)
     gap = round(box.width * 0.008)
-    size = p.text.size_for_height(height * 0.8)
-    need = sum(p.text.width(text, size, bold=True) + height + gap for text, _ in marks) - gap
-    stacked = len(marks) > 1 and need > right - left
+    stacked = len(marks) > 1 and marks_width(p, marks, height) > right - left
     if stacked:
-        height = round(box.height * 0.4)
+        height = round(box.height * 0.44)
     covered: pygame.Rect | None = None
     for index, (text, fill) in enumerate(marks):
         lane = pygame.Rect(left, 0, max(1, right - left), height)
-        lane.centery = box.y + round(box.height * (0.27 + 0.46 * index)) if stacked else box.centery
-        pill = draw_pill(p, surface, text, fill, lane, cap=round(box.width * 0.2))
+        lane.centery = box.y + round(box.height * (0.26 + 0.48 * index)) if stacked else box.centery
+        pill = draw_pill(p, surface, text, fill, lane)
         covered = pill if covered is None else covered.union(pill)
         if not stacked:
             right = pill.left - gap
@@ -191,20 +318,24 @@ def draw_marks(
 
 
 def draw_pill(
-    p: PanelPainter, surface: pygame.Surface, text: str, fill: RGB, lane: pygame.Rect, *, cap: int
+    p: PanelPainter, surface: pygame.Surface, text: str, fill: RGB, lane: pygame.Rect
 ) -> pygame.Rect:
     """A rounded label of ``fill`` at the right of ``lane``, as tall as it.
 
-    The label shrinks to fit the lane and at most ``cap`` pixels.
+    The label fits the lane, at the label floor at least (cut with an ellipsis
+    before it would shrink below it).
     """
     height = lane.height
     ink = _ink_on(p.colors, fill)
-    width = max(1, min(cap, lane.width - height))
-    label = p.text.fit(text, height * 0.8, width, ink, bold=True)
+    room = pygame.Rect(0, 0, max(1, lane.width - height), height)
+    text, size = p.sized(text, room, bold=True, cap=pill_cap(p, height), role="label")
+    label = p.text.render(text, size, ink, bold=True)
     pill = pygame.Rect(0, 0, label.get_width() + height, height)
     pill.midright = lane.midright
     pygame.draw.rect(surface, fill, pill, border_radius=height // 2)
-    surface.blit(label, label.get_rect(center=pill.center))
+    where = label.get_rect(center=pill.center)
+    surface.blit(label, where)
+    p.record(DrawnText(text, where, size, ink, True, "label"))
     return pill
 
 
@@ -240,13 +371,19 @@ def draw_cut_card_plate(
     pad = round(height * 0.45)
     card = pygame.Rect(0, 0, max(2, round(height * 0.3)), max(3, round(height * 0.62)))
     room = (strip.width // 2 if max_width is None else max_width) - 2 * pad - card.width - pad // 2
-    label = p.text.fit(p.words("cut_card_out", "  ·  "), height * 0.8, room, ink, bold=True)
+    box = pygame.Rect(0, 0, max(1, room), height)
+    text, size = p.sized(
+        p.words("cut_card_out", "  ·  "), box, bold=True, height=height * 0.8, role="label"
+    )
+    label = p.text.render(text, size, ink, bold=True)
     plate = pygame.Rect(0, 0, label.get_width() + card.width + 2 * pad + pad // 2, height)
     plate.midright = strip.midright
     pygame.draw.rect(surface, colors.accent, plate, border_radius=max(2, height // 4))
     card.midleft = (plate.x + pad, plate.centery)
     pygame.draw.rect(surface, ink, card, border_radius=max(1, card.width // 4))
-    surface.blit(label, label.get_rect(midleft=(card.right + pad // 2, plate.centery)))
+    where = label.get_rect(midleft=(card.right + pad // 2, plate.centery))
+    surface.blit(label, where)
+    p.record(DrawnText(text, where, size, ink, True, "label"))
     return plate
 
 
@@ -287,9 +424,12 @@ def draw_shuffle_banner(p: PanelPainter, surface: pygame.Surface) -> pygame.Rect
         colors.header_text,
         bold=True,
         align="center",
+        role="label",
     )
     note = pygame.Rect(
         top.x, top.bottom + round(banner.height * 0.06), top.width, round(banner.height * 0.2)
     )
-    p.put(surface, p.words("shuffle_note", "  ·  "), note, colors.accent, align="center")
+    p.put(
+        surface, p.words("shuffle_note", "  ·  "), note, colors.accent, align="center", role="label"
+    )
     return banner

@@ -1,24 +1,57 @@
 """The last hand: both hands as drawn cards, totals and the winner.
 
 Functions of a :class:`~scoreboard.render.panels.PanelPainter`; card faces are
-cached with the road sprites, keyed by size and card.
+cached with the road sprites, keyed by size and card.  The cards can be shown
+one by one in the order the dealer draws them (``shown``), so the board can
+deal the hand again as it arrives; the totals always add up the cards on view.
 """
 
 from __future__ import annotations
 
 import pygame
 
-from scoreboard.core.cards import Card
+from scoreboard.core.cards import Card, hand_total
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.table import TableState
 from scoreboard.render.marks import SIDE_KEY
-from scoreboard.render.panels import PanelPainter
+from scoreboard.render.panels import DrawnText, PanelPainter
 
 SUIT_GLYPHS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_TEXT = {"T": "10"}
 
 
-def draw_last_coup(p: PanelPainter, surface: pygame.Surface, table: TableState) -> None:
+def visible_cards(coup: Coup, shown: int | None) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """The player's and the banker's cards among the first ``shown`` in deal order.
+
+    Deal order is player, banker, player, banker, then the player's third card,
+    then the banker's; None shows every card.
+
+    >>> from scoreboard.core.cards import parse_cards
+    >>> from scoreboard.core.rules import deal_coup
+    >>> coup = deal_coup(parse_cards(["AS", "KH", "AD", "QC", "5S", "4C"]))  # both draw
+    >>> [[str(c) for c in side] for side in visible_cards(coup, 3)]
+    [['AS', 'AD'], ['KH']]
+    >>> [len(side) for side in visible_cards(coup, 5)], [len(s) for s in visible_cards(coup, None)]
+    ([3, 2], [3, 3])
+    """
+    if shown is None:
+        return coup.player, coup.banker
+    order = [("p", 0), ("b", 0), ("p", 1), ("b", 1)]
+    order += [("p", 2)] * (len(coup.player) > 2) + [("b", 2)] * (len(coup.banker) > 2)
+    taken = order[: max(0, shown)]
+    player = tuple(coup.player[i] for side, i in taken if side == "p" and i < len(coup.player))
+    banker = tuple(coup.banker[i] for side, i in taken if side == "b" and i < len(coup.banker))
+    return player, banker
+
+
+def draw_last_coup(
+    p: PanelPainter, surface: pygame.Surface, table: TableState, shown: int | None = None
+) -> None:
+    """The last hand; ``shown`` is how many of its cards are on view in deal order (None: all).
+
+    A coup without cards (a results-only feed) shows its result instead of
+    empty hands: the winner and, when the feed gave them, the totals.
+    """
     game = table.last_game
     p.title(surface, "last_coup", f"  #{game.number}" if game else "")
     body = p.layout.panels["last_coup"].body
@@ -29,103 +62,218 @@ def draw_last_coup(p: PanelPainter, surface: pygame.Surface, table: TableState) 
             body.inflate(-body.width // 10, -body.height // 2),
             p.colors.muted,
             align="center",
+            role="label",
         )
         return
     coup = game.coup
+    if not coup.has_cards:
+        draw_result(p, surface, body, coup)
+        return
+    player, banker = visible_cards(coup, shown)
+    complete = shown is None or len(player) + len(banker) >= len(coup.player) + len(coup.banker)
     half = body.width // 2
-    for i, (cards, total, side) in enumerate(
-        (
-            (coup.player, coup.player_total, Winner.PLAYER),
-            (coup.banker, coup.banker_total, Winner.BANKER),
-        )
-    ):
+    hands = ((coup.player, player, Winner.PLAYER), (coup.banker, banker, Winner.BANKER))
+    areas = []
+    for i, (_, visible, side) in enumerate(hands):
         area = pygame.Rect(body.x + i * half, body.y, half, body.height)
         inset = area.inflate(-p.layout.px(0.008), 0)
-        draw_hand(p, surface, inset, SIDE_KEY[side], cards, total, coup, side)
-    if not coup.has_cards:
-        fill = p.roads.side_color[coup.winner]
-        below = pygame.Rect(body.x, body.y + round(body.height * 0.36), body.width, 0)
-        below.height = body.bottom - below.y
-        p.put(
-            surface,
-            p.words(SIDE_KEY[coup.winner]),
-            below.inflate(-body.width // 4, -below.height // 4),
-            fill,
-            bold=True,
-            align="center",
-        )
+        total = hand_total(visible) if visible else None
+        head = draw_head(p, surface, inset, side, total, coup.winner if complete else None)
+        below = pygame.Rect(inset.x, head.bottom, inset.width, inset.bottom - head.bottom)
+        areas.append(below.inflate(-p.layout.px(0.01), -round(below.height * 0.1)))
+    card_h = min(card_height(a, len(h[0])) for a, h in zip(areas, hands, strict=True))
+    for area, (cards, visible, _) in zip(areas, hands, strict=True):
+        draw_cards(p, surface, area, cards, visible, card_h)
 
 
-def draw_hand(
+def draw_head(
     p: PanelPainter,
     surface: pygame.Surface,
     area: pygame.Rect,
-    key: str,
-    cards: tuple[Card, ...],
-    total: int | None,
-    coup: Coup,
     side: Winner,
-) -> None:
+    total: int | None,
+    winner: Winner | None,
+) -> pygame.Rect:
+    """A hand's name and total on a strip, filled for the winner (or both on a tie).
+
+    The total is drawn first and keeps its size; the name takes the room left
+    of it (its other languages go, then its end), so the two never run together.
+    """
     colors = p.colors
     color = p.roads.side_color[side]
-    won = coup.winner is side
-    head = pygame.Rect(area.x, area.y, area.width, round(area.height * 0.3))
-    if won or coup.winner is Winner.TIE:
-        fill = color if won else colors.tie
+    floor = p.floor("number")
+    head = pygame.Rect(
+        area.x, area.y, area.width, max(round(area.height * 0.24), round(floor * 1.7))
+    )
+    cap = max(floor, head.height * 0.5)
+    if winner is side or winner is Winner.TIE:
+        fill = color if winner is side else colors.tie
         pygame.draw.rect(surface, fill, head, border_radius=p.layout.radius)
-        text_color = colors.bead_text
+        ink = colors.bead_text
     else:
         pygame.draw.rect(surface, color, head, p.layout.line * 2, border_radius=p.layout.radius)
-        text_color = color
-    inner = head.inflate(-head.height // 2, -round(head.height * 0.3))
-    p.put(surface, p.words(key), inner, text_color, bold=True)
-    p.put(
+        ink = color
+    inner = head.inflate(-round(cap * 0.6), 0)
+    number = p.put(
         surface,
         "–" if total is None else str(total),
         inner,
-        text_color,
+        ink,
         bold=True,
         align="right",
+        cap=cap,
+        role="number",
     )
-    table_area = pygame.Rect(area.x, head.bottom, area.width, area.bottom - head.bottom)
-    table_area = table_area.inflate(0, -round(table_area.height * 0.12))
+    room = pygame.Rect(
+        inner.x, inner.y, number.rect.left - inner.x - round(cap * 0.4), inner.height
+    )
+    names = p.theme.label(SIDE_KEY[side])
+    name = " ".join(dict.fromkeys(names))
+    label_cap = max(p.floor("label"), min(cap * 0.62, head.height * 0.34))
+    if p.text.width(name, p.text.size_for_cap(label_cap, bold=True), bold=True) > room.width:
+        name = names[0]  # the other languages go first; put() cuts the rest
+    if room.width > 0:
+        p.put(surface, name, room, ink, bold=True, cap=label_cap, role="label")
+    return head
+
+
+CARD_RATIO = 0.7
+"""A card's width over its height."""
+
+
+def card_height(area: pygame.Rect, count: int) -> int:
+    """The card height for ``count`` cards in ``area`` (see :func:`draw_cards` for the step).
+
+    As tall as the area, unless its width is the limit: then the cards overlap,
+    down to a step that still shows each card's rank (the third card lies
+    sideways, as dealt).
+    """
+    tall = area.height
+    if count < 2:
+        return min(tall, round(area.width / CARD_RATIO))
+    spaced = 1.08 * CARD_RATIO  # a step with a small gap, per unit of card height
+    tight = 0.62 * CARD_RATIO  # the rank ("10" too) still shows
+    last = 1.0 if count == 3 else CARD_RATIO  # the width of the last card
+    steps = count - 1
+    height = min(tall, area.width / (steps * spaced + last))
+    if height < 0.75 * tall:  # side by side they would be small: let them overlap
+        height = min(tall, area.width / (steps * tight + last))
+    return int(height)
+
+
+def draw_cards(
+    p: PanelPainter,
+    surface: pygame.Surface,
+    area: pygame.Rect,
+    cards: tuple[Card, ...],
+    visible: tuple[Card, ...],
+    card_h: int,
+) -> None:
+    """The hand's cards where the whole hand puts them; only the ``visible`` ones drawn.
+
+    Places come from the whole hand, so a card appearing never moves the others.
+    """
     if not cards:
         return
-    card_h = table_area.height
-    card_w = round(card_h * 0.7)
-    step = min(
-        card_w + card_h * 0.08, (area.width - card_h) / 2 if len(cards) == 3 else card_w * 1.1
-    )
-    x = area.x + max(
-        0, round((area.width - (step * 2 + (card_h if len(cards) == 3 else card_w))) / 2)
-    )
-    for n, card in enumerate(cards):
-        face = card_face(p, card, (card_w, card_h))
+    card_w = round(card_h * CARD_RATIO)
+    three = len(cards) == 3
+    last = card_h if three else card_w
+    step = min(card_h * 1.08 * CARD_RATIO, (area.width - last) / max(1, len(cards) - 1))
+    width = step * (len(cards) - 1) + (card_h if three else card_w)
+    x = area.x + max(0, round((area.width - width) / 2))
+    top = area.centery - card_h // 2
+    for n, card in enumerate(visible):
+        face, rank = card_face(p, card, (card_w, card_h))
         if n == 2:
             face = pygame.transform.rotate(face, 90)
-            surface.blit(face, face.get_rect(midleft=(round(x + 2 * step), table_area.centery)))
+            where = face.get_rect(midleft=(round(x + 2 * step), area.centery))
+            corner = pygame.Rect(
+                where.x + rank.rect.y, where.y + card_w - rank.rect.right, rank.rect.h, rank.rect.w
+            )
         else:
-            surface.blit(face, (round(x + n * step), table_area.y))
+            where = face.get_rect(topleft=(round(x + n * step), top))
+            corner = rank.rect.move(where.topleft)
+        surface.blit(face, where)
+        p.record(DrawnText(rank.text, corner, rank.size, rank.color, rank.bold, "label"))
 
 
-def card_face(p: PanelPainter, card: Card, size: tuple[int, int]) -> pygame.Surface:
-    """A drawn card: white face, rank and suit in the corner, a large suit pip."""
+def card_face(
+    p: PanelPainter, card: Card, size: tuple[int, int]
+) -> tuple[pygame.Surface, DrawnText]:
+    """A drawn card (white face, rank and suit in the corner, a large suit pip) and its rank.
+
+    The rank's rectangle is on the face; the caller moves it to the screen.
+    """
+    colors = p.colors
+    ink = colors.card_red if card.suit in ("H", "D") else colors.card_black
+    rank_text = RANK_TEXT.get(card.rank, card.rank)
+    corner = pygame.Rect(size[0] * 0.08, size[1] * 0.04, size[0] * 0.84, size[1] * 0.42)
+    rank_size = p.text.fit_size(rank_text, corner.height, corner.width, bold=True)
+    glyphs = p.text.render(rank_text, rank_size, ink, bold=True)
+    rank = DrawnText(rank_text, glyphs.get_rect(midleft=corner.midleft), rank_size, ink, True)
     key = ("card", size, str(card))
     found = p.roads.sprites.get(key)
     if found is not None:
-        return found
-    colors = p.colors
+        return found, rank
     face = pygame.Surface(size, pygame.SRCALPHA)
     radius = max(2, size[0] // 9)
     pygame.draw.rect(face, colors.card_face, face.get_rect(), border_radius=radius)
     pygame.draw.rect(
         face, colors.card_edge, face.get_rect(), max(1, size[0] // 40), border_radius=radius
     )
-    ink = colors.card_red if card.suit in ("H", "D") else colors.card_black
-    rank = RANK_TEXT.get(card.rank, card.rank)
-    corner = pygame.Rect(size[0] * 0.08, size[1] * 0.04, size[0] * 0.84, size[1] * 0.42)
-    p.put(face, rank, corner, ink, bold=True)
+    face.blit(glyphs, rank.rect)
     if card.suit:
         pip = pygame.Rect(size[0] * 0.15, size[1] * 0.46, size[0] * 0.7, size[1] * 0.5)
-        p.put(face, SUIT_GLYPHS[card.suit], pip, ink, align="center")
-    return p.roads.sprites.put(key, face)
+        mark = p.text.fit(SUIT_GLYPHS[card.suit], pip.height, pip.width, ink)
+        face.blit(mark, mark.get_rect(center=pip.center))
+    return p.roads.sprites.put(key, face), rank
+
+
+def draw_result(p: PanelPainter, surface: pygame.Surface, body: pygame.Rect, coup: Coup) -> None:
+    """A results-only coup: "BANKER WINS" (or "TIE") on the winner's colour, and the totals."""
+    colors = p.colors
+    fill = p.roads.side_color[coup.winner]
+    plate = body.inflate(-p.layout.px(0.01), -round(body.height * 0.12))
+    pygame.draw.rect(surface, fill, plate, border_radius=p.layout.radius)
+    if coup.winner is Winner.TIE:
+        lines = p.theme.label("tie_result")
+    else:
+        wins = p.theme.label("wins")
+        lines = tuple(
+            f"{name.upper()} {word}"
+            for name, word in zip(p.theme.label(SIDE_KEY[coup.winner]), wins, strict=False)
+        )
+    lines = tuple(dict.fromkeys(lines))
+    totals = coup.player_total is not None and coup.banker_total is not None
+    rows = len(lines) + totals
+    step = plate.height / rows
+    cap = max(p.floor("label"), min(step * 0.4, 1.6 * p.floor("number")))
+    for n, text in enumerate(lines):
+        box = pygame.Rect(plate.x, round(plate.y + n * step), plate.width, round(step))
+        p.put(
+            surface,
+            text,
+            box.inflate(-p.layout.px(0.02), 0),
+            colors.bead_text,
+            bold=n == 0,
+            align="center",
+            cap=cap if n == 0 else max(p.floor("label"), cap * 0.7),
+            role="label",
+        )
+    if totals:
+        first, second = (
+            (coup.banker_total, coup.player_total)
+            if coup.winner is Winner.BANKER
+            else (coup.player_total, coup.banker_total)
+        )
+        box = pygame.Rect(plate.x, round(plate.y + len(lines) * step), plate.width, round(step))
+        p.put(
+            surface,
+            f"{first} – {second}",
+            box,
+            colors.bead_text,
+            bold=True,
+            align="center",
+            cap=max(p.floor("number"), cap),
+            role="number",
+        )

@@ -16,9 +16,53 @@ from scoreboard.render.symbols import Sprites
 from scoreboard.render.text import TextCache
 from scoreboard.theme import RGB, Theme
 
+
+def relative_luminance(color: RGB) -> float:
+    """WCAG 2 relative luminance of an sRGB colour, 0 (black) to 1 (white)."""
+
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = color
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast_ratio(a: RGB, b: RGB) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 (same) to 21 (black on white).
+
+    >>> round(contrast_ratio((0, 0, 0), (255, 255, 255)), 1), contrast_ratio((9, 9, 9), (9, 9, 9))
+    (21.0, 1.0)
+    """
+    light, dark = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def most_contrasting(color: RGB, candidates: tuple[RGB, ...]) -> RGB:
+    """The candidate that stands out most against ``color``.
+
+    >>> most_contrasting((20, 60, 200), ((30, 70, 210), (255, 255, 255)))
+    (255, 255, 255)
+    """
+    return max(candidates, key=lambda c: contrast_ratio(c, color))
+
+
 SIDE_KEY = {Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}
 """Each winner's label key (and key in ``theme.roads.letters``); see also
 :attr:`RoadPainter.side_color` and :attr:`RoadPainter.side_shape`."""
+
+
+NATURAL_RING = 0.08
+"""The natural ring's width, as a fraction of the cell: bold enough to see from the seats."""
+
+NATURAL_GAP = 0.03
+"""The gap of panel colour between a natural's ring and its bead (a fraction of the cell)."""
+
+BEAD_LETTER = 0.4
+"""A bead letter's cap height, as a fraction of the bead plate's cell."""
+
+TIE_BADGE = 0.66
+"""The tie-count badge's diameter, as a fraction of a big-road cell."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,24 +123,41 @@ class RoadPainter:
             return found
         colors = self.theme.colors
         surface, area = _cell_canvas(size, 0.84)
-        diameter = area.width
         if cell.winner is not None:
             shape = self.side_shape[cell.winner]
             ring = self.sprites.ring(area.size, self.side_color[cell.winner], shape, 0.13)
             surface.blit(ring, area)
         if cell.ties:
             surface.blit(self.sprites.slash(area.size, colors.tie, 0.11), area)
-            if cell.ties > 1:
-                label = self.text.fit(
-                    str(cell.ties), diameter * 0.62, diameter * 0.6, colors.tie, bold=True
-                )
-                backing = self.sprites.disc(
-                    (round(label.get_height() * 0.62),) * 2, colors.panel, "circle"
-                )
-                surface.blit(backing, backing.get_rect(center=area.center))
-                surface.blit(label, label.get_rect(center=area.center))
         self._pair_dots(surface, area, cell.banker_pair, cell.player_pair)
+        if cell.ties > 1:
+            self._tie_count(surface, cell.ties)
         return self.sprites.put(key, surface)
+
+    def tie_badge(self, size: tuple[int, int]) -> pygame.Rect:
+        """Where a big-road cell of ``size`` shows its tie count: a badge in its top-right corner.
+
+        Off the slash's middle and clear of both pair dots (top-left and
+        bottom-right), as large as the corner allows.
+        """
+        side = max(4, round(min(size) * TIE_BADGE))
+        return pygame.Rect(size[0] - side, 0, side, side)
+
+    def _tie_count(self, surface: pygame.Surface, ties: int) -> None:
+        """The count on a tie-coloured badge with a rim, in the cell's top-right corner."""
+        colors = self.theme.colors
+        badge = self.tie_badge(surface.get_size())
+        rim = most_contrasting(colors.tie, (colors.panel, colors.bead_text))
+        surface.blit(self.sprites.disc(badge.size, rim, "circle"), badge)
+        inner = badge.inflate(-max(2, badge.width // 7), -max(2, badge.width // 7))
+        surface.blit(self.sprites.disc(inner.size, colors.tie, "circle"), inner)
+        ink = most_contrasting(colors.tie, (colors.bead_text, colors.panel, colors.text))
+        text = str(ties) if ties < 10 else "9+"
+        size = self.text.size_for_cap(inner.height * 0.64, bold=True)
+        label = self.text.render(text, size, ink, bold=True)
+        if label.get_width() > inner.width:
+            label = self.text.fit(text, inner.height * 0.9, inner.width, ink, bold=True)
+        surface.blit(label, label.get_rect(center=inner.center))
 
     def bead(self, cell: BeadCell, size: tuple[int, int]) -> pygame.Surface:
         coup = cell.coup
@@ -107,18 +168,40 @@ class RoadPainter:
         found = self.sprites.get(key)
         if found is not None:
             return found
-        colors = self.theme.colors
         surface, area = _cell_canvas(size, 0.86)
-        diameter = area.width
         shape = self.side_shape[coup.winner]
         if natural:
-            halo = area.inflate(round(diameter * 0.1), round(diameter * 0.1))
-            surface.blit(self.sprites.ring(halo.size, colors.accent, shape, 0.06), halo)
+            ring = _square(size, 0.98)
+            thickness = NATURAL_RING / 0.98
+            surface.blit(self.sprites.ring(ring.size, self.natural_color, shape, thickness), ring)
+            area = _square(size, 0.98 - 2 * NATURAL_RING - 2 * NATURAL_GAP)
         surface.blit(self.sprites.disc(area.size, self.side_color[coup.winner], shape), area)
-        label = self.text.fit(text, diameter * 0.78, diameter * 0.72, colors.bead_text, bold=True)
+        label = self.bead_label(text, size, area.width)
         surface.blit(label, label.get_rect(center=area.center))
         self._pair_dots(surface, area, coup.banker_pair, coup.player_pair)
         return self.sprites.put(key, surface)
+
+    def bead_label(self, text: str, size: tuple[int, int], room: int) -> pygame.Surface:
+        """A bead's letter: capitals 40 % of the cell, the same on a natural's smaller bead.
+
+        Narrowed only when it would not fit ``room`` (the bead's diameter).
+        """
+        font = self.text.size_for_cap(min(size) * BEAD_LETTER, bold=True)
+        width = self.text.width(text, font, bold=True)
+        if width > room * 0.8:
+            font = max(6, int(font * room * 0.8 / width))
+        return self.text.render(text, font, self.theme.colors.bead_text, bold=True)
+
+    @property
+    def natural_color(self) -> RGB:
+        """The natural ring: the accent where it stands out on the panel, else the text colour.
+
+        A gap of panel colour keeps it apart from the bead, so it reads on any bead.
+        """
+        colors = self.theme.colors
+        if contrast_ratio(colors.accent, colors.panel) >= 3:
+            return colors.accent
+        return colors.text
 
     def _bead_text(self, cell: BeadCell) -> str:
         coup = cell.coup
@@ -133,24 +216,38 @@ class RoadPainter:
     def _pair_dots(
         self, surface: pygame.Surface, area: pygame.Rect, banker: bool, player: bool
     ) -> None:
-        """Banker pair red at top-left, player pair blue at bottom-right (roads.md)."""
+        """Banker pair red at top-left, player pair blue at bottom-right (roads.md).
+
+        Each dot has a rim in the colour that stands out most against it, so a
+        player pair dot reads on a Player bead as well as on the panel.
+        """
         colors = self.theme.colors
         dot = max(3, round(area.width * 0.3))
-        edge = max(4, round(dot * 1.35))
+        edge = max(5, round(dot * 1.6))
         offset = round(area.width * 0.5 * 0.7071)
         cx, cy = area.center
         for present, color, sign in ((banker, colors.banker, -1), (player, colors.player, 1)):
             if present:
                 center = (cx + sign * offset, cy + sign * offset)
-                rim = self.sprites.disc((edge, edge), colors.panel, "circle")
+                rim = self.sprites.disc((edge, edge), self.rim_color(color), "circle")
                 surface.blit(rim, rim.get_rect(center=center))
                 fill = self.sprites.disc((dot, dot), color, "circle")
                 surface.blit(fill, fill.get_rect(center=center))
 
+    def rim_color(self, dot: RGB) -> RGB:
+        """The rim of a dot of colour ``dot``: the colour that stands out most against it."""
+        colors = self.theme.colors
+        return most_contrasting(dot, (colors.panel, colors.bead_text, (0, 0, 0), (255, 255, 255)))
 
-def _cell_canvas(size: tuple[int, int], fraction: float) -> tuple[pygame.Surface, pygame.Rect]:
-    """A transparent cell-sized sprite and the centred square its symbol fills."""
+
+def _square(size: tuple[int, int], fraction: float) -> pygame.Rect:
+    """The centred square of ``fraction`` of a cell of ``size``."""
     diameter = round(min(size) * fraction)
     area = pygame.Rect(0, 0, diameter, diameter)
     area.center = (size[0] // 2, size[1] // 2)
-    return pygame.Surface(size, pygame.SRCALPHA), area
+    return area
+
+
+def _cell_canvas(size: tuple[int, int], fraction: float) -> tuple[pygame.Surface, pygame.Rect]:
+    """A transparent cell-sized sprite and the centred square its symbol fills."""
+    return pygame.Surface(size, pygame.SRCALPHA), _square(size, fraction)

@@ -1,37 +1,45 @@
-"""Panel contents: the shared drawing helpers, counters, ask road, limits.
+"""Panel contents: the painter every panel draws with, and what it reports having drawn.
 
-Each function draws one panel's content into its body rectangle on top of the
-cached static layer; sizes are fractions of that rectangle, never pixels.  The
+:class:`PanelPainter` holds the text-size rule (:data:`CAP_FLOORS`: each text
+keeps its role's floor, and a text too long at the floor is wrapped or cut,
+never shrunk) and the panels' entry points; the panels themselves live in
+``counters_panel``, ``ask_road``, ``limits_panel``, ``hand`` and ``chrome``.
+Each draws one panel's content into its body rectangle on top of the cached
+static layer; sizes are fractions of that rectangle, never pixels.  The
 panels of labelled values (counters, header) return a :class:`PanelView` of
-what they drew, so tests and tools read the board's numbers from the drawing
-itself rather than from the state it was drawn from.
+what they drew, and :attr:`PanelPainter.log` keeps every text drawn, so tests
+and tools read the board from the drawing itself rather than from the state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pygame
 
-from scoreboard.core.roads import DERIVED_ROADS, Color, Counts, Roads
-from scoreboard.core.rules import Winner
+from scoreboard.core.roads import Roads
 from scoreboard.core.table import Limits, TableState
 from scoreboard.render.layout import ScreenLayout
-from scoreboard.render.marks import SIDE_KEY, RoadPainter
-from scoreboard.render.text import TextCache
+from scoreboard.render.marks import RoadPainter
+from scoreboard.render.text import CAP_FLOORS, TextCache
 from scoreboard.theme import RGB, Theme
 
 
 @dataclass(frozen=True, slots=True)
 class DrawnText:
-    """A text as drawn: what it says, where, and how, enough to draw it again and compare."""
+    """A text as drawn: what it says, where, and how, enough to draw it again and compare.
+
+    ``role`` says which floor of the text-size rule it keeps
+    (:data:`~scoreboard.render.text.CAP_FLOORS`): ``"number"`` for the numbers a
+    player reads, ``"label"`` for the words naming them, ``"text"`` for the rest.
+    """
 
     text: str
     rect: pygame.Rect
     size: int
     color: RGB
     bold: bool = False
+    role: str = "text"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +57,11 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class PanelView:
-    """The labelled values a panel drew, in drawing order.
+    """The labelled values a panel drew, in drawing order, and where its other parts went.
+
+    ``regions`` names the rectangles of parts that are not labelled values
+    (the header's ``marks``: the feed mark and any warning beside it), so a
+    test can check that nothing covers them.
 
     >>> def drawn(text):
     ...     return DrawnText(text, pygame.Rect(0, 0, 1, 1), 9, (0, 0, 0))
@@ -59,6 +71,7 @@ class PanelView:
     """
 
     entries: tuple[Entry, ...] = ()
+    regions: tuple[tuple[str, pygame.Rect], ...] = ()
 
     def pairs(self) -> list[tuple[str, str]]:
         """(label, value) texts, as a reader of the screen would list them."""
@@ -71,9 +84,22 @@ class PanelView:
                 return entry.value
         raise KeyError(key)
 
+    def region(self, name: str) -> pygame.Rect:
+        """The rectangle of the part ``name``; KeyError when the panel drew none."""
+        for key, rect in self.regions:
+            if key == name:
+                return rect
+        raise KeyError(name)
+
 
 class PanelPainter:
-    """Draws panel contents; shares the text cache and the road symbols."""
+    """Draws panel contents; shares the text cache and the road symbols.
+
+    ``log``: set it to a list and every text a panel draws is appended to it as
+    a :class:`DrawnText` (with its role), in drawing order, until it is set
+    back to None.  Tests and tools read the sizes on the board from it; the
+    kiosk leaves it None, which costs nothing.
+    """
 
     def __init__(
         self, theme: Theme, layout: ScreenLayout, text: TextCache, roads: RoadPainter
@@ -83,10 +109,25 @@ class PanelPainter:
         self.text = text
         self.roads = roads
         self.colors = theme.colors
+        self.log: list[DrawnText] | None = None
 
     # -- helpers ----------------------------------------------------------------------
     def words(self, key: str, sep: str = " ") -> str:
         return sep.join(dict.fromkeys(self.theme.label(key)))
+
+    def floor(self, role: str) -> float:
+        """The smallest cap height in pixels text of ``role`` may have on this screen."""
+        return CAP_FLOORS[role] * self.layout.unit
+
+    def min_size(self, role: str, *, bold: bool = False) -> int:
+        """The smallest font size of ``role``: its capitals reach :meth:`floor`."""
+        return self.text.size_for_cap(self.floor(role), bold=bold)
+
+    def record(self, drawn: DrawnText) -> DrawnText:
+        """Add ``drawn`` to :attr:`log` (when kept); returns it."""
+        if self.log is not None:
+            self.log.append(drawn)
+        return drawn
 
     def placeholder(self, surface: pygame.Surface, name: str) -> None:
         """A neutral panel: its background and a large dash, for a panel that failed to draw.
@@ -102,6 +143,35 @@ class PanelPainter:
         dash.center = body.center
         pygame.draw.rect(surface, self.colors.muted, dash, border_radius=dash.height // 2)
 
+    def sized(
+        self,
+        text: str,
+        box: pygame.Rect,
+        *,
+        bold: bool = False,
+        height: float | None = None,
+        cap: float | None = None,
+        role: str = "text",
+    ) -> tuple[str, int]:
+        """The text and font size :meth:`put` draws in ``box``.
+
+        As tall as ``height`` (default the box's) allows, shrunk to the box's
+        width but never below the role's floor: a text too long at the floor
+        is cut with an ellipsis instead.
+        """
+        text = self.text.drawable(text, bold=bold)
+        if cap is None:
+            size = self.text.fit_size(text, height or box.height, box.width, bold=bold)
+        else:
+            start = self.text.size_for_cap(cap, bold=bold)
+            width = self.text.width(text, start, bold=bold)
+            size = start if width <= box.width else max(6, int(start * box.width / width))
+        least = self.min_size(role, bold=bold)
+        if size < least:
+            size = least
+            text = self.text.shorten(text, size, box.width, bold=bold)
+        return text, size
+
     def put(
         self,
         surface: pygame.Surface,
@@ -112,12 +182,16 @@ class PanelPainter:
         bold: bool = False,
         align: str = "left",
         height: float | None = None,
+        cap: float | None = None,
+        role: str = "text",
     ) -> DrawnText:
-        """Fit ``text`` into ``box`` (vertically centred) and return how it was drawn."""
-        text = self.text.drawable(text, bold=bold)  # what the screen shows, recorded as drawn
-        size = self.text.fit_size(text, height or box.height, box.width, bold=bold)
+        """Fit ``text`` into ``box`` (vertically centred) and return how it was drawn.
+
+        ``height`` sizes it by its line box, ``cap`` by its capitals; see :meth:`sized`.
+        """
+        text, size = self.sized(text, box, bold=bold, height=height, cap=cap, role=role)
         rendered = self.text.render(text, size, color, bold=bold)
-        where = rendered.get_rect(centery=box.centery)
+        where = rendered.get_rect(top=box.centery - self.text.cap_middle(size, bold=bold))
         if align == "center":
             where.centerx = box.centerx
         elif align == "right":
@@ -125,7 +199,7 @@ class PanelPainter:
         else:
             where.left = box.left
         surface.blit(rendered, where)
-        return DrawnText(text, where, size, color, bold)
+        return self.record(DrawnText(text, where, size, color, bold, role))
 
     def blit_text(
         self, surface: pygame.Surface, text: DrawnText, anchor: str, at: tuple[int, int]
@@ -135,18 +209,58 @@ class PanelPainter:
         rendered = self.text.render(shown, text.size, text.color, bold=text.bold)
         where = rendered.get_rect(**{anchor: at})
         surface.blit(rendered, where)
-        return DrawnText(shown, where, text.size, text.color, text.bold)
+        return self.record(DrawnText(shown, where, text.size, text.color, text.bold, text.role))
 
     def uniform_size(
-        self, texts: list[str], height: float, width: float, *, bold: bool = False
+        self,
+        texts: list[str],
+        height: float,
+        width: float,
+        *,
+        bold: bool = False,
+        role: str = "text",
     ) -> int:
-        """One font size for a column of texts: the largest at which all of them fit."""
+        """One font size for a column of texts: the largest at which all of them fit.
+
+        Never below the role's floor (a text still too wide wraps or is cut by
+        whoever draws it).
+        """
         measure = self.text.width
-        return self.text.size_to_fit(
+        size = self.text.size_to_fit(
             height,
             width,
             lambda size: max((measure(t, size, bold=bold) for t in texts), default=0),
         )
+        return max(size, self.min_size(role, bold=bold))
+
+    def put_lines(
+        self,
+        surface: pygame.Surface,
+        texts: list[str],
+        box: pygame.Rect,
+        color: RGB,
+        size: int,
+        *,
+        bold: bool = False,
+        align: str = "left",
+        role: str = "text",
+    ) -> list[DrawnText]:
+        """Lines of one size, stacked and centred on ``box`` vertically, aligned across it."""
+        rendered = [self.text.render(line, size, color, bold=bold) for line in texts]
+        step = round(self.text.cap_height(size, bold=bold) * 1.45)
+        top = box.centery - (step * (len(texts) - 1)) // 2
+        drawn = []
+        for n, (line, glyphs) in enumerate(zip(texts, rendered, strict=True)):
+            where = glyphs.get_rect(top=top + n * step - self.text.cap_middle(size, bold=bold))
+            if align == "center":
+                where.centerx = box.centerx
+            elif align == "right":
+                where.right = box.right
+            else:
+                where.left = box.left
+            surface.blit(glyphs, where)
+            drawn.append(self.record(DrawnText(line, where, size, color, bold, role)))
+        return drawn
 
     def title(self, surface: pygame.Surface, name: str, extra: str = "") -> None:
         """The panel's title strip: primary label, then the other languages, muted."""
@@ -155,243 +269,121 @@ class PanelPainter:
             return
         inner = box.inflate(-2 * self.layout.px(0.01), -round(box.height * 0.3))
         labels = self.theme.label(name)
-        where = self.put(surface, labels[0] + extra, inner, self.colors.title, bold=True).rect
+        where = self.put(
+            surface, labels[0] + extra, inner, self.colors.title, bold=True, role="label"
+        ).rect
         for other in labels[1:]:
             rest = pygame.Rect(where.right + inner.height // 2, inner.y, inner.width, inner.height)
             rest.width = max(1, inner.right - rest.x)
-            where = self.put(surface, other, rest, self.colors.muted).rect
+            if rest.width < self.text.width(other[:1], self.min_size("label")):
+                break  # no room for even one character: the primary label says it
+            where = self.put(surface, other, rest, self.colors.muted, role="label").rect
 
     # -- counters ---------------------------------------------------------------------
     def counters(self, surface: pygame.Surface, table: TableState) -> PanelView:
-        """Banker, Player and Tie tiles over two columns of labelled counts."""
-        body = self.layout.panels["counters"].body
-        gap = self.layout.px(0.006)
-        tiles_h = round(body.height * 0.46)
-        entries = self._tiles(surface, table.roads.counts, body, tiles_h, gap)
-        area = pygame.Rect(body.x, body.y + tiles_h + 2 * gap, body.width, 0)
-        area.height = body.bottom - area.y
-        entries += self._count_rows(surface, self._rows(table), area, gap)
-        return PanelView(tuple(entries))
+        """The statistics panel (see :func:`scoreboard.render.counters_panel.draw_counters`)."""
+        from scoreboard.render.counters_panel import draw_counters  # it draws with this painter
 
-    def _tiles(
-        self, surface: pygame.Surface, counts: Counts, body: pygame.Rect, tiles_h: int, gap: int
-    ) -> list[Entry]:
-        colors = self.colors
-        tile_w = (body.width - 2 * gap) / 3
-        sides = (
-            ("banker", counts.banker, colors.banker),
-            ("player", counts.player, colors.player),
-            ("tie", counts.tie, colors.tie),
-        )
-        entries = []
-        for i, (key, count, color) in enumerate(sides):
-            tile = pygame.Rect(
-                round(body.x + i * (tile_w + gap)), body.y + gap, round(tile_w), tiles_h
-            )
-            pygame.draw.rect(surface, color, tile, border_radius=self.layout.radius)
-            name_box = pygame.Rect(tile.x, tile.y, tile.width, round(tile.height * 0.3))
-            name = self.put(
-                surface,
-                self.words(key),
-                name_box.inflate(-gap * 2, -gap),
-                colors.bead_text,
-                bold=True,
-                align="center",
-            )
-            count_box = pygame.Rect(tile.x, name_box.bottom, tile.width, round(tile.height * 0.44))
-            shown = self.put(
-                surface, str(count), count_box, colors.bead_text, bold=True, align="center"
-            )
-            entries.append(Entry(key, name, shown))
-            pct_box = pygame.Rect(
-                tile.x, count_box.bottom, tile.width, tile.bottom - count_box.bottom
-            )
-            pct = f"{counts.percent(key):.1f}%"
-            self.put(surface, pct, pct_box.inflate(0, -gap), colors.bead_text, align="center")
-        return entries
-
-    def _rows(self, table: TableState) -> list[tuple[str, str, RGB]]:
-        """The labelled counts under the tiles: (label key, value, value colour)."""
-        counts, colors = table.roads.counts, self.colors
-        rows: list[tuple[str, str, RGB]] = [
-            ("banker_pair", str(counts.banker_pairs), colors.banker),
-            ("player_pair", str(counts.player_pairs), colors.player),
-            ("natural", self._naturals(counts), colors.accent),
-            ("games", str(counts.games), colors.text),
-        ]
-        for name in table.variant.counters:
-            rows.append((name, str(getattr(counts, name)), colors.accent))
-        streaks = table.roads.streaks
-        letters = self.theme.roads.letters
-        side = streaks.current_side
-        current = "–"
-        if side is not None:
-            letter = letters[SIDE_KEY[side]]
-            current = f"{letter} × {streaks.current_length}"
-        longest = (
-            f"{letters['banker']} {streaks.longest_banker} · {letters['player']} "
-            f"{streaks.longest_player}"
-        )
-        rows.append(("streak", current, colors.text))
-        rows.append(("longest", longest, colors.text))
-        return rows
-
-    def _count_rows(
-        self,
-        surface: pygame.Surface,
-        rows: list[tuple[str, str, RGB]],
-        area: pygame.Rect,
-        gap: int,
-    ) -> list[Entry]:
-        """Two columns of label (left) and value (right), one font size for all."""
-        per_col = (len(rows) + 1) // 2
-        row_h = area.height / per_col
-        col_w = (area.width - 2 * gap) / 2
-        size = self._row_size(rows, row_h * 0.6, col_w - 2 * gap)
-        entries = []
-        for index, (key, value, color) in enumerate(rows):
-            col, row = divmod(index, per_col)
-            cell = pygame.Rect(
-                round(area.x + col * (col_w + 2 * gap)),
-                round(area.y + row * row_h),
-                round(col_w),
-                round(row_h),
-            )
-            muted = DrawnText(self.words(key), cell, size, self.colors.muted)
-            bold = DrawnText(value, cell, size, color, bold=True)
-            entries.append(
-                Entry(
-                    key,
-                    self.blit_text(surface, muted, "midleft", cell.midleft),
-                    self.blit_text(surface, bold, "midright", cell.midright),
-                )
-            )
-        return entries
-
-    def _row_size(self, rows: Sequence[tuple[str, str, RGB]], height: float, room: float) -> int:
-        """The largest font size at which every label and its value fit side by side."""
-        if room <= 0:
-            return 6  # no room at all: the smallest size
-        measure = self.text.width
-        return self.text.size_to_fit(
-            height,
-            room,
-            lambda size: max(
-                measure(self.words(key), size) + measure(value, size, bold=True)
-                for key, value, _ in rows
-            ),
-        )
-
-    def _naturals(self, counts: Counts) -> str:
-        if not self.theme.style.split_naturals:
-            return str(counts.naturals)
-        letters = self.theme.roads.letters
-        return (
-            f"{letters['banker']} {counts.banker_naturals} · "
-            f"{letters['player']} {counts.player_naturals}"
-        )
+        return draw_counters(self, surface, table)
 
     # -- ask road -----------------------------------------------------------------------
     def predictions(self, surface: pygame.Surface, roads: Roads) -> None:
-        body = self.layout.panels["predictions"].body
-        colors = self.colors
-        row_h = body.height / 2
-        for i, winner in enumerate((Winner.BANKER, Winner.PLAYER)):
-            key = SIDE_KEY[winner]
-            row = pygame.Rect(body.x, round(body.y + i * row_h), body.width, round(row_h))
-            size = round(min(row.height * 0.78, body.width / 7))
-            chip = pygame.Rect(row.x, 0, size, size)
-            chip.centery = row.centery
-            shape = self.roads.side_shape[winner]
-            color = self.roads.side_color[winner]
-            surface.blit(self.roads.sprites.disc(chip.size, color, shape), chip)
-            letter = self.theme.roads.letters[key]
-            self.put(
-                surface,
-                letter,
-                chip.inflate(-size // 4, -size // 4),
-                colors.bead_text,
-                bold=True,
-                align="center",
+        """The ask road (see :func:`scoreboard.render.ask_road.draw_ask_road`)."""
+        from scoreboard.render.ask_road import draw_ask_road  # it draws with this painter
+
+        draw_ask_road(self, surface, roads)
+
+    def put_label(
+        self,
+        surface: pygame.Surface,
+        key: str,
+        box: pygame.Rect,
+        color: RGB,
+        cap: float,
+        *,
+        bold: bool = False,
+        align: str = "left",
+    ) -> list[DrawnText]:
+        """The label ``key`` at capitals ``cap`` (or down to the label floor) in ``box``.
+
+        Every shown language on one line when it fits; else one language a line
+        when the box is tall enough for them; else the primary language alone,
+        cut with an ellipsis if it must be.
+        """
+        size = self.text.size_for_cap(cap, bold=bold)
+        least = self.min_size("label", bold=bold)
+        full = self.words(key)
+        widest = self.text.width(full, size, bold=bold)
+        if widest > box.width:
+            size = max(least, int(size * box.width / widest))
+        if self.text.width(full, size, bold=bold) <= box.width:
+            return self.put_lines(
+                surface, [full], box, color, size, bold=bold, align=align, role="label"
             )
-            label = pygame.Rect(chip.right + size // 3, row.y, round(body.width * 0.3), row.height)
-            self.put(surface, self.words(key), label, colors.text, height=row.height * 0.5)
-            predicted = roads.predictions.get(winner, {})
-            slot = size * 1.15
-            for road, k in DERIVED_ROADS.items():
-                cell = pygame.Rect(0, 0, size, size)
-                cell.centery = row.centery
-                cell.right = round(body.right - (3 - k) * slot)
-                pygame.draw.rect(
-                    surface,
-                    colors.grid,
-                    cell,
-                    self.layout.line,
-                    border_radius=self.layout.radius // 2,
-                )
-                entry: Color | None = predicted.get(road)
-                if entry is None:
-                    dash = cell.inflate(-round(size * 0.6), -round(size * 0.92))
-                    pygame.draw.rect(surface, colors.muted, dash)
-                    continue
-                sprite = self.roads.derived(k, entry, cell.size)
-                surface.blit(sprite, sprite.get_rect(center=cell.center))
+        names = list(dict.fromkeys(self.theme.label(key)))
+        size = self.text.size_for_cap(cap, bold=bold)
+        widest = max(self.text.width(name, size, bold=bold) for name in names)
+        if widest > box.width:
+            size = max(least, int(size * box.width / widest))
+        step = self.text.cap_height(size, bold=bold) * 1.45
+        if len(names) > 1 and box.height >= step * (len(names) - 1) + step:
+            lines = [self.text.shorten(n, size, box.width, bold=bold) for n in names]
+        else:
+            lines = [self.text.shorten(names[0], size, box.width, bold=bold)]
+        return self.put_lines(
+            surface, lines, box, color, size, bold=bold, align=align, role="label"
+        )
+
+    def label_fits(self, key: str, box: pygame.Rect, *, bold: bool = False) -> bool:
+        """Whether :meth:`put_label` draws ``key`` in ``box`` without cutting any of it."""
+        size = self.min_size("label", bold=bold)
+        names = list(dict.fromkeys(self.theme.label(key)))
+        if self.text.width(" ".join(names), size, bold=bold) <= box.width:
+            return True
+        step = self.text.cap_height(size, bold=bold) * 1.45
+        tall = box.height >= step * len(names)
+        widest = max(self.text.width(name, size, bold=bold) for name in names)
+        return widest <= box.width and (tall or len(names) == 1)
+
+    def label_text(self, key: str, size: int, width: float, *, bold: bool = False) -> str:
+        """The label of ``key`` in every shown language if it fits ``width`` at ``size``.
+
+        Else the primary language alone, cut with an ellipsis if still too long:
+        a narrow panel keeps one readable name rather than two small ones.
+        """
+        full = self.words(key)
+        if self.text.width(full, size, bold=bold) <= width:
+            return full
+        return self.text.shorten(self.theme.label(key)[0], size, width, bold=bold)
 
     # -- limits and pay table ---------------------------------------------------------
     def limits(self, surface: pygame.Surface, limits: Limits) -> None:
-        self.title(surface, "limits", f"  ({limits.currency})")
-        body = self.layout.panels["limits"].body
-        colors = self.colors
-        bets = list(limits.bets) + [b for b in limits.pays if b not in limits.bets]
-        table = [("", f"{self.words('minimum')} – {self.words('maximum')}", self.words("pays"))]
-        for bet in bets:
-            low, high = limits.bets.get(bet, (None, None))
-            span = "–" if low is None else f"{low:,} – {high:,}"
-            table.append((self._bet_name(bet), span, limits.pays.get(bet, "–")))
-        row_h = body.height / max(len(table), 4)
-        line_h = min(row_h * 0.6, self.layout.unit * 0.03)
-        edges = (0.0, 0.42, 0.78, 1.0)
-        inset = self.layout.px(0.008)
-        sizes = [
-            self.uniform_size(
-                [row[c] for row in table[1:]],
-                line_h,
-                (edges[c + 1] - edges[c]) * body.width - 2 * inset,
-                bold=c == 0,
-            )
-            for c in range(3)
-        ]
-        size = min(sizes)
-        head_size = self.uniform_size(list(table[0]), line_h * 0.8, body.width * 0.34)
-        for r, texts in enumerate(table):
-            line = pygame.Rect(body.x, round(body.y + r * row_h), body.width, round(row_h))
-            if r % 2 == 0 and r:
-                pygame.draw.rect(
-                    surface, colors.background, line, border_radius=self.layout.radius // 2
-                )
-            for c, text in enumerate(texts):
-                left = round(body.x + edges[c] * body.width) + inset
-                right = round(body.x + edges[c + 1] * body.width) - inset
-                if r == 0:
-                    shown = self.text.render(text, min(size, head_size), colors.muted)
-                else:
-                    shown = self.text.render(text, size, colors.text, bold=c == 0)
-                if c == 0:
-                    where = shown.get_rect(midleft=(left, line.centery))
-                else:
-                    where = shown.get_rect(midright=(right, line.centery))
-                surface.blit(shown, where)
+        """The limits panel (see :func:`scoreboard.render.limits_panel.draw_limits`)."""
+        from scoreboard.render.limits_panel import draw_limits  # it draws with this painter
 
-    def _bet_name(self, bet: str) -> str:
+        draw_limits(self, surface, limits)
+
+    def bet_name(self, bet: str, *, primary: bool = False) -> str:
+        """A bet's name in the shown languages (``primary``: the first only).
+
+        A feed's own bet that the theme has no label for is named from its key.
+        """
         try:
-            return self.words(bet)
+            return self.theme.label(bet)[0] if primary else self.words(bet)
         except AttributeError:
             return bet.replace("_", " ").title()
 
     def notice(self, surface: pygame.Surface, area: pygame.Rect, text: str) -> None:
         """A quiet message on a panel-coloured plate, centred in ``area`` (empty roads)."""
         height = min(area.height * 0.14, self.layout.unit * 0.045)
-        shown = self.text.fit(text, height, area.width * 0.8, self.colors.muted)
-        plate = shown.get_rect(center=area.center).inflate(round(height * 1.2), round(height * 0.4))
+        box = pygame.Rect(0, 0, round(area.width * 0.8), round(height))
+        box.center = area.center
+        shown, size = self.sized(text, box, role="label")
+        glyphs = self.text.render(shown, size, self.colors.muted)
+        where = glyphs.get_rect(top=box.centery - self.text.cap_middle(size))
+        where.centerx = box.centerx
+        pad = self.text.cap_height(size)
+        plate = where.inflate(round(pad * 1.6), round(pad * 0.4))
         pygame.draw.rect(surface, self.colors.panel, plate, border_radius=self.layout.radius)
-        surface.blit(shown, shown.get_rect(center=area.center))
+        surface.blit(glyphs, where)
+        self.record(DrawnText(shown, where, size, self.colors.muted, False, "label"))

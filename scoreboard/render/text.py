@@ -40,6 +40,19 @@ A font with none of them gets ``"\ufffd"`` anyway, which it draws as its own
 NEVER_DRAWN = frozenset({"Cc", "Cs"})
 """Unicode categories no font may be asked to draw: control characters, lone surrogates."""
 
+CAP_FLOORS: dict[str, float] = {"number": 0.03, "label": 0.018, "text": 0.015}
+"""The smallest cap height each role of text may have, as a fraction of the shorter screen side.
+
+The board is read from the seats, about 3 m away: the numbers a player looks
+for (minimum and maximum bets, the B/P/T counts, the game number, the last
+hand's totals) are ``"number"``, the words naming things are ``"label"``, and
+nothing at all is smaller than ``"text"``.  The cap height is the ink height
+of a capital "H" (:meth:`TextCache.cap_height`): what the eye reads, whatever
+line gap the font adds.  At 1080 pixels: 32.4, 19.4 and 16.2 pixels.
+"""
+
+ELLIPSIS = "\u2026"
+
 
 def undrawable_category(char: str) -> bool:
     """True for a character no font is asked to draw (a control character or a lone surrogate).
@@ -63,6 +76,7 @@ class TextCache:
         self._glyphs: dict[tuple[bool, str], bool] = {}
         self._faces: dict[bool, pygame.freetype.Font] = {}
         self._replacement: dict[bool, str] = {}
+        self._caps: dict[tuple[bool, int], int] = {}
         probe = self.font(100, bold=False)
         # Pixel height of a line per unit of font size, to size text by box height.
         self.line_ratio = probe.get_height() / 100
@@ -121,6 +135,76 @@ class TextCache:
             mark = have[0] if have else REPLACEMENTS[0]
             self._replacement[bold] = mark
         return mark
+
+    def cap_height(self, size: int, *, bold: bool = False) -> int:
+        """The ink height in pixels of a capital "H" at font ``size``: the size a reader sees."""
+        key = (bold, max(6, int(size)))
+        cap = self._caps.get(key)
+        if cap is None:
+            metrics = self.font(key[1], bold=bold).metrics("H")[0]
+            cap = 0 if metrics is None else metrics[3] - metrics[2]
+            self._caps[key] = cap
+        return cap
+
+    def cap_middle(self, size: int, *, bold: bool = False) -> int:
+        """How far below the top of a rendered line the middle of its capitals is.
+
+        Text is centred on its capitals, not on its line box: the box has room
+        for accents and CJK ink above and descenders below, and centring it
+        would push the descenders out of a tight strip.
+        """
+        font = self.font(size, bold=bold)
+        return round(font.get_ascent() - self.cap_height(size, bold=bold) / 2)
+
+    def size_for_cap(self, cap: float, *, bold: bool = False) -> int:
+        """The smallest font size whose capitals are at least ``cap`` pixels tall."""
+        probe = self.cap_height(200, bold=bold) / 200 or 0.7
+        size = max(6, int(cap / probe))
+        while self.cap_height(size, bold=bold) < cap and size < 4096:
+            size += 1
+        while size > 6 and self.cap_height(size - 1, bold=bold) >= cap:
+            size -= 1
+        return size
+
+    def shorten(self, text: str, size: int, max_width: float, *, bold: bool = False) -> str:
+        """``text`` cut at the end with an ellipsis until it fits ``max_width`` at ``size``.
+
+        Used where shrinking the font would take it below its role's floor: a
+        long table name loses its end, never its readability.
+        """
+        if self.width(text, size, bold=bold) <= max_width:
+            return text
+        mark = ELLIPSIS if self.has_glyph(ELLIPSIS, bold=bold) else "..."
+        low, high = 0, len(text)
+        while low < high:  # the longest prefix that fits with the mark
+            mid = (low + high + 1) // 2
+            if self.width(text[:mid].rstrip() + mark, size, bold=bold) <= max_width:
+                low = mid
+            else:
+                high = mid - 1
+        return text[:low].rstrip() + mark
+
+    def lines(self, text: str, size: int, width: float, *, bold: bool = False) -> list[str]:
+        """``text`` on one line if it fits ``width`` at ``size``, else broken in two.
+
+        The break goes at the space that leaves the longer line shortest (so
+        "1:1 (Dragon 7 push)" becomes "1:1" over "(Dragon 7 push)"); a line still
+        too long is cut with an ellipsis.
+        """
+        text = self.drawable(text, bold=bold)
+        if self.width(text, size, bold=bold) <= width or " " not in text.strip():
+            return [self.shorten(text, size, width, bold=bold)]
+        cuts = [i for i, char in enumerate(text) if char == " "]
+        best = min(
+            cuts,
+            key=lambda i: max(
+                self.width(text[:i], size, bold=bold), self.width(text[i + 1 :], size, bold=bold)
+            ),
+        )
+        return [
+            self.shorten(part.strip(), size, width, bold=bold)
+            for part in (text[:best], text[best + 1 :])
+        ]
 
     def size_for_height(self, height: float) -> int:
         """The font size whose glyphs (not the font's generous CJK line gap) fill ``height``."""

@@ -1,0 +1,150 @@
+"""Nothing covers anything: the header's marks and numbers, and every panel inside its own body.
+
+Rectangles come from what the painters report (the header's view, the text
+log) and from the pixels that changed, every shipped theme, both orientations.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from scoreboard.commands.screenshot import dealt_table
+from scoreboard.core.limits import Limits
+from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.core.variants import VARIANTS
+from scoreboard.render.chrome import draw_footer, draw_header
+from scoreboard.render.hand import draw_last_coup
+from scoreboard.render.panels import DrawnText
+from scoreboard.render.screen import Renderer
+from scoreboard.theme import available_themes, load_theme
+
+SIZES = [(1080, 1920), (720, 1280), (1920, 1080), (1280, 720), (1280, 1024), (3840, 2160)]
+IDS = [f"{w}x{h}" for w, h in SIZES]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def display():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+def table() -> TableState:
+    variant = VARIANTS["ez"]
+    shown = TableState(table_id="T12", variant=variant, limits=Limits.default_for(variant))
+    return dealt_table(3, 72, table=shown)
+
+
+def ink(renderer: Renderer, text: DrawnText) -> pygame.Rect:
+    """Where the glyphs of ``text`` are (its line box is taller than its ink)."""
+    glyphs = renderer.text.render(text.text, text.size, text.color, bold=text.bold)
+    return glyphs.get_bounding_rect().move(text.rect.topleft)
+
+
+def changed(before: pygame.Surface, after: pygame.Surface) -> pygame.Rect | None:
+    """The bounding box of the pixels that differ between two surfaces of one size."""
+    mask = pygame.mask.from_threshold(before, (0, 0, 0), (1, 1, 1, 255), after, 1)
+    mask.invert()
+    rects = mask.get_bounding_rects()
+    return rects[0].unionall(rects[1:]) if rects else None
+
+
+STATES = [
+    (status, fault, journal)
+    for status in FeedStatus
+    for fault, journal in ((False, False), (True, False), (False, True), (True, True))
+]
+
+
+@pytest.mark.parametrize("name", available_themes())
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_no_status_mark_covers_the_game_caption_and_number(name, size):
+    """CONNECTING, OFFLINE, SHOE OFFLINE, MISSING GAMES, DEMO, LIVE, DISPLAY FAULT, JOURNAL."""
+    renderer = Renderer(load_theme(name), size)
+    shown = table()
+    header = renderer.layout.panels["header"].body
+    for status, fault, journal in STATES:
+        surface = renderer.static.copy()
+        view = draw_header(
+            renderer.panels, surface, shown, status, "21:45", fault=fault, journal_failing=journal
+        )
+        marks = view.region("marks")
+        assert header.contains(marks), (status, marks, header)
+        for entry in view.entries:
+            for text in (entry.label, entry.value):
+                where = ink(renderer, text)
+                assert not where.colliderect(marks), (status, fault, journal, text.text, where)
+                assert header.contains(where), (text.text, where)
+        numbers = [entry.value for entry in view.entries] + [entry.label for entry in view.entries]
+        for i, one in enumerate(numbers):
+            for other in numbers[i + 1 :]:
+                assert not ink(renderer, one).colliderect(ink(renderer, other)), (one, other)
+
+
+@pytest.mark.parametrize("name", available_themes())
+@pytest.mark.parametrize("size", [(1080, 1920), (1920, 1080)], ids=["portrait", "landscape"])
+def test_the_title_stays_clear_of_the_numbers_with_a_long_table_name(name, size):
+    renderer = Renderer(load_theme(name), size)
+    shown = table()
+    shown.table_name = "Salon Privé — Grand Baccarat Table Number Twelve by the Window"
+    log: list[DrawnText] = []
+    renderer.panels.log = log
+    view = draw_header(renderer.panels, renderer.static.copy(), shown, FeedStatus.LIVE, "21:45")
+    title = log[0] if log[0].text.startswith(("Baccarat", "Salon")) else log[1]
+    drawn = [e.label for e in view.entries] + [e.value for e in view.entries]
+    for text in drawn:
+        assert not ink(renderer, title).colliderect(ink(renderer, text)), (title.text, text.text)
+    assert not ink(renderer, title).colliderect(view.region("marks"))
+
+
+def panel_drawers(renderer: Renderer, shown: TableState):
+    painter = renderer.panels
+    return {
+        "header": lambda s: draw_header(painter, s, shown, FeedStatus.MISSING_GAMES, "21:45"),
+        "counters": lambda s: painter.counters(s, shown),
+        "predictions": lambda s: painter.predictions(s, shown.roads),
+        "last_coup": lambda s: draw_last_coup(painter, s, shown),
+        "limits": lambda s: painter.limits(s, shown.limits),
+        "footer": lambda s: draw_footer(painter, s),
+    }
+
+
+@pytest.mark.parametrize("name", available_themes())
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_nothing_a_panel_draws_leaves_its_panel(name, size):
+    """Every pixel a panel changes is inside its body (titles: inside the panel's title strip)."""
+    renderer = Renderer(load_theme(name), size)
+    shown = table()
+    for panel, draw in panel_drawers(renderer, shown).items():
+        box = renderer.layout.panels.get(panel)
+        if box is None:
+            continue
+        surface = renderer.static.copy()
+        draw(surface)
+        area = changed(renderer.static, surface)
+        if area is None:
+            continue
+        allowed = box.body if box.title is None else box.body.union(box.title)
+        assert allowed.contains(area), f"{panel} drew {area}, outside {allowed}"
+
+
+@pytest.mark.parametrize("name", available_themes())
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_no_two_texts_of_a_panel_overlap(name, size):
+    renderer = Renderer(load_theme(name), size)
+    shown = table()
+    for panel, draw in panel_drawers(renderer, shown).items():
+        if panel not in renderer.layout.panels:
+            continue
+        log: list[DrawnText] = []
+        renderer.panels.log = log
+        draw(renderer.static.copy())
+        renderer.panels.log = None
+        inks = [(text.text, ink(renderer, text)) for text in log]
+        for i, (one, where) in enumerate(inks):
+            for other, there in inks[i + 1 :]:
+                assert not where.colliderect(there), (
+                    f"{panel}: {one!r} {where} over {other!r} {there}"
+                )
