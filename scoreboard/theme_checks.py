@@ -45,7 +45,7 @@ MAX_LANGUAGES = 3
 MIN_PANEL = 0.02
 """A panel's smallest width or height, as a fraction of the screen."""
 
-BOARD_TEXT = "0123456789%:.,-–·♠♥♦♣AJQK"
+BOARD_TEXT = "0123456789%:.,-–·♠♥♦♣AJQK…×"
 """Characters the board draws whatever the theme says (numbers, card ranks and suits, dashes)."""
 
 _TOP_KEYS = (

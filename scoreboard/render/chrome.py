@@ -400,36 +400,3 @@ def draw_footer(p: PanelPainter, surface: pygame.Surface) -> None:
         align="center",
         height=height,
     )
-
-
-def draw_shuffle_banner(p: PanelPainter, surface: pygame.Surface) -> pygame.Rect:
-    """A calm banner over the roads while the next shoe is prepared."""
-    panel = p.layout.panels.get("big_road") or next(iter(p.layout.panels.values()))
-    colors = p.colors
-    banner = panel.rect.inflate(-round(panel.rect.width * 0.3), -round(panel.rect.height * 0.4))
-    pygame.draw.rect(surface, colors.header_background, banner, border_radius=p.layout.radius * 2)
-    pygame.draw.rect(
-        surface,
-        colors.accent,
-        banner,
-        p.layout.line * 2,
-        border_radius=p.layout.radius * 2,
-    )
-    top = banner.inflate(-banner.width // 8, -banner.height // 2)
-    top.y = banner.y + round(banner.height * 0.14)
-    p.put(
-        surface,
-        p.words("shuffling", "  ·  "),
-        top,
-        colors.header_text,
-        bold=True,
-        align="center",
-        role="label",
-    )
-    note = pygame.Rect(
-        top.x, top.bottom + round(banner.height * 0.06), top.width, round(banner.height * 0.2)
-    )
-    p.put(
-        surface, p.words("shuffle_note", "  ·  "), note, colors.accent, align="center", role="label"
-    )
-    return banner

@@ -37,7 +37,6 @@ import functools
 import logging
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import pygame
 
@@ -424,9 +423,7 @@ class Renderer:
         elif name == "predictions":
             panels.predictions(frame, table.roads)
         elif name == "last_coup":
-            shown = self._cards_shown(given.now)
-            extra: dict[str, Any] = {} if shown is None else {"shown": shown}
-            draw_last_coup(panels, frame, table, **extra)
+            draw_last_coup(panels, frame, table, shown=self._cards_shown(given.now))
         elif name == "limits":
             panels.limits(frame, table.limits)
         elif name == "footer":
