@@ -23,7 +23,7 @@ from scoreboard.render.marks import RoadPainter
 from scoreboard.render.panels import PanelPainter
 from scoreboard.render.scroll import ColumnIndex, shown_columns
 from scoreboard.render.text import TextCache
-from scoreboard.theme import RGB, ROAD_PANELS, Colors, Theme
+from scoreboard.theme import DERIVED_PANELS, RGB, ROAD_PANELS, Colors, Theme
 
 STATIC_TITLES = (*ROAD_PANELS, "counters", "predictions")
 
@@ -41,13 +41,24 @@ class RoadView:
     newest_sprite: pygame.Surface | None
 
 
-def draw_grid_lines(surface: pygame.Surface, grid: Grid, color: RGB, width: int) -> None:
-    """The ruled paper of a road panel (drawn once, into the static layer)."""
+def draw_grid_lines(
+    surface: pygame.Surface, grid: Grid, color: RGB, width: int, step: int = 1
+) -> None:
+    """The ruled paper of a road panel (drawn once, into the static layer).
+
+    ``step`` rules every step-th line: a derived road in half-size cells is
+    ruled like big-road paper (one square per 2x2 entries), as on real boards,
+    instead of a mesh of lines as dense as its dots.  The edges are always ruled.
+    """
     rect = grid.rect
     for col in range(grid.cols + 1):
+        if col % step and col != grid.cols:
+            continue
         x = min(grid.x(col), rect.right - width)
         pygame.draw.line(surface, color, (x, rect.top), (x, rect.bottom - 1), width)
     for row in range(grid.rows + 1):
+        if row % step and row != grid.rows:
+            continue
         y = min(grid.y(row), rect.bottom - width)
         pygame.draw.line(surface, color, (rect.left, y), (rect.right - 1, y), width)
 
@@ -264,5 +275,19 @@ def static_layer(theme: Theme, layout: ScreenLayout, panels: PanelPainter) -> py
             panels.title(surface, name)
         grid = layout.grids.get(name)
         if grid is not None:
-            draw_grid_lines(surface, grid, colors.grid, layout.line)
+            step = ruling_step(theme, name)
+            draw_grid_lines(surface, grid, colors.grid, layout.line, step)
     return surface
+
+
+def ruling_step(theme: Theme, road: str) -> int:
+    """Every how many cells a road's paper is ruled: 2 for derived roads in half-size cells.
+
+    >>> from scoreboard.theme import load_theme
+    >>> classic = load_theme("classic")
+    >>> ruling_step(classic, "small_road"), ruling_step(classic, "big_road")
+    (2, 1)
+    """
+    if road not in DERIVED_PANELS:
+        return 1
+    return max(1, round(1 / theme.roads.derived_cell))
