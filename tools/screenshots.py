@@ -1,7 +1,7 @@
 """Re-render the README screenshots in docs/images/ (``make screenshots``).
 
-Every theme, landscape and portrait, from the same 75-coup simulated shoe and a
-fixed clock, through the project's own ``scoreboard screenshot`` command (with
+Every theme, landscape and portrait, from the same whole simulated shoe (seed 1:
+82 coups, up to the last hand) and a fixed clock, through the project's own ``scoreboard screenshot`` command (with
 the demo's limits); the empty board is a display before its controller spoke,
 so its limits are unknown.
 """
@@ -14,6 +14,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+WHOLE_SHOE = "82"
+LONG_SHOE = (
+    "PPPTPTBPTPPBPBPPBBBTPBPBPBBPBBTPBTPPBTPTPBBBBBBPBPBBPPBPPBTBPPBPBPBBBTBPTTBBPP"
+    "BPPPBTBBPTBTPBBBBBPTBBTPBBPPBBBTBPPBPTPPBBBPBBTPTBPPPBBBBTTPPBBBPPBPPPPP"
+)
+"""150 results (more than any 8-deck shoe): the roads scroll together, with the marker."""
 SHOTS = [
     (f"{theme}-{orientation}.png", ["--theme", theme, "--size", size])
     for theme in ("classic", "midnight", "contrast")
@@ -24,6 +30,10 @@ SHOTS = [
         ["--theme", "classic", "--size", "1920x1080", "--coups", "0", "--no-limits"],
     ),
     ("midnight-shuffle.png", ["--theme", "midnight", "--size", "1280x720", "--shuffling"]),
+    (
+        "classic-scrolled.png",
+        ["--theme", "classic", "--size", "1920x1080", "--results", LONG_SHOE],
+    ),
 ]
 
 
@@ -33,9 +43,11 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     for name, options in SHOTS:
         command = [sys.executable, "-m", "scoreboard", "screenshot", "-o", str(out / name)]
-        command += ["--seed", "1", "--clock", "21:45"]
-        if "--coups" not in options:
-            command += ["--coups", "75"]
+        command += ["--clock", "21:45"]
+        if "--results" not in options:
+            command += ["--seed", "1"]
+            if "--coups" not in options:
+                command += ["--coups", WHOLE_SHOE]
         subprocess.run(command + options, check=True, env=env)
         print(out / name)
     return 0
