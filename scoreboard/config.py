@@ -172,7 +172,7 @@ def _read_limits(reader: _Reader, data: Any, variant: str) -> Limits | None:
         reader.fail("table.limits.bets", "each bet's [minimum, maximum], or MIN-MAX", raw)
     if isinstance(raw, str):
         try:
-            return Limits(currency, derived_bets(*parse_span(raw, "bets")), pays)
+            return Limits(currency, derived_bets(*parse_span(raw, "bets"), pays), pays)
         except LimitsSpecError:
             reader.fail("table.limits.bets", "MIN-MAX such as 25-10000, minimum <= maximum", raw)
     bets_map = reader.mapping(raw, "table.limits.bets", set(pays))

@@ -10,7 +10,7 @@ than showing a made-up default.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from scoreboard.core.variants import Variant
@@ -64,22 +64,30 @@ class Limits:
         return limits_from_spec("25-10000", variant, currency="USD")
 
 
-def derived_bets(minimum: int, maximum: int) -> dict[str, tuple[int, int]]:
+def derived_bets(
+    minimum: int, maximum: int, sides: Iterable[str] = ()
+) -> dict[str, tuple[int, int]]:
     """Player/Banker limits with the side bets a table usually pairs with them.
 
     The tie takes a fifth of the minimum and a tenth of the maximum, the pairs a
     fifth and a twentieth (at least 1 each): 25-10,000 gives a 5-1,000 tie.
+    ``sides`` names the variant's own side bets (EZ's ``dragon7``, ``panda8``),
+    limited like the pairs, so a pay table never shows a bet without limits.
 
     >>> derived_bets(25, 10000)["tie"], derived_bets(25, 10000)["player_pair"]
     ((5, 1000), (5, 500))
     >>> derived_bets(1, 10)["tie"]
     (1, 1)
+    >>> derived_bets(25, 10000, ["dragon7"])["dragon7"]
+    (5, 500)
     """
     tie = (max(1, minimum // 5), max(1, maximum // 10))
     pair = (max(1, minimum // 5), max(1, maximum // 20))
     bets = dict.fromkeys(MAIN_BETS, (minimum, maximum))
     bets["tie"] = (min(tie), max(tie))
     bets["player_pair"] = bets["banker_pair"] = (min(pair), max(pair))
+    for side in sides:
+        bets.setdefault(side, (min(pair), max(pair)))
     return bets
 
 
@@ -132,7 +140,7 @@ def limits_from_spec(spec: str, variant: Variant, *, currency: str = "USD") -> L
     pays = variant.pays()
     text = spec.strip()
     if "=" not in text:
-        return Limits(currency, derived_bets(*parse_span(text, "Player/Banker")), pays)
+        return Limits(currency, derived_bets(*parse_span(text, "Player/Banker"), pays), pays)
     bets: dict[str, tuple[int, int]] = {}
     for part in text.split(","):
         name, sep, span = part.partition("=")
