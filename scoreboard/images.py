@@ -14,8 +14,12 @@ import sys
 from pathlib import Path
 
 PROBE_SECONDS = 10.0
-MAX_SIDE = 8192
-"""The widest or tallest logo accepted, in pixels (it is scaled to the header anyway)."""
+MAX_SIDE = 4096
+"""The widest or tallest logo accepted, in pixels (it is scaled to the header anyway).
+
+Read from the file's header before anything decodes it, so a small file
+claiming a huge picture (a "decompression bomb") is refused without
+allocating it: 4096 x 4096 is at most 64 MB decoded."""
 
 _PROBE = """
 import os, sys
@@ -41,6 +45,16 @@ def check_image(path: Path, max_bytes: int) -> str | None:
     if size > max_bytes:
         return f"{size} bytes, more than {max_bytes}"
     try:
+        with path.open("rb") as file:
+            head = file.read(256 * 1024)
+    except OSError as error:
+        return f"cannot read it ({error.strerror or error})"
+    declared = header_size(head)
+    if declared is None:
+        return "not a PNG or JPEG file (or its header is damaged)"
+    if not all(0 < side <= MAX_SIDE for side in declared):
+        return f"{declared[0]}x{declared[1]} pixels, expected 1 to {MAX_SIDE} a side"
+    try:
         done = subprocess.run(
             [sys.executable, "-c", _PROBE, str(path)],
             capture_output=True,
@@ -57,4 +71,40 @@ def check_image(path: Path, max_bytes: int) -> str | None:
     width, height = (int(v) for v in done.stdout.split()[:2])
     if not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE):
         return f"{width}x{height} pixels, expected 1 to {MAX_SIDE} a side"
+    return None
+
+
+_PNG = b"\x89PNG\r\n\x1a\n"
+_JPEG_FRAMES = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}  # SOF markers
+
+
+def header_size(head: bytes) -> tuple[int, int] | None:
+    """(width, height) a PNG or JPEG file says it has, read from its first bytes; else None.
+
+    >>> ihdr = bytes(4) + b"IHDR" + (640).to_bytes(4, "big") + (80).to_bytes(4, "big")
+    >>> header_size(_PNG + ihdr)
+    (640, 80)
+    >>> header_size(b"GIF89a") is None
+    True
+    """
+    if head.startswith(_PNG) and head[12:16] == b"IHDR" and len(head) >= 24:
+        return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    if not head.startswith(b"\xff\xd8"):
+        return None
+    at = 2
+    while at + 9 <= len(head):
+        if head[at] != 0xFF:
+            return None
+        marker = head[at + 1]
+        if marker == 0xFF:  # fill byte
+            at += 1
+            continue
+        length = int.from_bytes(head[at + 2 : at + 4], "big")
+        if marker in _JPEG_FRAMES:
+            height = int.from_bytes(head[at + 5 : at + 7], "big")
+            width = int.from_bytes(head[at + 7 : at + 9], "big")
+            return width, height
+        if length < 2:
+            return None
+        at += 2 + length
     return None

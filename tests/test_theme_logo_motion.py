@@ -49,3 +49,23 @@ def test_motion_settings_are_read_and_bounded(tmp_path: Path) -> None:
     errors = wrong.value.errors
     assert any("motion.deal_seconds: expected a number from 0 to 2, got 9" in e for e in errors)
     assert any("motion.flash: unknown key" in e for e in errors)
+
+
+def test_a_logo_claiming_a_huge_picture_is_refused_before_it_is_decoded(tmp_path: Path) -> None:
+    """A 16000 x 16000 PNG header over a few bytes: refused from the header, never decoded."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = struct.pack(">I", zlib.crc32(kind + data))
+        return struct.pack(">I", len(data)) + kind + data + crc
+
+    header = struct.pack(">IIBBBBB", 16000, 16000, 8, 2, 0, 0, 0)
+    (tmp_path / "bomb.png").write_bytes(
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IEND", b"")
+    )
+    with pytest.raises(ThemeError) as refused:
+        load_theme(classic_with(tmp_path, "  logo: bomb.png\n"))
+    assert "bomb.png is not a usable image (16000x16000 pixels, expected 1 to 4096" in str(
+        refused.value
+    )
