@@ -114,3 +114,19 @@ def test_check_theme_says_whether_a_whole_shoe_fits(tmp_path, capsys) -> None:
     assert out[1].endswith("a whole shoe fits") and out[2].endswith("a whole shoe fits")
     assert out[4].startswith("  landscape 1920x1080:")
     assert "big road" in out[4] and "a whole shoe scrolls on" in out[4]
+
+
+def test_check_theme_counts_the_bead_plate_s_cells_not_only_its_columns(tmp_path, capsys) -> None:
+    """Three rows of 15 columns hold 45 coups: half a shoe, whatever the column count says."""
+    from scoreboard.cli import main
+
+    source = load_theme("classic").source
+    assert source is not None
+    three = tmp_path / "three.yaml"
+    three.write_text(
+        source.read_text(encoding="utf-8").replace("  rows: 6\n", "  rows: 3\n", 1),
+        encoding="utf-8",
+    )
+    assert main(["check-theme", str(three)]) == 0
+    report = capsys.readouterr().out.splitlines()[1]
+    assert "a whole shoe scrolls on bead plate" in report

@@ -9,8 +9,8 @@ from scoreboard.core.cards import parse_cards
 from scoreboard.core.roads import result_games
 from scoreboard.core.rules import Coup, Game, Winner, deal_coup, result_coup
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.panels import DrawnText
 from scoreboard.render.overlay import draw_shuffle_screen
+from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
 from scoreboard.render.scroll import own_start
 from scoreboard.theme import load_theme

@@ -1,9 +1,9 @@
 """Re-render the README screenshots in docs/images/ (``make screenshots``).
 
 Every theme, landscape and portrait, from the same whole simulated shoe (seed 1:
-82 coups, up to the last hand) and a fixed clock, through the project's own ``scoreboard screenshot`` command (with
-the demo's limits); the empty board is a display before its controller spoke,
-so its limits are unknown.
+82 coups, up to the last hand) and a fixed clock, through the project's own
+``scoreboard screenshot`` command (with the demo's limits); the empty board is a
+display before its controller spoke, so its limits are unknown.
 """
 
 from __future__ import annotations

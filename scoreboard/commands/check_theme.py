@@ -16,9 +16,10 @@ from scoreboard.render.layout import compute_layout
 from scoreboard.theme import DERIVED_PANELS, Theme, ThemeError, load_theme
 
 REFERENCE_SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920)}
-WHOLE_SHOE = {"bead_plate": 15, "big_road": 48, "derived": 46}
-"""Columns a whole 8-deck shoe needs: 90 coups on the bead plate; the big and derived
-roads of 99 % of shoes (docs/display.md, "The layout grid")."""
+WHOLE_SHOE = {"big_road": 48, "derived": 46}
+"""Columns a whole 8-deck shoe needs on the big and derived roads (99 % of shoes, six
+rows: docs/display.md, "The layout grid"); the bead plate needs 90 coups' cells."""
+SHOE_COUPS = 90
 
 __all__ = ["absent_glyphs", "missing_glyphs", "register", "run"]
 
@@ -68,6 +69,7 @@ def road_report(theme: Theme) -> list[str]:
         derived = [shown[name] for name in DERIVED_PANELS if name in shown]
         if derived:
             shown["derived"] = min(derived)
+        needs = {**WHOLE_SHOE, "bead_plate": -(-SHOE_COUPS // theme.roads.rows)}
         parts, short = [], []
         for road, words in (
             ("bead_plate", "bead plate {} columns"),
@@ -76,7 +78,7 @@ def road_report(theme: Theme) -> list[str]:
         ):
             if road in shown:
                 parts.append(words.format(*shown[road]))
-                if shown[road][0] < WHOLE_SHOE[road]:
+                if shown[road][0] < needs[road]:
                     short.append(road.replace("_", " "))
         verdict = f"a whole shoe scrolls on {', '.join(short)}" if short else "a whole shoe fits"
         lines.append(f"{orientation} {size[0]}x{size[1]}: {', '.join(parts)}: {verdict}")
