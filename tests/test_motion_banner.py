@@ -191,8 +191,11 @@ def test_the_banner_leaves_the_newest_big_road_cell_in_sight(themes, name, size,
     if games == 3:
         assert painted.plate.left > newest.right  # over the empty road after the newest cell
     else:
-        assert painted.plate.left > newest.right or painted.plate.right < newest.left
+        # After the newest cell, or off the big road (over the last hand): never over history.
+        road = scene.renderer.layout.panels["big_road"].rect
+        assert painted.plate.left > newest.right or not painted.rect.colliderect(road)
     assert all(text.size >= painted.drawn[0].size for text in painted.drawn)
+    assert all(painted.plate.contains(text.rect) for text in painted.drawn)  # no text cut off
 
 
 @pytest.mark.parametrize("name", ["midnight", "classic"])

@@ -139,13 +139,14 @@ def beside(newest: pygame.Rect, road: pygame.Rect, gap: int) -> tuple[tuple[int,
 
 
 class WinnerBanner:
-    """The winner banner over the big road: the winner's colour, the result, the score.
+    """The winner banner: the winner's colour, the result, the score.
 
-    ``look_at(now)`` says what it shows (None: hidden).  The plate stays beside
-    the big road's newest cell (``newest()``, the empty side first), on
-    one line when the text fits there at a readable size, else on two (the
-    score and the other languages below); only a text too long for either side
-    goes across the middle of the road.
+    ``look_at(now)`` says what it shows (None: hidden).  It never hides a road
+    entry: the plate goes on the big road's empty stretch after its newest cell
+    (``newest()``) when the text fits there at a readable size (one line, else
+    two: the score and the other languages below), and otherwise over the last
+    hand's panel, whose cards the player has just seen dealt (the whole board's
+    middle without one).
     """
 
     def __init__(
@@ -161,6 +162,8 @@ class WinnerBanner:
         self.look_at = look_at
         self.newest = newest
         self.anchor = banner_anchor(layout)
+        last_hand = layout.panels.get("last_coup")
+        self.fallback = pygame.Rect(last_hand.rect) if last_hand is not None else self.anchor
         self.shadow = layout.px(0.008)
         self._cache: dict[BannerLook, PaintedBanner] = {}
         self._spans: dict[int, tuple[tuple[int, int], ...]] = {}  # by the game that placed it
@@ -190,8 +193,9 @@ class WinnerBanner:
             surface.blit(painted.image, painted.rect)
 
     def _plate(self, span: tuple[int, int] | None, lines: int) -> pygame.Rect:
-        """The plate for ``lines`` lines, centred in ``span`` (None: across the whole road)."""
-        anchor, layout = self.anchor, self.layout
+        """The plate for ``lines`` lines, centred in ``span`` of the big road (None: fallback)."""
+        anchor = self.anchor if span is not None else self.fallback
+        layout = self.layout
         height = min(round(layout.unit * BANNER_CAP * 2.3 * lines), round(anchor.height * 0.8))
         left, right = span or (anchor.left, anchor.right)
         inset = round(layout.unit * 0.02)
@@ -208,7 +212,7 @@ class WinnerBanner:
             found = (
                 ()
                 if newest is None or road is None
-                else beside(newest, road.rect, self.layout.px(0.01))
+                else beside(newest, road.rect, self.layout.px(0.01))[:1]  # never over history
             )
             if len(self._spans) >= 4:
                 self._spans.clear()
@@ -224,18 +228,17 @@ class WinnerBanner:
         floor = size_for_cap(self.panels, self.layout.unit * NUMBER_CAP, bold=True)
         choices: list[tuple[tuple[int, int] | None, list[list[tuple[str, bool]]]]] = []
         under = words[1:] + others  # a second line: the score and the other languages
-        for stretch in self._place(look):
+        for stretch in (*self._place(look), None):
             choices.append((stretch, [words + others]))
             if under:
                 choices.append((stretch, [words[:1], under]))
-        choices.append((None, [words + others]))
-        for span, lines in choices:
+        for number, (span, lines) in enumerate(choices, start=1):
             plate_box = self._plate(span, len(lines))
             inner = plate_box.inflate(-plate_box.height // 2, -plate_box.height // 4)
             cap = min(self.layout.unit * BANNER_CAP, inner.height * 0.5 / len(lines))
             size = min(self._size(line, inner.width, cap, floor) for line in lines)
             needed = max(self._width(line, size) for line in lines)
-            if (needed <= inner.width and inner.width > 0) or span is None:
+            if (needed <= inner.width and inner.width > 0) or number == len(choices):
                 snug = max(needed + plate_box.height, round(plate_box.height * 2.2))
                 plate_box.inflate_ip(min(0, snug - plate_box.width), 0)  # no wider than the text
                 return plate_box, lines, size
