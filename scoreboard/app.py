@@ -64,6 +64,7 @@ from scoreboard.monitor import (
     copy_rotated,
     logical_size,
 )
+from scoreboard.render.probe import require_drawable
 from scoreboard.render.screen import PanelDrawer, Renderer
 from scoreboard.theme import Theme, ThemeError, load_theme
 
@@ -159,7 +160,7 @@ class ThemeWatcher:
             return None
         self._stamp = stamp
         try:
-            theme = load_theme(self.path)
+            theme = require_drawable(load_theme(self.path))
         except ThemeError as error:
             for line in error.errors:
                 log.error("theme reload refused, keeping %s: %s", self.theme.name, line)
@@ -408,6 +409,7 @@ def run_kiosk(
     """
     if not isinstance(theme, Theme):
         theme = load_theme(theme)
+    require_drawable(theme)  # what check-theme refuses, the kiosk does not show either
     try:
         kiosk = Kiosk(
             feed,

@@ -5,6 +5,9 @@ numbers are in range, its text is drawable, its fonts load (tried in a child
 process) and have a glyph for every character it puts on screen.  Under the OK
 it says what each road shows on a 1080p screen in each orientation the theme
 lays out, so a theme that would scroll a whole shoe is seen before a kiosk shows it.
+The theme is also drawn once for real (:mod:`scoreboard.render.probe`): a text
+that leaves its panel, two texts over each other or a text below its size floor
+is an error, as it is for the kiosk.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import argparse
 
 from scoreboard.fonts import absent_glyphs, check_font
 from scoreboard.render.layout import compute_layout
+from scoreboard.render.probe import require_drawable
 from scoreboard.theme import DERIVED_PANELS, Theme, ThemeError, load_theme
 
 REFERENCE_SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920)}
@@ -41,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     for name in args.files:
         try:
-            theme = load_theme(name)
+            theme = require_drawable(load_theme(name))
         except ThemeError as error:
             for line in error.errors:
                 print(line)

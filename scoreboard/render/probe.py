@@ -1,0 +1,132 @@
+"""A theme drawn once for real, to prove that what validation passed the kiosk can show.
+
+Validation checks each value of a theme on its own (a number in range, a font
+with the glyphs); it cannot see that a limits panel 5 % wide has no room for
+"10,000", or that ``text_scale: 2`` with tall titles pushes text onto the
+grids.  :func:`draw_problems` renders a full sample board (a dealt 8-deck shoe,
+the table's limits, the EZ pays' footnote) at each of the theme's orientations,
+reads every text the panels drew (``PanelPainter.log``) and reports, as theme
+errors, a panel that failed to draw, a text that leaves its panel, two texts
+printed over each other, and a text below its role's size floor (docs/display.md,
+"Readable from the seats").  ``scoreboard check-theme`` and the kiosk (on start
+and on every reload) refuse a theme with any: a theme that passes is one the
+board draws cleanly.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pygame
+
+from scoreboard.core.events import CoupReceived, NewShoe
+from scoreboard.core.limits import Limits
+from scoreboard.core.shoe import Dealer
+from scoreboard.core.table import FeedStatus, TableState, apply_event
+from scoreboard.core.variants import VARIANTS
+from scoreboard.render.panels import DrawnText
+from scoreboard.render.screen import Renderer
+from scoreboard.render.text import CAP_FLOORS
+from scoreboard.theme import Theme, ThemeError
+
+SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920)}
+"""Where the board is tried: the sizes a whole shoe and the size rule are promised at."""
+
+SAMPLE_COUPS = 80
+OVERLAP = 0.2
+"""Two texts whose glyphs share more than this part of the smaller one are printed over each
+other (glyph boxes of neighbouring lines may touch; a number on a caption covers a fifth)."""
+
+
+def sample_table() -> TableState:
+    """An EZ table 80 coups into a seeded shoe, with limits: every panel has its longest texts."""
+    variant = VARIANTS["ez"]
+    table = TableState(table_id="T1", variant=variant, limits=Limits.default_for(variant))
+    dealt = 0
+    for event in Dealer(seed=1):
+        if isinstance(event, NewShoe | CoupReceived):
+            apply_event(table, event)
+        if isinstance(event, CoupReceived):
+            dealt += 1
+            if dealt >= SAMPLE_COUPS:
+                break
+    return table
+
+
+def draw_problems(theme: Theme) -> list[str]:
+    """What is wrong with the board this theme draws, one line each (empty: it draws cleanly).
+
+    Needs pygame's font module (initialised here) but no display.
+    """
+    if not pygame.font.get_init():
+        pygame.font.init()
+    problems: list[str] = []
+    table = sample_table()
+    for orientation, size in SIZES.items():
+        if orientation not in theme.layouts:
+            continue
+        where = f"layout.{orientation} at {size[0]}x{size[1]}"
+        problems += [f"{where}: {line}" for line in _drawn(theme, size, table)]
+    return problems
+
+
+def _drawn(theme: Theme, size: tuple[int, int], table: TableState) -> list[str]:
+    renderer = Renderer(theme, size, motion=False)
+    renderer.panels.log = []
+    renderer.render(table, FeedStatus.LIVE, clock="21:45")
+    found = [f"panel {name} failed to draw" for name in renderer.failing]
+    unit = renderer.layout.unit
+    placed: dict[str, list[tuple[DrawnText, pygame.Rect]]] = {}
+    for text in renderer.panels.log or []:
+        glyphs = _ink(renderer, text)
+        if glyphs.width == 0 or glyphs.height == 0:
+            continue
+        owner = _owner(renderer, glyphs)
+        if owner is None or not renderer.layout.panels[owner].rect.contains(glyphs):
+            found.append(f"{text.text!r} leaves its panel {owner or ''}".rstrip())
+        floor = CAP_FLOORS.get(getattr(text, "role", "text"), CAP_FLOORS["text"]) * unit
+        cap = renderer.text.cap_height(text.size, bold=text.bold)
+        if cap < floor - 0.5:
+            found.append(f"{text.text!r} is {cap} px tall, below the {floor:.0f} px floor")
+        placed.setdefault(owner or "", []).append((text, glyphs))
+    for owner, texts in placed.items():
+        for (a, ink_a), (b, ink_b) in itertools.combinations(texts, 2):
+            common = ink_a.clip(ink_b)
+            smaller = min(ink_a.width * ink_a.height, ink_b.width * ink_b.height)
+            if common.width * common.height > OVERLAP * smaller:
+                found.append(f"{a.text!r} and {b.text!r} are drawn over each other in {owner}")
+    return list(dict.fromkeys(found))
+
+
+def _ink(renderer: Renderer, text: DrawnText) -> pygame.Rect:
+    """Where the glyphs of ``text`` are (its line box is taller than its ink)."""
+    glyphs = renderer.text.render(text.text, text.size, text.color, bold=text.bold)
+    return glyphs.get_bounding_rect().move(text.rect.topleft)
+
+
+def _owner(renderer: Renderer, glyphs: pygame.Rect) -> str | None:
+    """The panel the text was drawn for: the one under the middle of its glyphs."""
+    for name, box in renderer.layout.panels.items():
+        if box.rect.collidepoint(glyphs.center):
+            return name
+    return None
+
+
+def require_drawable(theme: Theme) -> Theme:
+    """``theme`` when it draws cleanly; else :class:`ThemeError` listing what is wrong.
+
+    Each line reads like the validator's, ``file: where: what``, at most
+    :data:`SHOWN` of them (the rest counted), so the kiosk and ``check-theme``
+    refuse such a theme with the same words.
+    """
+    problems = draw_problems(theme)
+    if not problems:
+        return theme
+    source = theme.source or theme.name
+    lines = [f"{source}: {line}" for line in problems[:SHOWN]]
+    if len(problems) > SHOWN:
+        lines.append(f"{source}: and {len(problems) - SHOWN} more problems drawing it")
+    raise ThemeError(lines)
+
+
+SHOWN = 12
