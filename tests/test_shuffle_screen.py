@@ -238,3 +238,19 @@ def test_an_empty_shoe_shuffles_with_zeros_not_errors(themes):
     _, _, _, view = drawn_screen(themes["midnight"], (1280, 720), table)
     assert isinstance(view, ShuffleView)
     assert view.find("0.0%") is not None
+
+
+def test_the_shuffle_screen_tells_the_table_s_limits_when_known(themes):
+    """New players sit down during the shuffle: the minimum and maximum bet stay on view."""
+    from scoreboard.core.limits import Limits
+
+    def shown(table: TableState) -> list[str]:
+        *_, view = drawn_screen(themes["classic"], (1920, 1080), table)
+        return [text.drawn.text for text in view.texts]
+
+    table = finished_shoe()
+    assert "Minimum bet" not in shown(table)  # unknown limits: none made up
+    table.set_limits(Limits.default_for(table.variant))
+    texts = shown(table)
+    assert "Minimum bet" in texts and "25" in texts
+    assert "Maximum bet" in texts and "10,000" in texts

@@ -228,7 +228,9 @@ def shuffle_screen(p: PanelPainter, surface: pygame.Surface, table: TableState) 
 
     The summary is what the shoe's players remember: its number and games, the
     Banker, Player and Tie wins with their shares, pairs, naturals, the longest
-    streaks and the variant's counters.  The footer's disclaimer stays visible.
+    streaks and the variant's counters; then the table's minimum and maximum bet
+    (when known), for whoever sits down during the shuffle.  The footer's
+    disclaimer stays visible.
     """
     layout, colors = p.layout, p.colors
     area = board_area(layout)
@@ -346,7 +348,20 @@ class _ShuffleScreen:
         ]
         for name in table.variant.counters:
             stats.append((p.words(name), str(getattr(counts, name)), colors.accent))
-        return stats
+        return stats + self.limits(table)
+
+    def limits(self, table: TableState) -> list[tuple[str, str, RGB]]:
+        """The minimum and maximum bet, when known: new players sit down during the shuffle."""
+        bets = table.limits.bets
+        main = [bets[name] for name in ("player", "banker") if name in bets] or list(bets.values())
+        if not main:
+            return []
+        p = self.p
+        low, high = min(m for m, _ in main), max(m for _, m in main)
+        return [
+            (p.words("min_bet"), f"{low:,}", p.colors.accent),
+            (p.words("max_bet"), f"{high:,}", p.colors.text),
+        ]
 
     def counter_grid(
         self, area: pygame.Rect, stats: list[tuple[str, str, RGB]], columns: int
