@@ -13,6 +13,7 @@ from pathlib import Path
 import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.render.canvas import draw_rect
 from scoreboard.render.panels import DrawnText, Entry, PanelPainter, PanelView
 from scoreboard.theme import RGB, Colors
 
@@ -332,7 +333,7 @@ def draw_pill(
     label = p.text.render(text, size, ink, bold=True)
     pill = pygame.Rect(0, 0, label.get_width() + height, height)
     pill.midright = lane.midright
-    pygame.draw.rect(surface, fill, pill, border_radius=height // 2)
+    draw_rect(surface, fill, pill, border_radius=height // 2)
     where = label.get_rect(center=pill.center)
     surface.blit(label, where)
     p.record(DrawnText(text, where, size, ink, True, "label"))
@@ -378,9 +379,9 @@ def draw_cut_card_plate(
     label = p.text.render(text, size, ink, bold=True)
     plate = pygame.Rect(0, 0, label.get_width() + card.width + 2 * pad + pad // 2, height)
     plate.midright = strip.midright
-    pygame.draw.rect(surface, colors.accent, plate, border_radius=max(2, height // 4))
+    draw_rect(surface, colors.accent, plate, border_radius=max(2, height // 4))
     card.midleft = (plate.x + pad, plate.centery)
-    pygame.draw.rect(surface, ink, card, border_radius=max(1, card.width // 4))
+    draw_rect(surface, ink, card, border_radius=max(1, card.width // 4))
     where = label.get_rect(midleft=(card.right + pad // 2, plate.centery))
     surface.blit(label, where)
     p.record(DrawnText(text, where, size, ink, True, "label"))
