@@ -157,26 +157,24 @@ def merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     >>> merge([pygame.Rect(0, 0, 10, 10), pygame.Rect(5, 5, 10, 10), pygame.Rect(50, 0, 2, 2)])
     [Rect(0, 0, 15, 15), Rect(50, 0, 2, 2)]
     """
-    kept = [pygame.Rect(r) for r in rects]
-    joined = True
-    while joined:
-        joined = False
-        for i in range(len(kept)):
-            for j in range(i + 1, len(kept)):
-                a, b = kept[i], kept[j]
-                union = a.union(b)
-                if a.colliderect(b) or _area(union) <= MERGE_SLACK * (_area(a) + _area(b)):
-                    kept[i] = union
-                    del kept[j]
+    kept: list[pygame.Rect] = []
+    for rect in rects:
+        rect = pygame.Rect(rect)
+        joined = True
+        while joined:  # a grown rectangle may now reach one kept before
+            joined = False
+            for n, other in enumerate(kept):
+                union = other.union(rect)
+                size = union.w * union.h
+                if other.colliderect(rect) or size <= MERGE_SLACK * (
+                    other.w * other.h + rect.w * rect.h
+                ):
+                    rect = union
+                    del kept[n]
                     joined = True
                     break
-            if joined:
-                break
+        kept.append(rect)
     return kept
-
-
-def _area(rect: pygame.Rect) -> int:
-    return rect.w * rect.h
 
 
 def replay(
