@@ -14,6 +14,7 @@ from scoreboard.core.cards import Card, hand_total
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.table import TableState
 from scoreboard.render.canvas import draw_rect
+from scoreboard.render.chrome import last_game
 from scoreboard.render.marks import SIDE_KEY
 from scoreboard.render.panels import DrawnText, PanelPainter
 
@@ -53,7 +54,7 @@ def draw_last_coup(
     A coup without cards (a results-only feed) shows its result instead of
     empty hands: the winner and, when the feed gave them, the totals.
     """
-    game = table.last_game
+    game = last_game(table)
     p.title(surface, "last_coup", f"  #{game.number}" if game else "")
     body = p.layout.panels["last_coup"].body
     if game is None:

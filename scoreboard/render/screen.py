@@ -46,6 +46,7 @@ from scoreboard.render.chrome import (
     draw_cut_card_mark,
     draw_footer,
     draw_header,
+    last_number,
     plate_shows,
 )
 from scoreboard.render.compose import Compositor
@@ -54,6 +55,7 @@ from scoreboard.render.grid import (
     RoadView,
     RoadWindow,
     blit_centred,
+    centred,
     draw_earlier_marker,
     marker_columns,
     static_layer,
@@ -227,7 +229,7 @@ class Renderer:
             table.table_name,
             table.table_id,
             table.shoe_number,
-            table.last_number,
+            last_number(table),
             status,
             clock,
             plate_shows(table),
@@ -324,8 +326,8 @@ class Renderer:
     def _draw_road(self, name: str, table: TableState) -> None:
         frame, panels, window = self.base, self.panels, self.windows[name]
         index = self.index.columns[name]
-        for _, cell, sprite in visible_marks(self.roads, name, table.roads, index, window):
-            blit_centred(frame, sprite, cell)
+        placed = visible_marks(self.roads, name, table.roads, index, window)
+        frame.fblits([(sprite, centred(sprite, cell)) for _, cell, sprite in placed])
         if window.start > 0:
             label = self.theme.label("earlier")[0]
             draw_earlier_marker(
