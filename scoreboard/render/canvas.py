@@ -54,6 +54,8 @@ class Op:
     color: RGB | None = None
     width: int = 0
     radius: int = 0
+    shape: pygame.Rect | None = None
+    """The rectangle drawn (``rect`` may reach past it); None for a blit."""
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Op):
@@ -65,6 +67,7 @@ class Op:
             and self.color == other.color
             and self.width == other.width
             and self.radius == other.radius
+            and self.shape == other.shape
         )
 
     def run(self, surface: pygame.Surface) -> None:
@@ -72,8 +75,8 @@ class Op:
         if self.source is not None:
             surface.blit(self.source, self.rect, self.area)
         else:
-            assert self.color is not None
-            pygame.draw.rect(surface, self.color, self.rect, self.width, self.radius)
+            assert self.color is not None and self.shape is not None
+            pygame.draw.rect(surface, self.color, self.shape, self.width, self.radius)
 
 
 class Recorder(pygame.Surface):
@@ -130,7 +133,13 @@ def draw_rect(
     """``pygame.draw.rect``, kept as an operation when ``surface`` is a :class:`Recorder`."""
     if isinstance(surface, Recorder):
         rect = pygame.Rect(rect)
-        surface.ops.append(Op(rect, color=color, width=width, radius=border_radius))
+        reach = rect
+        if width > 0:  # pygame may draw an outline a pixel or two past its rectangle
+            spill = 2 * (width + max(0, border_radius) + 1)
+            reach = rect.inflate(spill, spill)
+            if min(rect.w, rect.h) <= spill:  # and a rectangle too small for it anywhere right
+                reach = surface.get_rect()
+        surface.ops.append(Op(reach, color=color, width=width, radius=border_radius, shape=rect))
         return rect
     return pygame.draw.rect(surface, color, rect, width, border_radius=border_radius)
 
