@@ -138,6 +138,7 @@ def visible_marks(
     left, width = grid.rect.x, grid.cell_width
     top, height = grid.rect.y, grid.cell_height
     placed = []
+    derived: dict[object, pygame.Surface] = {}  # a derived road's sprite is one per colour
     for at in wanted:
         cell = cells[at - low]
         col, row = cell.col, cell.row
@@ -147,7 +148,13 @@ def visible_marks(
             rect = pygame.Rect(
                 x0, y0, left + round((col + 1) * width) - x0, top + round((row + 1) * height) - y0
             )
-            placed.append((at, rect, entry_sprite(painter, name, cell, size)))
+            if isinstance(cell, DerivedCell):
+                sprite = derived.get(cell.color)
+                if sprite is None:
+                    sprite = derived[cell.color] = entry_sprite(painter, name, cell, size)
+            else:
+                sprite = entry_sprite(painter, name, cell, size)
+            placed.append((at, rect, sprite))
     return placed
 
 
