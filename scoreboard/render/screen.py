@@ -2,8 +2,9 @@
 
 :class:`Renderer` owns one off-screen frame.  ``update`` redraws the small
 panels whose content changed (header, counters, ask road, last hand, limits),
-and of the roads only the cells that changed (the new entries, the big-road
-cell whose tie count grew); a road is redrawn whole only when its window
+and of them only what they draw differently from last time (they draw onto a
+:class:`~scoreboard.render.canvas.Recorder`), and of the roads only the cells
+that changed (the new entries, the big-road cell whose tie count grew); a road is redrawn whole only when its window
 scrolled (:mod:`scoreboard.render.scroll`: all roads scroll together).  It
 returns the rectangles it touched; the app copies those to the display, so a
 frame that fails half-way never reaches the screen.  A full frame copies the
