@@ -4,8 +4,9 @@
 panels whose content changed (header, counters, ask road, last hand, limits),
 and of them only what they draw differently from last time (they draw onto a
 :class:`~scoreboard.render.canvas.Recorder`), and of the roads only the cells
-that changed (the new entries, the big-road cell whose tie count grew); a road is redrawn whole only when its window
-scrolled (:mod:`scoreboard.render.scroll`: all roads scroll together).  It
+that changed (the new entries, the big-road cell whose tie count grew); a
+road is redrawn whole only when its window scrolled
+(:mod:`scoreboard.render.scroll`: all roads scroll together).  It
 returns the rectangles it touched; the app copies those to the display, so a
 frame that fails half-way never reaches the screen.  A full frame copies the
 static layer once.  Only the entries in visible columns get a sprite, so a
