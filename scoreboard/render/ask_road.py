@@ -12,6 +12,7 @@ import pygame
 
 from scoreboard.core.roads import DERIVED_ROADS, Color, DerivedRoad, Roads
 from scoreboard.core.rules import Winner
+from scoreboard.render.canvas import draw_rect
 from scoreboard.render.marks import SIDE_KEY
 from scoreboard.render.panels import PanelPainter
 
@@ -83,13 +84,11 @@ def ask_row(
         cell = pygame.Rect(0, 0, size, size)
         cell.centery = row.centery
         cell.right = row.right - (3 - k) * slot
-        pygame.draw.rect(
-            surface, colors.grid, cell, p.layout.line, border_radius=p.layout.radius // 2
-        )
+        draw_rect(surface, colors.grid, cell, p.layout.line, border_radius=p.layout.radius // 2)
         entry = predicted.get(road)
         if entry is None:
             dash = cell.inflate(-round(size * 0.6), -round(size * 0.92))
-            pygame.draw.rect(surface, colors.muted, dash)
+            draw_rect(surface, colors.muted, dash)
             continue
         sprite = p.roads.derived(k, entry, cell.size)
         surface.blit(sprite, sprite.get_rect(center=cell.center))

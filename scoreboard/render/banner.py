@@ -9,6 +9,7 @@ that contrasts (WCAG AA for large text), the score on a chip.  Its text is
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -138,6 +139,27 @@ def beside(newest: pygame.Rect, road: pygame.Rect, gap: int) -> tuple[tuple[int,
     return ((newest.right + gap, road.right), (road.left, newest.left - gap))
 
 
+@functools.lru_cache(maxsize=8)
+def plated(
+    size: tuple[int, int],
+    box: tuple[int, int, int, int],
+    fill: RGB,
+    edge: RGB,
+    radius: int,
+    line: int,
+    shadow: int,
+) -> pygame.Surface:
+    """A transparent banner image with its plate (shadow, lit fill, edge) at ``box``.
+
+    Kept: a new coup's banner often has the size of an earlier one, and the
+    plate's soft shadow is the costliest part of painting it.  Callers copy it
+    before drawing their text on it.
+    """
+    image = pygame.Surface(size, pygame.SRCALPHA)
+    plate(image, pygame.Rect(box), fill, edge, radius=radius, line=line, shadow=shadow)
+    return image
+
+
 class WinnerBanner:
     """The winner banner: the winner's colour, the result, the score.
 
@@ -254,10 +276,9 @@ class WinnerBanner:
         fill = {Winner.BANKER: colors.banker, Winner.PLAYER: colors.player}.get(
             look.winner, colors.tie
         )
-        image = pygame.Surface(rect.size, pygame.SRCALPHA)
         box = plate_box.move(-rect.x, -rect.y)
         edge, radius = layout.px(0.004), layout.radius * 2
-        plate(image, box, fill, colors.accent, radius=radius, line=edge, shadow=self.shadow)
+        image = plated(rect.size, tuple(box), fill, colors.accent, radius, edge, self.shadow).copy()
         inner = box.inflate(-box.height // 2, -box.height // 4)
         pitch = inner.height // len(lines)
         drawn: list[DrawnText] = []

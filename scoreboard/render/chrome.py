@@ -8,11 +8,14 @@ theme, the layout and the text cache; sizes are fractions of the boxes.
 from __future__ import annotations
 
 import logging
+import weakref
 from pathlib import Path
 
 import pygame
 
+from scoreboard.core.rules import Game
 from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.render.canvas import draw_rect
 from scoreboard.render.panels import DrawnText, Entry, PanelPainter, PanelView
 from scoreboard.theme import RGB, Colors
 
@@ -72,7 +75,33 @@ def game_number(table: TableState) -> str:
     >>> game_number(table)
     '2'
     """
-    return str(table.last_number) if table.last_number else "–"
+    number = last_number(table)
+    return str(number) if number else "–"
+
+
+_LAST: list[tuple[weakref.ref[TableState], int, int]] = []
+
+
+def last_number(table: TableState) -> int:
+    """``table.last_number``, worked out once per table version.
+
+    The table finds it by looking at every game of the shoe, and a frame asks
+    for it from several panels: asked once, a late coup of a long shoe costs
+    what an early one does.
+    """
+    if _LAST:
+        ref, version, number = _LAST[0]
+        if ref() is table and version == table.version:
+            return number
+    number = table.last_number
+    _LAST[:] = [(weakref.ref(table), table.version, number)]
+    return number
+
+
+def last_game(table: TableState) -> Game | None:
+    """``table.last_game``, through :func:`last_number`."""
+    number = last_number(table)
+    return table.game(number) if number else None
 
 
 def draw_header(
@@ -332,7 +361,7 @@ def draw_pill(
     label = p.text.render(text, size, ink, bold=True)
     pill = pygame.Rect(0, 0, label.get_width() + height, height)
     pill.midright = lane.midright
-    pygame.draw.rect(surface, fill, pill, border_radius=height // 2)
+    draw_rect(surface, fill, pill, border_radius=height // 2)
     where = label.get_rect(center=pill.center)
     surface.blit(label, where)
     p.record(DrawnText(text, where, size, ink, True, "label"))
@@ -378,9 +407,9 @@ def draw_cut_card_plate(
     label = p.text.render(text, size, ink, bold=True)
     plate = pygame.Rect(0, 0, label.get_width() + card.width + 2 * pad + pad // 2, height)
     plate.midright = strip.midright
-    pygame.draw.rect(surface, colors.accent, plate, border_radius=max(2, height // 4))
+    draw_rect(surface, colors.accent, plate, border_radius=max(2, height // 4))
     card.midleft = (plate.x + pad, plate.centery)
-    pygame.draw.rect(surface, ink, card, border_radius=max(1, card.width // 4))
+    draw_rect(surface, ink, card, border_radius=max(1, card.width // 4))
     where = label.get_rect(midleft=(card.right + pad // 2, plate.centery))
     surface.blit(label, where)
     p.record(DrawnText(text, where, size, ink, True, "label"))

@@ -45,7 +45,7 @@ class Compositor:
         dirty = unique(dirty)
         shown = self._shown(overlays, now)
         if not shown and not self._overlaid:
-            self._stale += dirty
+            self._stale = unique(self._stale + dirty)  # a card dealt twice is copied once
             return dirty
         composite = self._composite
         if composite is None:

@@ -12,6 +12,7 @@ import pygame
 
 from scoreboard.core.roads import Counts
 from scoreboard.core.table import TableState
+from scoreboard.render.canvas import draw_rect
 from scoreboard.render.marks import SIDE_KEY
 from scoreboard.render.panels import DrawnText, Entry, PanelPainter, PanelView
 from scoreboard.theme import RGB
@@ -47,7 +48,7 @@ def tiles(
     entries = []
     for i, (key, count, color) in enumerate(sides):
         tile = pygame.Rect(round(body.x + i * (tile_w + gap)), body.y + gap, round(tile_w), tiles_h)
-        pygame.draw.rect(surface, color, tile, border_radius=p.layout.radius)
+        draw_rect(surface, color, tile, border_radius=p.layout.radius)
         name_box = pygame.Rect(tile.x, tile.y, tile.width, round(tile.height * 0.3))
         name = p.put(
             surface,

@@ -120,16 +120,48 @@ def visible_marks(
     window: RoadWindow,
     indices: Iterable[int] | None = None,
 ) -> list[tuple[int, pygame.Rect, pygame.Surface]]:
-    """(entry index, cell, sprite) of the shown entries: all of them, or only ``indices``."""
-    size = sprite_size(window.grid)
-    wanted = index.entries(window.start, window.stop) if indices is None else indices
+    """(entry index, cell, sprite) of the shown entries: all of them, or only ``indices``.
+
+    A full road places a few hundred marks, so the window and the column
+    edges are worked out once, not per mark (the cells equal ``window.cell``'s).
+    """
+    grid = window.grid
+    size = sprite_size(grid)
+    offset, shown = shown_columns(window.start, grid.cols, window.reserved)
+    start, rows = window.start, grid.rows
+    stop = start + shown
+    wanted = list(index.entries(start, stop) if indices is None else indices)
+    if not wanted:
+        return []
+    low, high = min(wanted), max(wanted) + 1
+    cells = roads.entries(name, low, high)
+    left, width = grid.rect.x, grid.cell_width
+    top, height = grid.rect.y, grid.cell_height
     placed = []
+    derived: dict[object, pygame.Surface] = {}  # a derived road's sprite is one per colour
     for at in wanted:
-        cell = roads.entries(name, at, at + 1)[0]
-        rect = window.cell(cell.col, cell.row)
-        if rect is not None:
-            placed.append((at, rect, entry_sprite(painter, name, cell, size)))
+        cell = cells[at - low]
+        col, row = cell.col, cell.row
+        if start <= col < stop and 0 <= row < rows:
+            col += offset - start
+            x0, y0 = left + round(col * width), top + round(row * height)
+            rect = pygame.Rect(
+                x0, y0, left + round((col + 1) * width) - x0, top + round((row + 1) * height) - y0
+            )
+            if isinstance(cell, DerivedCell):
+                sprite = derived.get(cell.color)
+                if sprite is None:
+                    sprite = derived[cell.color] = entry_sprite(painter, name, cell, size)
+            else:
+                sprite = entry_sprite(painter, name, cell, size)
+            placed.append((at, rect, sprite))
     return placed
+
+
+def centred(sprite: pygame.Surface, cell: pygame.Rect) -> tuple[int, int]:
+    """Where ``sprite`` goes to sit centred in ``cell`` (as ``get_rect(center=...)`` puts it)."""
+    width, height = sprite.get_size()
+    return cell.x + cell.w // 2 - width // 2, cell.y + cell.h // 2 - height // 2
 
 
 def blit_centred(

@@ -13,6 +13,8 @@ import pygame
 from scoreboard.core.cards import Card, hand_total
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.table import TableState
+from scoreboard.render.canvas import draw_rect
+from scoreboard.render.chrome import last_game
 from scoreboard.render.marks import SIDE_KEY
 from scoreboard.render.panels import DrawnText, PanelPainter
 
@@ -52,7 +54,7 @@ def draw_last_coup(
     A coup without cards (a results-only feed) shows its result instead of
     empty hands: the winner and, when the feed gave them, the totals.
     """
-    game = table.last_game
+    game = last_game(table)
     p.title(surface, "last_coup", f"  #{game.number}" if game else "")
     body = p.layout.panels["last_coup"].body
     if game is None:
@@ -108,10 +110,10 @@ def draw_head(
     cap = max(floor, head.height * 0.5)
     if winner is side or winner is Winner.TIE:
         fill = color if winner is side else colors.tie
-        pygame.draw.rect(surface, fill, head, border_radius=p.layout.radius)
+        draw_rect(surface, fill, head, border_radius=p.layout.radius)
         ink = colors.bead_text
     else:
-        pygame.draw.rect(surface, color, head, p.layout.line * 2, border_radius=p.layout.radius)
+        draw_rect(surface, color, head, p.layout.line * 2, border_radius=p.layout.radius)
         ink = color
     inner = head.inflate(-round(cap * 0.6), 0)
     number = p.put(
@@ -185,7 +187,7 @@ def draw_cards(
     for n, card in enumerate(visible):
         face, rank = card_face(p, card, (card_w, card_h))
         if n == 2:
-            face = pygame.transform.rotate(face, 90)
+            face = turned(p, card, face)
             where = face.get_rect(midleft=(round(x + 2 * step), area.centery))
             corner = pygame.Rect(
                 where.x + rank.rect.y, where.y + card_w - rank.rect.right, rank.rect.h, rank.rect.w
@@ -195,6 +197,15 @@ def draw_cards(
             corner = rank.rect.move(where.topleft)
         surface.blit(face, where)
         p.record(DrawnText(rank.text, corner, rank.size, rank.color, rank.bold, "label"))
+
+
+def turned(p: PanelPainter, card: Card, face: pygame.Surface) -> pygame.Surface:
+    """The third card's face turned sideways, kept like the face (the same object each frame)."""
+    key = ("card turned", face.get_size(), str(card))
+    found = p.roads.sprites.get(key)
+    if found is not None:
+        return found
+    return p.roads.sprites.put(key, pygame.transform.rotate(face, 90))
 
 
 def card_face(
@@ -217,10 +228,8 @@ def card_face(
         return found, rank
     face = pygame.Surface(size, pygame.SRCALPHA)
     radius = max(2, size[0] // 9)
-    pygame.draw.rect(face, colors.card_face, face.get_rect(), border_radius=radius)
-    pygame.draw.rect(
-        face, colors.card_edge, face.get_rect(), max(1, size[0] // 40), border_radius=radius
-    )
+    draw_rect(face, colors.card_face, face.get_rect(), border_radius=radius)
+    draw_rect(face, colors.card_edge, face.get_rect(), max(1, size[0] // 40), border_radius=radius)
     face.blit(glyphs, rank.rect)
     if card.suit:
         pip = pygame.Rect(size[0] * 0.15, size[1] * 0.46, size[0] * 0.7, size[1] * 0.5)
@@ -234,7 +243,7 @@ def draw_result(p: PanelPainter, surface: pygame.Surface, body: pygame.Rect, cou
     colors = p.colors
     fill = p.roads.side_color[coup.winner]
     plate = body.inflate(-p.layout.px(0.01), -round(body.height * 0.12))
-    pygame.draw.rect(surface, fill, plate, border_radius=p.layout.radius)
+    draw_rect(surface, fill, plate, border_radius=p.layout.radius)
     if coup.winner is Winner.TIE:
         lines = p.theme.label("tie_result")
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pygame
 
 from scoreboard.core.table import Limits
+from scoreboard.render.canvas import draw_rect
 from scoreboard.render.panels import PanelPainter
 from scoreboard.theme import RGB
 
@@ -133,7 +134,7 @@ def draw_limit_table(
     for r, texts in enumerate(rows):
         line = pygame.Rect(area.x, round(area.y + r * row_h), area.width, round(row_h))
         if r % 2 == 0 and r:
-            pygame.draw.rect(surface, colors.background, line, border_radius=p.layout.radius // 2)
+            draw_rect(surface, colors.background, line, border_radius=p.layout.radius // 2)
         color = colors.muted if r == 0 else colors.text
         name = pygame.Rect(area.x + inset, line.y, max(1, name_right - area.x - inset), line.height)
         draw_cell(p, surface, texts[0], name, color, size, bold=r > 0, align="left")

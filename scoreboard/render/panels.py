@@ -19,6 +19,7 @@ import pygame
 
 from scoreboard.core.roads import Roads
 from scoreboard.core.table import Limits, TableState
+from scoreboard.render.canvas import draw_rect
 from scoreboard.render.layout import ScreenLayout
 from scoreboard.render.marks import RoadPainter
 from scoreboard.render.text import CAP_FLOORS, TextCache
@@ -137,11 +138,11 @@ class PanelPainter:
         """
         body = self.layout.panels[name].body
         fill = self.colors.header_background if name == "header" else self.colors.panel
-        pygame.draw.rect(surface, fill, body)
+        draw_rect(surface, fill, body)
         length = max(4, round(min(body.width * 0.3, body.height * 0.6)))
         dash = pygame.Rect(0, 0, length, max(2, round(length * 0.09)))
         dash.center = body.center
-        pygame.draw.rect(surface, self.colors.muted, dash, border_radius=dash.height // 2)
+        draw_rect(surface, self.colors.muted, dash, border_radius=dash.height // 2)
 
     def sized(
         self,
@@ -384,6 +385,6 @@ class PanelPainter:
         where.centerx = box.centerx
         pad = self.text.cap_height(size)
         plate = where.inflate(round(pad * 1.6), round(pad * 0.4))
-        pygame.draw.rect(surface, self.colors.panel, plate, border_radius=self.layout.radius)
+        draw_rect(surface, self.colors.panel, plate, border_radius=self.layout.radius)
         surface.blit(glyphs, where)
         self.record(DrawnText(shown, where, size, self.colors.muted, False, "label"))

@@ -2,9 +2,11 @@
 
 :class:`Renderer` owns one off-screen frame.  ``update`` redraws the small
 panels whose content changed (header, counters, ask road, last hand, limits),
-and of the roads only the cells that changed (the new entries, the big-road
-cell whose tie count grew); a road is redrawn whole only when its window
-scrolled (:mod:`scoreboard.render.scroll`: all roads scroll together).  It
+and of them only what they draw differently from last time (they draw onto a
+:class:`~scoreboard.render.canvas.Recorder`), and of the roads only the cells
+that changed (the new entries, the big-road cell whose tie count grew); a
+road is redrawn whole only when its window scrolled
+(:mod:`scoreboard.render.scroll`: all roads scroll together).  It
 returns the rectangles it touched; the app copies those to the display, so a
 frame that fails half-way never reaches the screen.  A full frame copies the
 static layer once.  Only the entries in visible columns get a sprite, so a
@@ -41,10 +43,12 @@ from dataclasses import dataclass
 import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.render.canvas import Op, Recorder, changed_areas, replay
 from scoreboard.render.chrome import (
     draw_cut_card_mark,
     draw_footer,
     draw_header,
+    last_number,
     plate_shows,
 )
 from scoreboard.render.compose import Compositor
@@ -53,6 +57,7 @@ from scoreboard.render.grid import (
     RoadView,
     RoadWindow,
     blit_centred,
+    centred,
     draw_earlier_marker,
     marker_columns,
     static_layer,
@@ -74,6 +79,9 @@ log = logging.getLogger(__name__)
 REPEAT_LOG_SECONDS = 60.0
 SHUFFLE_BANNER = "shuffle_banner"
 """The name the shuffle banner's failures are reported under (it is drawn over the roads)."""
+
+RECORDED = frozenset({"header", "counters", "predictions", "last_coup", "limits", "footer"})
+"""The small panels drawn through a recorder: only what changed in them reaches the frame."""
 
 PanelDrawer = Callable[[pygame.Surface, pygame.Rect, TableState], object]
 """Draws one panel: the frame, the panel's body rectangle, the table."""
@@ -135,6 +143,7 @@ class Renderer:
         #: The labelled values the header and the counters panel show now.
         self.panel_views: dict[str, PanelView] = {}
         self._keys: dict[str, Hashable] = {}
+        self._ops: dict[str, list[Op]] = {}  # what each recorded panel last put on the frame
         self.newest = NewestMarks(theme.roads.blink_seconds)
         self._table: TableState | None = None
         self._shoe_id: str | None = None
@@ -222,7 +231,7 @@ class Renderer:
             table.table_name,
             table.table_id,
             table.shoe_number,
-            table.last_number,
+            last_number(table),
             status,
             clock,
             plate_shows(table),
@@ -319,8 +328,8 @@ class Renderer:
     def _draw_road(self, name: str, table: TableState) -> None:
         frame, panels, window = self.base, self.panels, self.windows[name]
         index = self.index.columns[name]
-        for _, cell, sprite in visible_marks(self.roads, name, table.roads, index, window):
-            blit_centred(frame, sprite, cell)
+        placed = visible_marks(self.roads, name, table.roads, index, window)
+        frame.fblits([(sprite, centred(sprite, cell)) for _, cell, sprite in placed])
         if window.start > 0:
             label = self.theme.label("earlier")[0]
             draw_earlier_marker(
@@ -359,6 +368,9 @@ class Renderer:
         box = self.layout.panels.get(name)
         if box is None or self._keys.get(name) == key:
             return
+        if name in RECORDED and name not in self.drawers:
+            self._refresh_recorded(name, key, box, given, dirty, full)
+            return
         if not full:
             self.base.blit(self.static, box.rect, box.rect)
             dirty.append(box.rect)
@@ -370,6 +382,48 @@ class Renderer:
             self.panel_views.pop(name, None)
             self._keys.pop(name, None)  # the next update tries the panel again
             return
+        self._keys[name] = key
+
+    def _refresh_recorded(
+        self,
+        name: str,
+        key: Hashable,
+        box: PanelBox,
+        given: FrameInput,
+        dirty: list[pygame.Rect],
+        full: bool,
+    ) -> None:
+        """Draw panel ``name`` onto a recorder; put on the frame only what differs from last time.
+
+        A panel that raises leaves the frame untouched (nothing was drawn yet)
+        and shows the placeholder; its next draw is put down whole.
+        """
+        pen = Recorder(self.size)
+        drawn = self._guarded(name, given.now, lambda: self._draw_panel(name, box, given, pen))
+        if not drawn:
+            self.base.blit(self.static, box.rect, box.rect)  # no half-drawn panel stays
+            self.panels.placeholder(self.base, name)
+            if not full:
+                dirty.append(box.rect)
+            self.views.pop(name, None)
+            self.panel_views.pop(name, None)
+            self._keys.pop(name, None)  # the next update tries the panel again
+            self._ops.pop(name, None)  # and puts it down whole
+            return
+        before = None if full else self._ops.get(name)
+        if before is None:
+            areas = [box.rect]
+            if not full:
+                self.base.blit(self.static, box.rect, box.rect)
+            for op in pen.ops:
+                op.run(self.base)
+        else:
+            areas = [a.clip(box.rect) for a in changed_areas(before, pen.ops)]
+            areas = [a for a in areas if a.w and a.h]
+            replay(self.base, self.static, pen.ops, areas)
+        if not full:
+            dirty += areas
+        self._ops[name] = pen.ops
         self._keys[name] = key
 
     def _guarded(self, name: str, now: float, draw: Callable[[], object]) -> bool:
@@ -394,6 +448,7 @@ class Renderer:
     def _shuffle_screen(self, table: TableState, now: float) -> pygame.Rect:
         """The shuffle screen over the board, guarded like a panel; the rectangle it touched."""
         drawn: list[pygame.Rect] = []
+        self._ops.clear()  # the screen covers what the panels drew: they go down whole next
         self._guarded(
             SHUFFLE_BANNER,
             now,
@@ -401,8 +456,12 @@ class Renderer:
         )
         return drawn[0] if drawn else self.layout.panels["big_road"].rect
 
-    def _draw_panel(self, name: str, box: PanelBox, given: FrameInput) -> None:
-        frame, panels, table = self.base, self.panels, given.table
+    def _draw_panel(
+        self, name: str, box: PanelBox, given: FrameInput, frame: pygame.Surface | None = None
+    ) -> None:
+        """Draw panel ``name`` onto ``frame`` (default the board itself)."""
+        frame = self.base if frame is None else frame
+        panels, table = self.panels, given.table
         drawer = self.drawers.get(name)
         if drawer is not None:
             drawer(frame, box.body, table)

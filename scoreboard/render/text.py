@@ -19,6 +19,7 @@ import logging
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pygame
 import pygame.freetype
@@ -26,6 +27,8 @@ import pygame.freetype
 from scoreboard.theme import RGB, Fonts
 
 log = logging.getLogger(__name__)
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 MAX_CACHED = 1024
 """How many rendered strings a :class:`TextCache` keeps (a full frame shows a few hundred)."""
@@ -54,6 +57,17 @@ line gap the font adds.  At 1080 pixels: 32.4, 19.4 and 16.2 pixels.
 ELLIPSIS = "\u2026"
 
 
+MAX_MEASURED = 8192
+"""How many measurements (widths, drawable forms, sizes) a :class:`TextCache` keeps."""
+
+
+def _keep(memo: dict[_K, _V], key: _K, value: _V) -> None:
+    """Remember ``value``; a memo grown past :data:`MAX_MEASURED` starts again (values churn)."""
+    if len(memo) >= MAX_MEASURED:
+        memo.clear()
+    memo[key] = value
+
+
 def undrawable_category(char: str) -> bool:
     """True for a character no font is asked to draw (a control character or a lone surrogate).
 
@@ -77,6 +91,10 @@ class TextCache:
         self._faces: dict[bool, pygame.freetype.Font] = {}
         self._replacement: dict[bool, str] = {}
         self._caps: dict[tuple[bool, int], int] = {}
+        # Measurements are pure given the fonts, and a panel asks the same ones every frame.
+        self._widths: dict[tuple[str, int, bool], int] = {}
+        self._shown: dict[tuple[str, bool], str] = {}
+        self._cap_sizes: dict[tuple[float, bool], int] = {}
         probe = self.font(100, bold=False)
         # Pixel height of a line per unit of font size, to size text by box height.
         self.line_ratio = probe.get_height() / 100
@@ -110,14 +128,24 @@ class TextCache:
 
     def drawable(self, text: str, *, bold: bool = False) -> str:
         """``text`` with each character the font cannot draw replaced by a visible mark."""
-        if all(self.has_glyph(char, bold=bold) for char in text):
-            return text
-        mark = self._replacement_mark(bold)
-        return "".join(char if self.has_glyph(char, bold=bold) else mark for char in text)
+        key = (text, bold)
+        shown = self._shown.get(key)
+        if shown is None:
+            shown = text
+            if not all(self.has_glyph(char, bold=bold) for char in text):
+                mark = self._replacement_mark(bold)
+                shown = "".join(char if self.has_glyph(char, bold=bold) else mark for char in text)
+            _keep(self._shown, key, shown)
+        return shown
 
     def width(self, text: str, size: int, *, bold: bool = False) -> int:
         """The pixel width of ``text`` as :meth:`render` draws it at ``size``."""
-        return int(self.font(size, bold=bold).size(self.drawable(text, bold=bold))[0])
+        key = (text, max(6, int(size)), bold)
+        width = self._widths.get(key)
+        if width is None:
+            width = int(self.font(size, bold=bold).size(self.drawable(text, bold=bold))[0])
+            _keep(self._widths, key, width)
+        return width
 
     def _face(self, bold: bool) -> pygame.freetype.Font:
         face = self._faces.get(bold)
@@ -158,6 +186,14 @@ class TextCache:
 
     def size_for_cap(self, cap: float, *, bold: bool = False) -> int:
         """The smallest font size whose capitals are at least ``cap`` pixels tall."""
+        key = (cap, bold)
+        found = self._cap_sizes.get(key)
+        if found is None:
+            found = self._size_for_cap(cap, bold)
+            _keep(self._cap_sizes, key, found)
+        return found
+
+    def _size_for_cap(self, cap: float, bold: bool) -> int:
         probe = self.cap_height(200, bold=bold) / 200 or 0.7
         size = max(6, int(cap / probe))
         while self.cap_height(size, bold=bold) < cap and size < 4096:

@@ -1,0 +1,164 @@
+"""A coup redraws the values that changed, not whole panels (issue 10: a frame costs what changed).
+
+These tests bound the area an update touches, never its time: the speed itself is
+measured in ``benchmarks/bench_frame.py``.  Each also checks that the frame after
+the updates equals a full render pixel for pixel, so touching less never shows less.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoreboard.core.events import CoupReceived
+from scoreboard.core.rules import Game
+from scoreboard.core.shoe import Dealer
+from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.render.canvas import Recorder, changed_areas, draw_rect, replay
+from scoreboard.render.screen import Renderer
+from scoreboard.theme import load_theme
+
+SIZE = (1920, 1080)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def display():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return load_theme("classic")
+
+
+def dealt_games(seed: int, coups: int) -> list[Game]:
+    games: list[Game] = []
+    while len(games) < coups:
+        for event in Dealer(seed=seed).shoe():
+            if isinstance(event, CoupReceived):
+                games.append(Game(len(games) + 1, event.game.coup))
+        seed += 1
+    return games[:coups]
+
+
+def table_with(games: list[Game]) -> TableState:
+    table = TableState(table_id="T1")
+    table.new_shoe("perf")
+    for game in games:
+        table.add_game(game)
+    return table
+
+
+def covered(rects: list[pygame.Rect], size: tuple[int, int] = SIZE) -> int:
+    """Pixels under ``rects``, overlaps counted once."""
+    canvas = pygame.Surface(size)
+    for rect in rects:
+        canvas.fill((255, 255, 255), rect)
+    return pygame.mask.from_threshold(canvas, (255, 255, 255), (1, 1, 1, 255)).count()
+
+
+def same_frame(a: pygame.Surface, b: pygame.Surface) -> bool:
+    return pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB")
+
+
+def inside(rects: list[pygame.Rect], panel: pygame.Rect) -> list[pygame.Rect]:
+    return [rect.clip(panel) for rect in rects if rect.colliderect(panel)]
+
+
+@pytest.mark.parametrize("shoe", [40, 1000])
+def test_a_coup_touches_the_changed_values_of_the_small_panels(classic, shoe):
+    games = dealt_games(seed=3, coups=shoe + 1)
+    live = Renderer(classic, SIZE, motion=False)
+    table = table_with(games[:shoe])
+    live.render(table, FeedStatus.DEMO, clock="21:45")
+    table.add_game(games[shoe])
+    dirty = live.update(table, FeedStatus.DEMO, clock="21:45")
+    panels = live.layout.panels
+    for name in ("header", "counters"):
+        rect = panels[name].rect
+        touched = covered(inside(dirty, rect))
+        assert 0 < touched < 0.5 * rect.w * rect.h, name  # its numbers, not the panel
+    assert covered(dirty) < 0.3 * SIZE[0] * SIZE[1]  # was 42 % when small panels went whole
+    full = Renderer(classic, SIZE, motion=False)
+    assert same_frame(live.frame, full.render(table, FeedStatus.DEMO, clock="21:45"))
+
+
+def test_a_card_appearing_touches_only_the_last_hand_and_less_than_all_of_it(classic):
+    games = dealt_games(seed=8, coups=31)
+    live = Renderer(classic, SIZE)
+    table = table_with(games[:30])
+    live.render(table, FeedStatus.DEMO, now=0.0)
+    table.add_game(games[30])
+    live.update(table, FeedStatus.DEMO, now=100.0)
+    hand = live.layout.panels["last_coup"].rect
+    now, steps = 100.0, 0
+    while (due := live.next_blink(now)) is not None and steps < 40:
+        now = due
+        dirty = live.blink(now)
+        steps += 1
+        in_hand = inside(dirty, hand)
+        if in_hand:
+            assert covered(in_hand) < 0.6 * hand.w * hand.h, steps  # one card and the totals
+    assert steps >= 4  # the cards were dealt one by one
+    settled = Renderer(classic, SIZE, motion=False)
+    # The motion is over: the board equals a still render of the same state.
+    assert same_frame(live.base, settled.render(table, FeedStatus.DEMO, now=now))
+
+
+def test_a_clock_minute_touches_only_the_clock(classic):
+    live = Renderer(classic, SIZE, motion=False)
+    table = table_with(dealt_games(seed=1, coups=20))
+    live.render(table, FeedStatus.DEMO, clock="09:59")
+    dirty = live.update(table, FeedStatus.DEMO, clock="10:00")
+    header = live.layout.panels["header"].rect
+    assert dirty and all(header.contains(rect) for rect in dirty)
+    assert covered(dirty) < 0.1 * header.w * header.h
+    full = Renderer(classic, SIZE, motion=False)
+    assert same_frame(live.frame, full.render(table, FeedStatus.DEMO, clock="10:00"))
+
+
+# -- the recorder on its own: replaying only what changed equals drawing all of it ------------
+CANVAS = (64, 48)
+COLORS = st.sampled_from([(200, 30, 30), (30, 30, 200), (240, 240, 240), (10, 10, 10)])
+RECTS = st.builds(
+    pygame.Rect, st.integers(-8, 60), st.integers(-8, 44), st.integers(0, 40), st.integers(0, 30)
+)
+OP = st.tuples(st.booleans(), COLORS, RECTS, st.integers(0, 3), st.integers(0, 6))
+
+
+def draw(surface: pygame.Surface, ops: list[tuple[bool, tuple, pygame.Rect, int, int]], sprites):
+    for is_sprite, color, rect, width, radius in ops:
+        if is_sprite:
+            surface.blit(sprites[color], rect.topleft)
+        else:
+            draw_rect(surface, color, rect, width, border_radius=radius)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(OP, max_size=8), st.lists(OP, max_size=8), st.data())
+def test_replaying_the_changed_areas_equals_drawing_everything(first, second, data):
+    sprites = {}
+    for color in [(200, 30, 30), (30, 30, 200), (240, 240, 240), (10, 10, 10)]:
+        sprite = pygame.Surface((9, 7), pygame.SRCALPHA)
+        pygame.draw.circle(sprite, (*color, 160), (4, 3), 3)
+        sprites[color] = sprite
+    keep = data.draw(st.integers(0, len(first)))
+    second = first[:keep] + second  # a shared beginning, as a panel's redraw has
+    static = pygame.Surface(CANVAS)
+    static.fill((40, 90, 40))
+    pygame.draw.line(static, (250, 250, 0), (0, 0), CANVAS, 3)
+    before, after = Recorder(CANVAS), Recorder(CANVAS)
+    draw(before, first, sprites)
+    draw(after, second, sprites)
+    frame = static.copy()
+    for op in before.ops:
+        op.run(frame)
+    replay(frame, static, after.ops, changed_areas(before.ops, after.ops))
+    expected = static.copy()
+    draw(expected, second, sprites)
+    assert same_frame(frame, expected)
