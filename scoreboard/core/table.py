@@ -136,6 +136,7 @@ class TableState:
         self.shuffling = False
         self.cut_card_out = False
         self.version = 0
+        self._last_number: tuple[int, int] | None = None  # (version, last number)
         #: The highest origin applied (v2): what is not newer is stale.
         self.position: Origin | None = None
         #: The origin of the last event that changed the shoe's games (a coup, void,
@@ -172,8 +173,18 @@ class TableState:
 
     @property
     def last_number(self) -> int:
-        """The highest recorded game number (0 for an empty shoe)."""
-        return max((n for n, r in self._records.items() if r.recorded), default=0)
+        """The highest recorded game number (0 for an empty shoe).
+
+        Kept per :attr:`version` (every change to the recorded games bumps it), so
+        a frame asking from several panels does not scan the whole shoe each time:
+        a late coup of a long shoe costs what an early one does.
+        """
+        known = self._last_number
+        if known is not None and known[0] == self.version:
+            return known[1]
+        number = max((n for n, r in self._records.items() if r.recorded), default=0)
+        self._last_number = (self.version, number)
+        return number
 
     @property
     def last_game(self) -> Game | None:

@@ -8,7 +8,6 @@ theme, the layout and the text cache; sizes are fractions of the boxes.
 from __future__ import annotations
 
 import logging
-import weakref
 from pathlib import Path
 
 import pygame
@@ -79,29 +78,14 @@ def game_number(table: TableState) -> str:
     return str(number) if number else "–"
 
 
-_LAST: list[tuple[weakref.ref[TableState], int, int]] = []
-
-
 def last_number(table: TableState) -> int:
-    """``table.last_number``, worked out once per table version.
-
-    The table finds it by looking at every game of the shoe, and a frame asks
-    for it from several panels: asked once, a late coup of a long shoe costs
-    what an early one does.
-    """
-    if _LAST:
-        ref, version, number = _LAST[0]
-        if ref() is table and version == table.version:
-            return number
-    number = table.last_number
-    _LAST[:] = [(weakref.ref(table), table.version, number)]
-    return number
+    """``table.last_number`` (the table keeps it per version, so asking is cheap)."""
+    return table.last_number
 
 
 def last_game(table: TableState) -> Game | None:
-    """``table.last_game``, through :func:`last_number`."""
-    number = last_number(table)
-    return table.game(number) if number else None
+    """``table.last_game``: the coup the last-hand panel and the banner show."""
+    return table.last_game
 
 
 def draw_header(
@@ -148,11 +132,12 @@ def draw_header(
         for c, (_, v) in zip(captions, fields, strict=True)
     ]
     slots = [w + gap for w in slots]
-    marks = header_marks(p, status, fault=fault, journal_failing=journal_failing)
     height = round(box.height * 0.46)
-    if marks_width(p, marks, height) > right - box.x - round(box.width * 0.4) - sum(slots):
-        marks = header_marks(p, status, fault=fault, journal_failing=journal_failing, short=True)
-    need = marks_width(p, marks, height)
+    room = right - box.x - round(box.width * 0.4) - sum(slots)
+    short = widest_marks(p, fault, journal_failing, height, short=False) > room
+    marks = header_marks(p, status, fault=fault, journal_failing=journal_failing, short=short)
+    # The numbers stay put whatever the status: room is kept for the widest marks.
+    need = widest_marks(p, fault, journal_failing, height, short=short)
     x = min(box.x + round(box.width * 0.4), right - need - gap - sum(slots))
     x = max(x, box.x + margin)
     draw_title(
@@ -191,6 +176,16 @@ def draw_header(
     return PanelView(tuple(entries), tuple(regions))
 
 
+def widest_marks(p: PanelPainter, fault: bool, journal: bool, height: int, *, short: bool) -> int:
+    """The width of the widest marks any feed status would show with these warnings."""
+    return max(
+        marks_width(
+            p, header_marks(p, s, fault=fault, journal_failing=journal, short=short), height
+        )
+        for s in FeedStatus
+    )
+
+
 def field_width(
     p: PanelPainter, caption: str, value: str, caption_cap: float, value_cap: float
 ) -> int:
@@ -208,22 +203,33 @@ def draw_title(
     if room.width <= 0:
         return
     logo = header_logo(p, room.height)
+    title = p.theme.style.header_title
     if logo is not None:
-        if logo.get_width() > room.width:
-            scale = room.width / logo.get_width()
+        widest = round(room.width * (0.5 if table.table_name else 1.0))  # the name keeps room
+        if logo.get_width() > widest:
+            scale = widest / logo.get_width()
             logo = pygame.transform.smoothscale(
-                logo, (room.width, max(1, round(logo.get_height() * scale)))
+                logo, (widest, max(1, round(logo.get_height() * scale)))
             )
-        surface.blit(logo, logo.get_rect(midleft=room.midleft))
-        return
-    name = p.theme.style.header_title or table.table_name or "Baccarat"
-    if table.table_name and p.theme.style.header_title:
-        name = f"{p.theme.style.header_title}  ·  {table.table_name}"
+        where = surface.blit(logo, logo.get_rect(midleft=room.midleft))
+        gap = p.layout.px(0.016)
+        room = pygame.Rect(where.right + gap, room.y, room.right - where.right - gap, room.height)
+        title = ""
+        if not table.table_name or room.width <= 0:
+            return
     cap = max(p.floor("label"), room.height * 0.36)
-    shown, _ = p.sized(name, room, bold=True, cap=cap, role="label")
-    if shown != name and len(shown) < min(len(name), 6):
-        return  # a title cut to a stub says nothing: the header keeps its numbers and marks
-    p.put(surface, name, room, p.colors.header_text, bold=True, cap=cap, role="label")
+    name = table.table_name
+    # The table's name matters more than the board's title: the two, the name whole,
+    # the name cut with an ellipsis, and only then the title alone.
+    whole = f"{title}  ·  {name}" if title and name else title or name or "Baccarat"
+    for text, cut in ((whole, False), (name, False), (name, True), (title, True)):
+        if not text:
+            continue
+        shown, _ = p.sized(text, room, bold=True, cap=cap, role="label")
+        if shown == text or (cut and len(shown) >= min(len(text), 6)):
+            p.put(surface, text, room, p.colors.header_text, bold=True, cap=cap, role="label")
+            return
+    # Every text cut to a stub says nothing: the header keeps its numbers and marks.
 
 
 _LOGOS: dict[tuple[str, int, int, int], pygame.Surface | None] = {}
