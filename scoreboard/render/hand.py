@@ -154,7 +154,7 @@ def card_height(area: pygame.Rect, count: int) -> int:
     if count < 2:
         return min(tall, round(area.width / CARD_RATIO))
     spaced = 1.08 * CARD_RATIO  # a step with a small gap, per unit of card height
-    tight = 0.62 * CARD_RATIO  # the rank ("10" too) still shows
+    tight = 0.74 * CARD_RATIO  # the rank ("10" too) still shows, clear of the next card
     last = 1.0 if count == 3 else CARD_RATIO  # the width of the last card
     steps = count - 1
     height = min(tall, area.width / (steps * spaced + last))
