@@ -206,7 +206,9 @@ def draw_earlier_marker(
     size = text.fit_size(label, height, room, bold=True)
     if size >= 0.9 * text.size_for_height(height):  # never below the text rule: the arrow alone
         words = pygame.transform.rotate(text.render(label, size, ink, bold=True), 90)
-        surface.blit(words, words.get_rect(center=(band.centerx, (top + side + band.bottom) / 2)))
+        where = words.get_rect(center=(band.centerx, (top + side + band.bottom) / 2))
+        if band.contains(where) and where.top >= top + side:  # nor spilling out of the band
+            surface.blit(words, where)
     return band
 
 
