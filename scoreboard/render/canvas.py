@@ -196,6 +196,7 @@ def replay(
     before = frame.get_clip()
     try:
         for area in areas:
+            area = whole_outlines(area, ops).clip(frame.get_rect())
             frame.set_clip(area)
             frame.blit(static, area, area)
             for op in ops:
@@ -203,3 +204,21 @@ def replay(
                     op.run(frame)
     finally:
         frame.set_clip(before)
+
+
+def whole_outlines(area: pygame.Rect, ops: Sequence[Op]) -> pygame.Rect:
+    """``area`` grown to hold every outline that reaches into it, whole.
+
+    pygame clips a rectangle *before* drawing its outline, so an outline redrawn
+    under a clip that cuts it is a different shape (its hole moves) from the one
+    drawn unclipped; redrawn with its whole reach inside the clip it is the same.
+    The pixels the growth adds are redrawn as they were (the same operations).
+    """
+    grown = True
+    while grown:
+        grown = False
+        for op in ops:
+            if op.width > 0 and op.rect.colliderect(area) and not area.contains(op.rect):
+                area = area.union(op.rect)
+                grown = True
+    return area
