@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from scoreboard.core.events import CoupReceived, Event, NewShoe
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer, ShoeEvent
+from scoreboard.core.table import TableState
 from scoreboard.protocol import Topics, wire
 
 
@@ -45,3 +46,23 @@ def dealt_shoe(seed: int, decks: int = 8, *, short: bool = False) -> DealtShoe:
 def raw_message(topics: Topics, event: Event, key: bytes | None = None) -> tuple[str, bytes]:
     """``(topic, payload)`` exactly as a controller publishes ``event`` (signed with ``key``)."""
     return wire(topics, event, key)
+
+
+def dealt_games(seed: int, coups: int) -> list[Game]:
+    """Simulated coups, numbered on as one shoe however long (several shoes' cards)."""
+    games: list[Game] = []
+    while len(games) < coups:
+        for event in Dealer(seed=seed).shoe():
+            if isinstance(event, CoupReceived):
+                games.append(Game(len(games) + 1, event.game.coup))
+        seed += 1
+    return games[:coups]
+
+
+def table_with(games: list[Game], shoe: str = "dealt") -> TableState:
+    """A table whose current shoe holds ``games``, added in order."""
+    table = TableState(table_id="T1")
+    table.new_shoe(shoe)
+    for game in games:
+        table.add_game(game)
+    return table

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from dealt import dealt_games, table_with
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.core.table import FeedStatus
 from scoreboard.render.canvas import Recorder, changed_areas, draw_rect, replay
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import load_theme
@@ -34,24 +32,6 @@ def display():
 @pytest.fixture(scope="module")
 def classic():
     return load_theme("classic")
-
-
-def dealt_games(seed: int, coups: int) -> list[Game]:
-    games: list[Game] = []
-    while len(games) < coups:
-        for event in Dealer(seed=seed).shoe():
-            if isinstance(event, CoupReceived):
-                games.append(Game(len(games) + 1, event.game.coup))
-        seed += 1
-    return games[:coups]
-
-
-def table_with(games: list[Game]) -> TableState:
-    table = TableState(table_id="T1")
-    table.new_shoe("perf")
-    for game in games:
-        table.add_game(game)
-    return table
 
 
 def covered(rects: list[pygame.Rect], size: tuple[int, int] = SIZE) -> int:

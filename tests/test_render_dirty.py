@@ -10,13 +10,12 @@ import itertools
 
 import pygame
 import pytest
+from dealt import dealt_games, table_with
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.events import CoupReceived
 from scoreboard.core.roads import DerivedRoad
 from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import load_theme
@@ -36,25 +35,6 @@ def display():
 @pytest.fixture(scope="module")
 def classic():
     return load_theme("classic")
-
-
-def dealt_games(seed: int, coups: int) -> list[Game]:
-    """Simulated coups, numbered on as one shoe however long (several shoes' cards)."""
-    games: list[Game] = []
-    while len(games) < coups:
-        for event in Dealer(seed=seed).shoe():
-            if isinstance(event, CoupReceived):
-                games.append(Game(len(games) + 1, event.game.coup))
-        seed += 1
-    return games[:coups]
-
-
-def table_with(games: list[Game]) -> TableState:
-    table = TableState(table_id="T1")
-    table.new_shoe("dirty")
-    for game in games:
-        table.add_game(game)
-    return table
 
 
 def same_frame(a: pygame.Surface, b: pygame.Surface) -> bool:

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pygame
 
-from scoreboard.core.rules import Game
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.canvas import draw_rect
 from scoreboard.render.panels import DrawnText, Entry, PanelPainter, PanelView
@@ -74,18 +73,8 @@ def game_number(table: TableState) -> str:
     >>> game_number(table)
     '2'
     """
-    number = last_number(table)
+    number = table.last_number
     return str(number) if number else "–"
-
-
-def last_number(table: TableState) -> int:
-    """``table.last_number`` (the table keeps it per version, so asking is cheap)."""
-    return table.last_number
-
-
-def last_game(table: TableState) -> Game | None:
-    """``table.last_game``: the coup the last-hand panel and the banner show."""
-    return table.last_game
 
 
 def draw_header(

@@ -14,7 +14,6 @@ from scoreboard.core.cards import Card, hand_total
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.table import TableState
 from scoreboard.render.canvas import draw_rect
-from scoreboard.render.chrome import last_game
 from scoreboard.render.marks import SIDE_KEY
 from scoreboard.render.panels import DrawnText, PanelPainter
 
@@ -54,7 +53,7 @@ def draw_last_coup(
     A coup without cards (a results-only feed) shows its result instead of
     empty hands: the winner and, when the feed gave them, the totals.
     """
-    game = last_game(table)
+    game = table.last_game
     p.title(surface, "last_coup", f"  #{game.number}" if game else "")
     body = p.layout.panels["last_coup"].body
     if game is None:

@@ -48,7 +48,6 @@ from scoreboard.render.chrome import (
     draw_cut_card_mark,
     draw_footer,
     draw_header,
-    last_number,
     plate_shows,
 )
 from scoreboard.render.compose import Compositor
@@ -231,7 +230,7 @@ class Renderer:
             table.table_name,
             table.table_id,
             table.shoe_number,
-            last_number(table),
+            table.last_number,
             status,
             clock,
             plate_shows(table),
