@@ -31,6 +31,7 @@ from scoreboard.core.limits import (
     parse_span,
 )
 from scoreboard.core.variants import VARIANTS
+from scoreboard.keypad_config import KeypadConfig, read_keypad
 from scoreboard.protocol.topics import PREFIX_RULE, Topics, check_prefix, default_prefix
 from scoreboard.yamlfile import YamlSyntaxError, load_yaml
 
@@ -46,6 +47,11 @@ SESSION_EXPIRY_RANGE = (60, 7 * 86_400)
 ROTATIONS = (0, 90, 180, 270)
 #: MQTT's client id: what mosquitto accepts, and what a topic-safe display id gives.
 CLIENT_ID_RULE = "1-128 letters, digits, '.', '_' or '-'"
+#: Where a display's games come from: the table's broker, or the dealer's keypad.
+FEEDS = ("mqtt", "keypad")
+#: Decks in a shoe (``table.decks``), as a new_shoe payload may say them.
+DECKS_RANGE = (1, 16)
+KEEP_SHOES_RANGE = (1, 100_000)
 
 
 class ConfigError(ValueError):
@@ -79,6 +85,14 @@ class MqttConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class JournalConfig:
+    """Retention: the last ``keep_shoes`` shoes with games, and none pruned unexported if asked."""
+
+    keep_shoes: int = 200
+    require_export: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     table_id: str = "T1"
     table_name: str = ""
@@ -94,6 +108,14 @@ class Config:
     limits: Limits | None = None
     rotate: int = 0
     motion: bool = True
+    #: ``mqtt`` (the table's controller over the broker) or ``keypad`` (the dealer's keys).
+    feed: str = "mqtt"
+    #: The file has an ``mqtt`` section (or a flag named a broker): a keypad publishes there.
+    mqtt_configured: bool = False
+    keypad: KeypadConfig = field(default_factory=KeypadConfig)
+    journal: JournalConfig = field(default_factory=JournalConfig)
+    #: Decks in the table's shoe (``table.decks``), unless a new shoe says otherwise.
+    decks: int = 8
 
     @property
     def prefix(self) -> str:
@@ -124,8 +146,10 @@ def load_config(path: str | os.PathLike[str]) -> Config:
 def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
     """Validate a parsed YAML document (a mapping) into a :class:`Config`."""
     reader = _Reader(source)
-    root = reader.mapping(data, "", {"table", "display", "mqtt"})
-    table = reader.mapping(root.get("table", {}), "table", {"id", "name", "variant", "limits"})
+    root = reader.mapping(data, "", {"table", "display", "mqtt", "feed", "keypad", "journal"})
+    table = reader.mapping(
+        root.get("table", {}), "table", {"id", "name", "variant", "limits", "decks"}
+    )
     display = reader.mapping(
         root.get("display", {}),
         "display",
@@ -149,6 +173,25 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         limits=_read_limits(reader, table.get("limits"), variant),
         rotate=reader.choice(display.get("rotate", 0), "display.rotate", ROTATIONS),
         motion=reader.boolean(display.get("motion", True), "display.motion"),
+        feed=reader.one_of(root.get("feed", defaults.feed), "feed", FEEDS),
+        mqtt_configured="mqtt" in root,
+        keypad=read_keypad(root.get("keypad"), reader.fail),
+        journal=_read_journal(reader, root.get("journal", {})),
+        decks=reader.integer(table.get("decks", defaults.decks), "table.decks", *DECKS_RANGE),
+    )
+
+
+def _read_journal(reader: _Reader, data: Any) -> JournalConfig:
+    """``journal:``: how many shoes to keep, and whether an unexported one may be pruned."""
+    journal = reader.mapping(data, "journal", {"keep_shoes", "require_export"})
+    defaults = JournalConfig()
+    return JournalConfig(
+        keep_shoes=reader.integer(
+            journal.get("keep_shoes", defaults.keep_shoes), "journal.keep_shoes", *KEEP_SHOES_RANGE
+        ),
+        require_export=reader.boolean(
+            journal.get("require_export", defaults.require_export), "journal.require_export"
+        ),
     )
 
 
@@ -414,6 +457,11 @@ class _Reader:
         if isinstance(value, bool) or value not in choices:
             self.fail(key, f"one of {', '.join(map(str, choices))}", value)
         return int(value)
+
+    def one_of(self, value: Any, key: str, choices: tuple[str, ...]) -> str:
+        if value not in choices:
+            self.fail(key, " or ".join(choices), value)
+        return str(value)
 
     def boolean(self, value: Any, key: str) -> bool:
         if not isinstance(value, bool):
