@@ -196,16 +196,17 @@ def _bind(
                 if key in owner:
                     fail(where, _clash(key, name, owner[key]), name)
                 owner[key] = where if action in given else f"{where} (default)"
+                if key != name:
+                    owner[key] += f' (NumLock-off twin of "{name}"; see keypad.numlock_off)'
                 bound.append(key)
         keys[action] = tuple(bound)
     return {action: keys[action] for action in KeypadAction}
 
 
 def _clash(key: str, name: str, other: str) -> str:
-    twin = "" if key == name else f' (its NumLock-off twin "{key}"; see keypad.numlock_off)'
-    hint = ""
-    if other.endswith(" (default)"):
-        hint = f"; give {other.removesuffix(' (default)')} other keys too"
+    twin = "" if key == name else f' (its NumLock-off twin "{key}")'
+    action = other.split(" ", 1)[0]
+    hint = f"; give {action} other keys too" if "(default)" in other else ""
     return f'a key no other action has: "{name}"{twin} is already {other}{hint}'
 
 
