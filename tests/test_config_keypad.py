@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from cli import scoreboard
 
 from scoreboard.cli import UsageError, build_parser
 from scoreboard.commands.run import settings_from_args
@@ -132,3 +133,15 @@ def test_run_refuses_a_bad_keypad_config_with_its_message(tmp_path):
 
 def test_every_action_has_a_default_entry():
     assert set(DEFAULT_KEYS) == set(KeypadAction)
+
+
+def test_scoreboard_run_refuses_the_keypad_headless_and_a_bad_key(tmp_path):
+    done = scoreboard("run", "--feed", "keypad", "--headless", "--state-dir", str(tmp_path))
+    assert done.returncode == 2
+    assert "--headless has no keyboard" in done.stderr and "Traceback" not in done.stderr
+    path = tmp_path / "kiosk.yaml"
+    path.write_text("feed: keypad\nkeypad:\n  void_last: keypad-minus\n")
+    done = scoreboard("run", "--config", str(path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{path}: keypad.void_last: expected pygame key names" in done.stderr
+    assert "got 'keypad-minus'" in done.stderr

@@ -6,6 +6,7 @@ the other displays are ordinary MQTT displays (``MqttFeed``) polled by the test.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -167,3 +168,37 @@ def test_the_keypad_takes_over_from_a_failed_shoe_controller(table_net, tmp_path
     with Journal(state) as journal:
         journal.replay(again)
     assert again.games == table.games  # the keypad's entries are in the display's journal
+
+
+def test_scoreboard_run_feed_keypad_publishes_its_journaled_shoe(table_net, tmp_path):
+    """``scoreboard run --feed keypad --mqtt``: the real command announces the keypad's shoe."""
+    state = tmp_path / "state"
+    table = TableState()
+    with Journal(state) as journal:  # a shoe keyed in before this start
+        feed = KeypadFeed(journal=journal, wall_clock=lambda: WALL)
+        for key in ("[3]", "[6]", "[1]", "[2]"):
+            feed.key(key, True, 0.0)
+            feed.key(key, False, 0.1)
+        feed.poll(table, 0.2)
+    assert len(table.games) == 3
+    other = table_net.display("d2")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    command = [
+        sys.executable, "-m", "scoreboard", "run", "--feed", "keypad", "--windowed",
+        "--size", "640x360", "--mqtt", table_net.broker.address, "--prefix", table_net.prefix,
+        "--display-id", "pit", "--state-dir", str(state),
+    ]  # fmt: skip
+    log_path = tmp_path / "run.log"
+    with open(log_path, "wb") as log_file:
+        process = subprocess.Popen(command, env=env, stderr=log_file)
+        try:
+            assert other.until(same_board(other, table), 30), log_path.read_text()
+            assert other.until(lambda: other.status() is FeedStatus.LIVE, 10)
+            process.terminate()
+            assert process.wait(20) in (0, 130, -15)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    assert other.until(lambda: other.status() is FeedStatus.CONTROLLER_OFFLINE, 10)
+    assert "keypad: publishing to" in log_path.read_text()
