@@ -247,6 +247,9 @@ def run_headless(
             wake.wait(timeout)
             wake.clear()
             now = time.monotonic()
+            switch = getattr(table, "switch_limits", None)  # TableState gains it in issue 11
+            if switch is not None:
+                switch(time.time())  # scheduled limits due: at most a second late here
             feed.poll(table, now)
             status = feed.status(now)
             if status is not shown:
