@@ -268,7 +268,7 @@ class Kiosk:
             force = self.reload_requested.is_set()
             self.reload_requested.clear()
             self.reload_theme(now, force=force)
-        self.switch_limits()
+        self.table.switch_limits(self.wall_clock())  # scheduled limits, once their time came
         try:
             self.feed.poll(self.table, now)
             status = self.feed.status(now)
@@ -285,18 +285,9 @@ class Kiosk:
         except Exception:
             self._report("reporting the render health to the feed failed", now)
 
-    def switch_limits(self) -> None:
-        """Put scheduled limits on the board once their time came (the kiosk's wall clock).
-
-        Through ``getattr`` until the core's ``TableState.switch_limits`` lands (issue 11).
-        """
-        switch = getattr(self.table, "switch_limits", None)
-        if switch is not None:
-            switch(self.wall_clock())
-
     def scheduled_at(self, now: float) -> float | None:
         """When scheduled limits are due, on the monotonic axis (None: none scheduled)."""
-        scheduled = getattr(self.table, "scheduled", None)
+        scheduled = self.table.scheduled
         if scheduled is None:
             return None
         return now + scheduled.at - (self.wall_clock() - (self.clock() - now))

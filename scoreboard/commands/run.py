@@ -186,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
         table_name=config.table_name,
         variant=VARIANTS[config.variant],
         limits=config.limits,
+        decks=config.decks,
     )
     # The command owns the journal: whatever way the loop ends, it is closed here.
     with open_journal(config.resolved_state_dir, table, config.journal) as journal:
@@ -247,9 +248,7 @@ def run_headless(
             wake.wait(timeout)
             wake.clear()
             now = time.monotonic()
-            switch = getattr(table, "switch_limits", None)  # TableState gains it in issue 11
-            if switch is not None:
-                switch(time.time())  # scheduled limits due: at most a second late here
+            table.switch_limits(time.time())  # scheduled limits due: at most a second late
             feed.poll(table, now)
             status = feed.status(now)
             if status is not shown:
