@@ -163,7 +163,7 @@ def test_void_with_nothing_to_void_says_so():
 
 
 def test_new_shoe_needs_its_confirmation_and_clears_the_board():
-    with keypad_kiosk() as pad:
+    with keypad_kiosk(KeypadFeed(wall_clock=lambda: WALL, decks=6)) as pad:
         t = pad.type("[3] [1] [2]")
         first = pad.table.shoe_id
         pad.tap("[*]", t)
@@ -171,7 +171,7 @@ def test_new_shoe_needs_its_confirmation_and_clears_the_board():
         assert pad.table.shoe_id == first
         pad.tap("[*]", t + 1.0)
         assert pad.table.shoe_number == 2 and pad.table.games == ()
-        assert pad.table.is_archived(first)
+        assert pad.table.is_archived(first) and pad.table.decks == 6  # the new shoe said so
         assert pad.table.shoe_id != first and pad.table.shoe_id.startswith("T1-K")
         assert near(bead_colour(pad, 1), pad.kiosk.renderer.theme.colors.panel, 8)
 

@@ -165,7 +165,7 @@ def keypad_feed(config: Config, journal: Journal) -> KeypadFeed:
         )
     else:
         log.info("keypad: no broker configured; the entries stay on this display")
-    return KeypadFeed(config.keypad, journal=journal, publisher=publisher)
+    return KeypadFeed(config.keypad, journal=journal, publisher=publisher, decks=config.decks)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -113,8 +113,11 @@ class KeypadFeed:
         journal: Journal | None = None,
         publisher: KeypadPublisher | None = None,
         wall_clock: Callable[[], float] = time.time,
+        decks: int | None = None,
     ) -> None:
+        """``decks``: what a new shoe keyed in says it holds (config ``table.decks``)."""
         self.config = config or KeypadConfig()
+        self.decks = decks
         self.input = KeypadInput(self.config)
         self.journal = journal
         self.publisher = publisher
@@ -286,7 +289,7 @@ class KeypadFeed:
         finished = shoe_snapshot(table)
         previous = None if finished is None else finished.shoe
         count = None if finished is None else max(table.last_number, *table.voided, 0)
-        event = NewShoe(new_shoe_id(table, self.wall_clock()), previous, count)
+        event = NewShoe(new_shoe_id(table, self.wall_clock()), previous, count, decks=self.decks)
         self._apply(event, table, finished=finished)
         log.info("keypad: new shoe %s (after %s, %s games)", event.shoe, previous, count)
 
