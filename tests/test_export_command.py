@@ -23,6 +23,7 @@ from dealt import dealt_shoe
 
 from scoreboard.core.events import Correct, CoupReceived, Event, NewShoe, Void
 from scoreboard.core.rules import Coup, Game, Winner, result_coup
+from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import TableState, apply_event
 from scoreboard.journal import Journal
 from scoreboard.journal import records as journal_records
@@ -325,3 +326,54 @@ def test_unreadable_lines_are_warned_and_listed_and_the_rest_exported(state):
         f"shoes/{archived.name}:8",
     ]
     assert len(rows) == len(state.truth[ARCHIVED.shoe]) + 2  # nothing else lost
+
+
+def test_a_demo_state_dir_exports_the_dealers_shoes_and_a_void_made_after_it(tmp_path):
+    state = tmp_path / "state"
+    demo = scoreboard(
+        "demo", "--windowed", "--size", "640x360", "--decks", "1", "--seed", "3",
+        "--pace", "0.01", "--shuffle-seconds", "0.01", "--duration", "0.6",
+        "--state-dir", str(state),
+    )  # fmt: skip
+    assert demo.returncode == 0, demo.stderr
+    table = TableState()
+    with Journal(state) as journal:  # a supervisor voids the live shoe's first game later
+        journal.replay(table)
+        live = table.shoe_id
+        assert live is not None and table.game(1) is not None
+        void = Void(live, 1, "=1+1 supervisor void")
+        journal.keep(void, table, apply_event(table, void))
+    out = tmp_path / "all.json"
+    done = scoreboard("export", str(state), "--shoe", "all", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    shoes = json.loads(out.read_text(encoding="utf-8"))["shoes"]
+    dealer = Dealer(decks=1, seed=3)
+    for shoe in shoes:
+        dealt = [e for e in dealer.shoe() if isinstance(e, CoupReceived)]
+        assert shoe["shoe"] == dealt[0].shoe
+        games = shoe["games"]
+        if not shoe["live"]:
+            assert len(games) == len(dealt)  # an archived shoe: whole
+        for game, coup in zip(games, dealt, strict=False):
+            assert game["game"] == coup.game.number
+            if shoe["shoe"] == live and game["game"] == 1:
+                assert (game["status"], game["coup"]) == ("voided", None)
+                assert game["replaced"] == [coup.game.coup.as_dict()]
+                assert game["reasons"] == ["=1+1 supervisor void"]
+            else:
+                assert (game["status"], game["coup"]) == ("dealt", coup.game.coup.as_dict())
+    assert [s["live"] for s in shoes] == [False] * (len(shoes) - 1) + [True]
+    markers = sorted(p.name.removesuffix(".exported") for p in state.rglob("*.exported"))
+    assert markers == sorted(p.name for p in (state / "shoes").glob("*.jsonl"))
+    assert len(markers) == len(shoes) - 1  # the live journal has none
+
+
+def test_a_marker_that_cannot_be_written_is_said_and_exits_1(state, tmp_path):
+    archived = archived_file(state)
+    (archived.parent / (archived.name + ".exported")).mkdir()  # in the marker's way
+    out = tmp_path / "a.csv"
+    done = scoreboard("export", str(state.path), "--shoe", ARCHIVED.shoe, "-o", str(out))
+    assert done.returncode == 1
+    assert f"export marker of shoes/{archived.name} could not be" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(read_csv(out.read_bytes())) == len(state.truth[ARCHIVED.shoe])  # written whole

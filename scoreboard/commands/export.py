@@ -47,8 +47,9 @@ _FLAGS = (
     "player_pair", "banker_pair", "player_natural", "banker_natural",
     "banker_six", "dragon7", "panda8",
 )  # fmt: skip
-#: What a spreadsheet takes for the start of a formula (full-width forms too: some locales).
-FORMULA_STARTS = frozenset("=+-@\t\r\n＝＋－＠")
+#: What a spreadsheet takes for the start of a formula (full-width forms too: some locales),
+#: and the quote that neutralises one (so a text starting with its own quote reads back).
+FORMULA_STARTS = frozenset("=+-@\t\r\n＝＋－＠'")
 #: Bidirectional overrides and isolates: they make a cell read other than it is.
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 JSON_VERSION = 1
@@ -75,9 +76,9 @@ CSV: UTF-8 with a byte-order mark (so Excel reads accents and 莊 right), CRLF
     snapshot said the shoe has no such game); missing (below the shoe's highest
     game, never received); unreadable (a journal line that could not be read:
     game empty, reason = file:line: why; warned on stderr too).
-  A cell a spreadsheet would take for a formula (starting = + - @ or a tab) is
-  prefixed with ' ; control characters and bidirectional overrides are written
-  as \\xNN / \\uNNNN.
+  A cell a spreadsheet would take for a formula (starting = + - @, or a quote)
+  is prefixed with one ' (a spreadsheet hides it); control characters and
+  bidirectional overrides are written as \\xNN / \\uNNNN.
 
 JSON: one object {"format": "scoreboard-export", "version": 1, "exported_at",
   "state_dir", "shoes": [...]}; each shoe {"shoe", "live", "files", "games",
@@ -102,9 +103,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "export",
         help="write a shoe's history (games, cards, outcomes, voids, corrections) as CSV or JSON",
         description=(
-            "Write the history of a shoe kept in a display's state directory: every game, "
-            "its cards in deal order, totals and outcomes, voids and corrections with "
-            "their reason and what they replaced, and when."
+            "Write the history of a shoe kept in a display's state directory: every\n"
+            "game, its cards in deal order, totals and outcomes, voids and corrections\n"
+            "with their reason and what they replaced, and when."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -277,7 +278,9 @@ def cell(value: object) -> str:
     >>> cell("void\x00 game\n3"), cell(7), cell("misdeal")
     ('void\\x00 game\\x0a3', '7', 'misdeal')
     """
-    text = "".join(_shown(char) for char in str(value))
+    text = str(value)
+    if not text.isprintable():  # the rare cell with a control or format character
+        text = "".join(_shown(char) for char in text)
     return "'" + text if text[:1] in FORMULA_STARTS else text
 
 

@@ -213,6 +213,12 @@ class _Shoe:
     changes: dict[int, list[Change]] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)
     missing: tuple[int, ...] = ()
+    unsettled: bool = False  # changed since ``missing`` was taken from the table
+
+    def settle(self, table: TableState) -> None:
+        """Take the missing numbers from ``table`` while it is still on this shoe."""
+        if self.unsettled and table.shoe_id == self.shoe:
+            self.missing, self.unsettled = table.missing, False
 
     def board(self, number: int) -> Board:
         changes = self.changes.get(number)
@@ -253,6 +259,8 @@ class _Reader:
                 (self.waiting if self.current is None else self.current.skipped).append(skipped)
             return
         table = self.table
+        if self.current is not None and getattr(item, "shoe", None) not in (None, table.shoe_id):
+            self.current.settle(table)  # the event may start another shoe: this one ends as is
         shoe_number = table.shoe_number
         applied = apply_event(table, item)
         if table.shoe_number != shoe_number:  # the event started a shoe
@@ -269,12 +277,12 @@ class _Reader:
             if after != shoe.board(number) or amended:
                 shoe.changes.setdefault(number, []).append(_change(entry, shoe, number, after))
                 shoe.note_file(entry.file)
-        if applied.changed:
-            shoe.missing = table.missing
+        shoe.unsettled |= applied.changed
 
     def finish(self) -> tuple[ShoeHistory, ...]:
         """The shoes read; the one being read is finished too."""
         if self.current is not None:
+            self.current.settle(self.table)
             self.done.append(self.current.finish())
             self.current = None
         return tuple(self.done)
