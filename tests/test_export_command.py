@@ -226,6 +226,9 @@ def test_json_round_trips_every_field_and_every_change(state):
     done = scoreboard("export", str(state.path), "--shoe", "all", "--format", "json")
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
+    archived = archived_file(state)
+    marker = json.loads(archived.with_name(archived.name + ".exported").read_text())
+    assert (marker["format"], marker["to"]) == ("json", "stdout")  # after stdout was flushed
     assert (document["format"], document["version"]) == ("scoreboard-export", 1)
     shoes = {shoe["shoe"]: shoe for shoe in document["shoes"]}
     assert list(shoes) == [ARCHIVED.shoe, LIVE]
@@ -293,7 +296,12 @@ def test_an_output_that_cannot_be_written_leaves_no_marker(state, tmp_path):
 
 def test_bad_state_dirs_and_shoes_are_one_line_each(state, tmp_path):
     (tmp_path / "empty").mkdir()
+    gamesless = tmp_path / "gamesless"
+    with Journal(gamesless) as journal:
+        table = TableState()
+        journal.keep(NewShoe("S0"), table, apply_event(table, NewShoe("S0")))
     cases = {
+        ("export", str(gamesless)): "no shoe with games in",
         ("export", str(tmp_path / "nowhere")): "does not exist",
         ("export", str(tmp_path / "empty")): "holds no journal",
         ("export", str(state.path), "--shoe", "S9"): f"shoes there: {ARCHIVED.shoe}, {LIVE}",
@@ -377,3 +385,13 @@ def test_a_marker_that_cannot_be_written_is_said_and_exits_1(state, tmp_path):
     assert f"export marker of shoes/{archived.name} could not be" in done.stderr
     assert "Traceback" not in done.stderr
     assert len(read_csv(out.read_bytes())) == len(state.truth[ARCHIVED.shoe])  # written whole
+
+
+def test_every_shoe_of_a_state_dir_without_games_is_a_header_alone(tmp_path):
+    table = TableState()
+    with Journal(tmp_path / "state") as journal:
+        journal.keep(NewShoe("S0"), table, apply_event(table, NewShoe("S0")))
+    out = tmp_path / "all.csv"
+    done = scoreboard("export", str(tmp_path / "state"), "--shoe", "all", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert read_csv(out.read_bytes()) == []

@@ -326,7 +326,9 @@ def _restore(table: TableState, entry: Entry) -> Skipped | None:
     try:
         RESTORERS[item.kind](table, item.data, where)
     except (ValueError, KeyError, TypeError) as error:
-        return _skip(entry._replace(item=Unreadable(str(error).removeprefix(f"{where}: "))))
+        why = str(error).removeprefix(f"{where}: ")
+        log.warning("%s: skipped (%s)", where, why)
+        return _skip(entry._replace(item=Unreadable(why)))
     return None
 
 
