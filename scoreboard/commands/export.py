@@ -150,7 +150,7 @@ def choose(
     if wanted == "all":
         return list(shoes)
     if wanted is None:
-        with_games = [shoe for shoe in shoes if shoe.has_games]
+        with_games = [shoe for shoe in shoes if shoe.games]
         if not with_games:
             raise UsageError(f"no shoe with games in {state_dir} (shoes there: {ids})")
         return with_games[-1:]

@@ -44,12 +44,11 @@ from scoreboard.core.rules import Coup
 from scoreboard.core.table import TableState, apply_event
 from scoreboard.journal.archive import ARCHIVE_DIR
 from scoreboard.journal.replay import RESTORERS
+from scoreboard.journal.writer import JOURNAL_NAME
 from scoreboard.protocol import Kind, ProtocolError, parse_dict
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
 
-#: The live shoe's journal in a state directory (the writer's ``JOURNAL_NAME``).
-LIVE_NAME = "journal.jsonl"
 _WIRE_KINDS = frozenset(kind.value for kind in Kind)
 
 
@@ -162,10 +161,6 @@ class ShoeHistory:
     skipped: tuple[Skipped, ...] = ()
     live: bool = False
 
-    @property
-    def has_games(self) -> bool:
-        return bool(self.games)
-
 
 @dataclass(frozen=True, slots=True)
 class Restore:
@@ -254,7 +249,11 @@ class _Reader:
     def take(self, entry: Entry) -> None:
         item = entry.item
         if isinstance(item, Restore | Unreadable):
-            skipped = _restore(self.table, entry) if isinstance(item, Restore) else _skip(entry)
+            skipped = (
+                _restore(self.table, entry, item)
+                if isinstance(item, Restore)
+                else Skipped(entry.file, entry.line, item.why)
+            )
             if skipped is not None:
                 (self.waiting if self.current is None else self.current.skipped).append(skipped)
             return
@@ -318,24 +317,16 @@ def _change(entry: Entry, shoe: _Shoe, number: int, after: Board) -> Change:
     return Change(entry.at, kind, coup, voided, replaced, reason, source, entry.file, entry.line)
 
 
-def _restore(table: TableState, entry: Entry) -> Skipped | None:
+def _restore(table: TableState, entry: Entry, record: Restore) -> Skipped | None:
     """Apply a journal-only record as the replay does; a malformed one is skipped."""
-    item = entry.item
-    assert isinstance(item, Restore)
     where = f"{entry.file}:{entry.line}"
     try:
-        RESTORERS[item.kind](table, item.data, where)
+        RESTORERS[record.kind](table, record.data, where)
     except (ValueError, KeyError, TypeError) as error:
         why = str(error).removeprefix(f"{where}: ")
         log.warning("%s: skipped (%s)", where, why)
-        return _skip(entry._replace(item=Unreadable(why)))
+        return Skipped(entry.file, entry.line, why)
     return None
-
-
-def _skip(entry: Entry) -> Skipped:
-    item = entry.item
-    assert isinstance(item, Unreadable)
-    return Skipped(entry.file, entry.line, item.why)
 
 
 # -- the files -----------------------------------------------------------------
@@ -350,11 +341,11 @@ def read_state(state_dir: Path) -> tuple[ShoeHistory, ...]:
         what = "does not exist" if not state_dir.exists() else "is not a directory"
         raise HistoryError(f"state dir {state_dir} {what}")
     files = sorted((state_dir / ARCHIVE_DIR).glob("*.jsonl"))
-    if (state_dir / LIVE_NAME).is_file():
-        files.append(state_dir / LIVE_NAME)
+    if (state_dir / JOURNAL_NAME).is_file():
+        files.append(state_dir / JOURNAL_NAME)
     if not files:
         raise HistoryError(
-            f"state dir {state_dir} holds no journal ({LIVE_NAME} or {ARCHIVE_DIR}/*.jsonl)"
+            f"state dir {state_dir} holds no journal ({JOURNAL_NAME} or {ARCHIVE_DIR}/*.jsonl)"
         )
     entries = {path: list(read_entries(path, path.relative_to(state_dir).as_posix()))
                for path in files}  # fmt: skip
@@ -369,7 +360,7 @@ def read_state(state_dir: Path) -> tuple[ShoeHistory, ...]:
             held = found[paths[0]]
         else:  # a shoe in several files (a late snapshot archived apart): replayed as one
             held = histories(entry for path in paths for entry in entries[path])
-        result += [replace(s, live=LIVE_NAME in s.files) for s in held if s.shoe == shoe_id]
+        result += [replace(s, live=JOURNAL_NAME in s.files) for s in held if s.shoe == shoe_id]
     return tuple(result)
 
 
