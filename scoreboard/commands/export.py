@@ -311,7 +311,7 @@ def to_json(shoes: Iterable[ShoeHistory], state_dir: Path, now: float) -> bytes:
         "format": "scoreboard-export",
         "version": JSON_VERSION,
         "exported_at": iso(now),
-        "state_dir": str(state_dir),
+        "state_dir": str(state_dir.resolve()),
         "shoes": [shoe_json(shoe) for shoe in shoes],
     }
     text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
