@@ -182,8 +182,8 @@ class ShoeIntegrity:
         decks = self.decks
         held = None if decks is None else CARDS_PER_DECK * decks
         if held is not None and self._total > held and self._raise(AlertKind.TOO_MANY_CARDS):
-            shoe = _plural(held // CARDS_PER_DECK, "deck")
-            detail = f"{self._total} cards seen; {shoe} hold {held}"
+            shoe = "1 deck holds" if decks == 1 else f"{decks} decks hold"
+            detail = f"{self._total} cards seen; {shoe} {held}"
             alerts.append(self._alert(game, AlertKind.TOO_MANY_CARDS, detail))
         return tuple(alerts)
 
