@@ -13,6 +13,7 @@ import functools
 import unicodedata
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import pygame
 
@@ -284,7 +285,47 @@ class SignPainter:
         return drawn
 
 
-class WinnerBanner:
+L = TypeVar("L", bound=Hashable)
+
+
+class Sign(Generic[L]):
+    """A sign over the board as an :class:`~scoreboard.render.compose.Overlay`: what it
+    shows at any moment is ``look_at(now)`` (None: hidden), each look painted once."""
+
+    def __init__(self, look_at: Callable[[float], L | None]) -> None:
+        self.look_at = look_at
+        self._cache: dict[L, PaintedBanner] = {}
+
+    def paint(self, look: L) -> PaintedBanner:
+        """The image of ``look``; a subclass says how."""
+        raise NotImplementedError
+
+    def painted(self, now: float) -> PaintedBanner | None:
+        """The sign as drawn at ``now`` (its plate, texts and rectangle); None while hidden."""
+        look = self.look_at(now)
+        if look is None:
+            return None
+        found = self._cache.get(look)
+        if found is None:
+            if len(self._cache) >= 8:
+                self._cache.clear()
+            found = self._cache[look] = self.paint(look)
+        return found
+
+    def area(self, now: float) -> pygame.Rect | None:
+        painted = self.painted(now)
+        return None if painted is None else pygame.Rect(painted.rect)
+
+    def version(self, now: float) -> Hashable:
+        return self.look_at(now)
+
+    def draw(self, surface: pygame.Surface, now: float) -> None:
+        painted = self.painted(now)
+        if painted is not None:
+            surface.blit(painted.image, painted.rect)
+
+
+class WinnerBanner(Sign[BannerLook]):
     """The winner banner: the winner's colour, the result, the score.
 
     ``look_at(now)`` says what it shows (None: hidden).  It never hides a road
@@ -303,40 +344,15 @@ class WinnerBanner:
         newest: Callable[[], pygame.Rect | None] = lambda: None,
     ) -> None:
         """``newest()`` says where the big road's newest cell is drawn when the banner goes up."""
+        super().__init__(look_at)
         self.panels = panels
         self.layout = layout
-        self.look_at = look_at
         self.newest = newest
         self.signs = SignPainter(panels, layout)
         self.anchor = banner_anchor(layout)
         last_hand = layout.panels.get("last_coup")
         self.fallback = pygame.Rect(last_hand.rect) if last_hand is not None else self.anchor
-        self._cache: dict[BannerLook, PaintedBanner] = {}
         self._spans: dict[int, tuple[tuple[int, int], ...]] = {}  # by the game that placed it
-
-    def painted(self, now: float) -> PaintedBanner | None:
-        """The banner as drawn at ``now`` (its plate, texts and rectangle); None while hidden."""
-        look = self.look_at(now)
-        if look is None:
-            return None
-        found = self._cache.get(look)
-        if found is None:
-            if len(self._cache) >= 8:
-                self._cache.clear()
-            found = self._cache[look] = self._paint(look)
-        return found
-
-    def area(self, now: float) -> pygame.Rect | None:
-        painted = self.painted(now)
-        return None if painted is None else pygame.Rect(painted.rect)
-
-    def version(self, now: float) -> Hashable:
-        return self.look_at(now)
-
-    def draw(self, surface: pygame.Surface, now: float) -> None:
-        painted = self.painted(now)
-        if painted is not None:
-            surface.blit(painted.image, painted.rect)
 
     def _place(self, look: BannerLook) -> tuple[tuple[int, int], ...]:
         """Where the banner may go, found once per placing game (a text update keeps it)."""
@@ -370,7 +386,7 @@ class WinnerBanner:
                 found.append(Placing(anchor, span, (tuple(words[:1]), tuple(under))))
         return found
 
-    def _paint(self, look: BannerLook) -> PaintedBanner:
+    def paint(self, look: BannerLook) -> PaintedBanner:
         """The banner's image (shadow included) for ``look``, beside the newest cell."""
         colors = self.panels.colors
         fill = {Winner.BANKER: colors.banker, Winner.PLAYER: colors.player}.get(

@@ -37,7 +37,7 @@ import pygame
 
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.table import TableState
-from scoreboard.render.banner import SIDE_KEYS, PaintedBanner, Placing, SignPainter
+from scoreboard.render.banner import SIDE_KEYS, PaintedBanner, Placing, Sign, SignPainter
 from scoreboard.render.layout import ScreenLayout
 from scoreboard.render.motion import BANNER_GAP_SECONDS, Paced
 from scoreboard.render.overlay import Overlay, board_area
@@ -213,7 +213,7 @@ class Notices:
         if not first and not same_shoe:  # a new shoe: the last shoe's notices go
             self._queue = []
             self._banner.plan(now, [(now, None)])
-        if first or not fresh:
+        if not fresh:  # the first frame (a replay included) and a new shoe have none
             return
         self._enqueue([amendment_notice(self.theme, a) for a in fresh], now)
 
@@ -259,7 +259,7 @@ class Notices:
         return min((when for when in due if when is not None), default=None)
 
 
-class NoticePlate:
+class NoticePlate(Sign[Notice]):
     """One of the notices' plates, as an :class:`~scoreboard.render.compose.Overlay`.
 
     Tried in its slot, then across the whole board at the slot's height; in
@@ -273,25 +273,12 @@ class NoticePlate:
         slots: tuple[pygame.Rect, pygame.Rect],
         fill: RGB,
     ) -> None:
+        super().__init__(look_at)
         self.signs = signs
-        self.look_at = look_at
         self.slots = slots
         self.fill = fill
-        self._cache: dict[Notice, PaintedBanner] = {}
 
-    def painted(self, now: float) -> PaintedBanner | None:
-        """The plate as drawn at ``now``; None while it is down."""
-        look = self.look_at(now)
-        if look is None:
-            return None
-        found = self._cache.get(look)
-        if found is None:
-            if len(self._cache) >= 8:
-                self._cache.clear()
-            found = self._cache[look] = self._paint(look)
-        return found
-
-    def _paint(self, look: Notice) -> PaintedBanner:
+    def paint(self, look: Notice) -> PaintedBanner:
         words = tuple(dict.fromkeys(look.words))
         one = (tuple((word, False) for word in words),)
         each = tuple(((word, False),) for word in words)
@@ -300,17 +287,61 @@ class NoticePlate:
             for slot in self.slots
             for lines in dict.fromkeys((one, each))
         ]
-        edge = self.signs.panels.colors.accent
-        return self.signs.paint(placings, self.fill, edge)
+        return self.signs.paint(placings, self.fill, self.signs.panels.colors.accent)
 
-    def area(self, now: float) -> pygame.Rect | None:
-        painted = self.painted(now)
-        return None if painted is None else pygame.Rect(painted.rect)
 
-    def version(self, now: float) -> Hashable:
-        return self.look_at(now)
+# -- the staff's mark for integrity alerts ---------------------------------------------------
+def alert_count(table: TableState) -> int:
+    """This shoe's integrity alerts (``TableState.alerts``).
 
-    def draw(self, surface: pygame.Surface, now: float) -> None:
-        painted = self.painted(now)
-        if painted is not None:
-            surface.blit(painted.image, painted.rect)
+    Read with ``getattr`` until the core's integrity checks land on main (issue 11).
+    """
+    return len(getattr(table, "alerts", ()))
+
+
+def alert_text(p: PanelPainter, count: int) -> str:
+    """The words beside the staff mark's triangle: ``"ALERTS 2"`` (the primary language)."""
+    return f"{p.theme.label('alerts')[0]} {count}"
+
+
+def draw_alert_mark(
+    p: PanelPainter, surface: pygame.Surface, count: int, box: pygame.Rect, height: float
+) -> pygame.Rect:
+    """The staff's mark for integrity alerts, right-aligned in ``box``: a warning
+    triangle, the count and the label; the rectangle it covers.
+
+    Discreet by design: the size of the footer's small print, in the warning
+    colour, where staff look for it and players do not read a banner (the
+    alerts themselves are in the log, the status and the journal).  The
+    triangle is drawn, not a glyph: every font draws it.
+    """
+    colors = p.colors
+    drawn = p.put(surface, alert_text(p, count), box, colors.warning, bold=True, align="right",
+                  height=height)  # fmt: skip
+    cap = p.text.cap_height(drawn.size, bold=True)
+    sign = alert_triangle(p, max(6, round(cap * 1.35)))
+    where = sign.get_rect(midright=(drawn.rect.left - max(2, round(cap * 0.4)), box.centery))
+    surface.blit(sign, where)
+    return where.union(drawn.rect)
+
+
+def alert_triangle(p: PanelPainter, side: int) -> pygame.Surface:
+    """A warning triangle ``side`` wide with an exclamation mark, cached with the sprites."""
+    colors = p.colors
+    key = ("alert", side, colors.warning, colors.background)
+    found = p.roads.sprites.get(key)
+    if found is not None:
+        return found
+    height = round(side * 0.9)
+    sign = pygame.Surface((side, height), pygame.SRCALPHA)
+    pygame.draw.polygon(
+        sign, colors.warning, [(side / 2, 0), (side - 1, height - 1), (0, height - 1)]
+    )
+    stroke = max(1, round(side / 9))
+    bang = pygame.Rect(0, 0, stroke, round(height * 0.38))
+    bang.midtop = (side // 2, round(height * 0.32))
+    pygame.draw.rect(sign, colors.background, bang)
+    dot = pygame.Rect(0, 0, stroke, stroke)
+    dot.midtop = (side // 2, bang.bottom + stroke)
+    pygame.draw.rect(sign, colors.background, dot)
+    return p.roads.sprites.put(key, sign)
