@@ -9,7 +9,7 @@ from test_notices_state import dealt
 
 from scoreboard.core.roads import BeadCell
 from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.render.grid import RoadWindow, corrections, visible_marks
+from scoreboard.render.grid import RoadWindow, visible_marks
 from scoreboard.render.marks import CORRECTED_NOTCH, contrast_ratio
 from scoreboard.render.screen import Renderer
 from scoreboard.render.scroll import ShoeIndex
@@ -66,7 +66,7 @@ def test_only_the_corrected_games_bead_is_marked_on_the_grid():
     window = RoadWindow(renderer.layout.grids["bead_plate"], 0, 1)
     args = (renderer.roads, "bead_plate", table.roads, index.columns["bead_plate"], window)
     plain = visible_marks(*args)
-    marked = visible_marks(*args, corrected=corrections(table))
+    marked = visible_marks(*args, corrected=table.corrected)
     differs = [at for (at, _, a), (_, _, b) in zip(plain, marked, strict=True) if a is not b]
     assert differs == [3]  # game 4, the fourth bead
     frame = renderer.static.copy()
@@ -74,9 +74,3 @@ def test_only_the_corrected_games_bead_is_marked_on_the_grid():
     frame.blit(sprite, rect)
     notch = (rect.right - 3, rect.top + 2)
     assert tuple(frame.get_at(notch))[:3] == renderer.roads.natural_color
-
-
-def test_a_table_without_corrections_marks_nothing():
-    from scoreboard.core.table import TableState
-
-    assert corrections(TableState())(1) is False

@@ -9,9 +9,11 @@ import pygame
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_notices_state import Amended, Framed, dealt
+from test_notices_state import Framed, dealt
 
-from scoreboard.core.rules import Game, Winner, result_coup
+from scoreboard.core.cards import parse_cards
+from scoreboard.core.rules import Game, Winner, deal_coup, result_coup
+from scoreboard.core.table import TableState
 from scoreboard.render.motion import BANNER_GAP_SECONDS
 from scoreboard.render.notices import MAX_WAITING, Notices, game_runs
 from scoreboard.render.overlay import NUMBER_CAP
@@ -90,9 +92,11 @@ def test_a_correction_that_keeps_the_winner_says_what_changed(classic):
     table.correct(Game(3, result_coup(Winner.BANKER, banker_total=8, player_total=5)))
     framed.update(table, 40.0)
     assert words(framed, 40.0) == ("Game 3 corrected: 7 – 5 → 8 – 5",)
-    table.correct(Game(3, result_coup(Winner.BANKER, banker_total=8, player_total=5)))
+    table.correct(Game(4, deal_coup(parse_cards(["AS", "2H", "8H", "5H"]))))
     framed.update(table, 60.0)
-    assert words(framed, 60.0) == ("Game 3 corrected: cards changed",)
+    table.correct(Game(4, deal_coup(parse_cards(["2S", "2C", "7S", "5C"]))))  # also 9 – 7
+    framed.update(table, 80.0)
+    assert words(framed, 80.0) == ("Game 4 corrected: cards changed",)
 
 
 @pytest.mark.parametrize("motion", [True, False], ids=["motion", "motion off"])
@@ -117,7 +121,6 @@ def test_no_notice_for_the_first_frame_a_replay_or_a_new_shoe(classic):
     table.new_shoe("S2")
     table.add_game(Game(1, result_coup(Winner.BANKER)))
     table.void(1)  # the new shoe's first frame shows its state, not a change
-    table.amendments = table.amendments[:0]
     framed.update(table, 1.0)
     assert framed.notices.notice(1.0) is None
 
@@ -309,5 +312,5 @@ def test_a_label_is_filled_by_replacement_never_formatted(classic):
 
 def test_an_amendment_before_the_table_has_any_shows_nothing(classic):
     framed = Framed(classic, SIZE)
-    framed.update(Amended(), 0.0)
+    framed.update(TableState(), 0.0)
     assert framed.notices.notice(0.0) is None

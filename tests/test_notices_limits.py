@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pygame
 import pytest
-from test_notices_state import Scheduled, dealt
+from test_notices_state import dealt
 
-from scoreboard.core.limits import Limits
+from scoreboard.core.limits import Limits, ScheduledLimits
 from scoreboard.core.variants import VARIANTS
-from scoreboard.render.limits_panel import draw_limits, limits_key, scheduled_of
+from scoreboard.render.limits_panel import draw_limits, limits_key
 from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
 from scoreboard.render.text import CAP_FLOORS
@@ -65,10 +66,9 @@ def drawn(renderer: Renderer, scheduled, now: float) -> list[DrawnText]:
 @pytest.mark.parametrize("size", SIZES, ids=str)
 def test_scheduled_limits_are_announced_readably_in_the_panel(name, size):
     renderer = Renderer(load_theme(name), size, motion=False)
-    log = drawn(renderer, Scheduled(AT, NEW), AT - 3600)
+    log = drawn(renderer, ScheduledLimits(AT, NEW), AT - 3600)
     texts = [d.text for d in log]
-    assert "New limits from 22:00: 50 – 20,000" in texts
-    shown = log[texts.index("New limits from 22:00: 50 – 20,000")]
+    shown = next(d for d in log if d.text.startswith("New limits from 22:00: 50 – 20,000"))
     assert renderer.layout.panels["limits"].body.contains(shown.rect)
     cap = renderer.text.cap_height(shown.size, bold=shown.bold)
     assert cap >= CAP_FLOORS["label"] * renderer.layout.unit * 0.95
@@ -79,13 +79,13 @@ def test_scheduled_limits_are_announced_readably_in_the_panel(name, size):
 
 def test_the_date_is_said_when_the_change_is_not_today():
     renderer = Renderer(load_theme("classic"), (1920, 1080), motion=False)
-    texts = announced(drawn(renderer, Scheduled(AT, NEW), AT - 2 * 86400))
+    texts = announced(drawn(renderer, ScheduledLimits(AT, NEW), AT - 2 * 86400))
     assert "New limits from 2026-12-01 22:00: 50 – 20,000" in texts
 
 
 def test_the_announcement_is_in_each_shown_language():
     renderer = Renderer(load_theme("midnight"), (1080, 1920), motion=False)
-    texts = [d.text for d in drawn(renderer, Scheduled(AT, NEW), AT - 60)]
+    texts = " | ".join(d.text for d in drawn(renderer, ScheduledLimits(AT, NEW), AT - 60))
     assert "New limits from 22:00: 50 – 20,000" in texts
     assert "22:00起新限紅: 50 – 20,000" in texts
 
@@ -97,10 +97,30 @@ def test_no_announcement_without_scheduled_limits():
 
 def test_the_panel_redraws_when_limits_are_scheduled_or_switched():
     table = dealt("BP")
-    assert scheduled_of(table) is None
+    table.switch_limits(AT - 3600)
     before = limits_key(table)
-    table.scheduled = Scheduled(AT, NEW)
-    assert scheduled_of(table) is table.scheduled
-    assert limits_key(table) != before
-    table.scheduled = None
-    assert limits_key(table) == before
+    table.set_limits(NEW, effective_at=AT)
+    assert table.scheduled is not None and table.limits != NEW
+    scheduled = limits_key(table)
+    assert scheduled != before
+    table.switch_limits(AT)
+    assert table.limits == NEW and limits_key(table) not in (before, scheduled)
+
+
+def overlap(a: pygame.Rect, b: pygame.Rect) -> float:
+    """The part of the smaller rectangle the two share."""
+    shared = a.clip(b)
+    return shared.width * shared.height / max(1, min(a.width * a.height, b.width * b.height))
+
+
+@pytest.mark.parametrize("name", available_themes())
+@pytest.mark.parametrize("size", SIZES, ids=str)
+def test_a_dated_announcement_leaves_the_limit_table_readable(name, size):
+    renderer = Renderer(load_theme(name), size, motion=False)
+    log = drawn(renderer, ScheduledLimits(AT, NEW), AT - 2 * 86400)
+    box = renderer.layout.panels["limits"]
+    below = [d for d in log if d.rect.top >= box.body.top]  # the title's line box pokes up
+    assert all(box.rect.contains(d.rect) for d in below)
+    for a, b in itertools.combinations(log, 2):
+        assert overlap(a.rect, b.rect) <= 0.2, (a.text, b.text)
+    assert any(d.text == "B Pair" or d.text.startswith("B Pair") for d in log)

@@ -1,99 +1,42 @@
-"""A table with the issue-11 core values the screen reads, until the core's land on main.
+"""Shared material of the screen's issue-11 tests: dealt tables, alerts, notices framed.
 
-``Amended`` is a :class:`TableState` whose ``amendments``, ``corrected(n)``,
-``alerts`` and ``scheduled`` are set by the test (the agreed interface of
-docs/architecture.md, issue 11), and ``void`` / ``correct`` record an amendment
-the way the core will.  Once ``scoreboard.core.amendments`` is on main these
-tests build real tables instead.  ``Framed`` draws a renderer's frames with the
-notices composited over them, as the screen will.
+``dealt`` builds a real table; ``with_alert`` one whose shoe raised an integrity
+alert the way the core does (a second A♠ in a one-deck shoe).  ``Framed`` draws a
+renderer's frames with the notices composited over them, as the screen does.
 """
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass
-
 import pygame
 
-from scoreboard.core.rules import Coup, Game, Winner, result_coup
-from scoreboard.core.table import Applied, FeedStatus, Limits, TableState
+from scoreboard.core.amendments import AmendKind
+from scoreboard.core.cards import parse_cards
+from scoreboard.core.rules import Game, Winner, deal_coup, result_coup
+from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.compose import Compositor
 from scoreboard.render.notices import Notices
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import Theme
 
-
-class AmendKind(enum.Enum):
-    VOID = "void"
-    CORRECT = "correct"
+WINNERS = {"B": Winner.BANKER, "P": Winner.PLAYER, "T": Winner.TIE}
 
 
-@dataclass(frozen=True, slots=True)
-class Amendment:
-    shoe: str
-    game: int
-    kind: AmendKind
-    before: Coup | None
-    after: Coup | None
-    reason: str = ""
-    by_snapshot: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Alert:
-    shoe: str
-    game: int
-    kind: str
-    detail: str
-
-
-@dataclass(frozen=True)
-class Scheduled:
-    at: float
-    limits: Limits
-
-
-class Amended(TableState):
-    """A table that keeps this shoe's amendments, alerts and scheduled limits."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.amendments: tuple[Amendment, ...] = ()
-        self.alerts: tuple[Alert, ...] = ()
-        self.scheduled: Scheduled | None = None
-
-    def corrected(self, number: int) -> bool:
-        last: dict[int, AmendKind] = {a.game: a.kind for a in self.amendments}
-        return last.get(number) is AmendKind.CORRECT
-
-    def new_shoe(self, shoe_id: str) -> Applied:
-        self.amendments, self.alerts = (), ()
-        return super().new_shoe(shoe_id)
-
-    def void(self, number: int) -> Applied:
-        before = self.game(number)
-        applied = super().void(number)
-        self._amend(number, AmendKind.VOID, before and before.coup, None)
-        return applied
-
-    def correct(self, game: Game) -> Applied:
-        before = self.game(game.number)
-        applied = super().correct(game)
-        self._amend(game.number, AmendKind.CORRECT, before and before.coup, game.coup)
-        return applied
-
-    def _amend(self, number: int, kind: AmendKind, before: Coup | None, after: Coup | None) -> None:
-        made = Amendment(self.shoe_id or "", number, kind, before, after)
-        self.amendments = (*self.amendments, made)
-
-
-def dealt(results: str, shoe: str = "S1") -> Amended:
+def dealt(results: str, shoe: str = "S1") -> TableState:
     """A table whose shoe dealt ``results`` ("BPT..."), games 1, 2, ..."""
-    table = Amended()
+    table = TableState()
     table.new_shoe(shoe)
-    winners = {"B": Winner.BANKER, "P": Winner.PLAYER, "T": Winner.TIE}
     for number, letter in enumerate(results, start=1):
-        table.add_game(Game(number, result_coup(winners[letter])))
+        table.add_game(Game(number, result_coup(WINNERS[letter])))
+    return table
+
+
+def with_alert() -> TableState:
+    """A one-deck shoe whose second coup shows a second A♠: one OVERCOUNT alert."""
+    table = TableState(decks=1)
+    table.new_shoe("S1")
+    table.add_game(Game(1, deal_coup(parse_cards(["AS", "2H", "8H", "5H"]))))
+    table.add_game(Game(2, deal_coup(parse_cards(["AS", "5D", "8D", "2D"]))))
+    assert len(table.alerts) == 1
     return table
 
 
@@ -117,7 +60,7 @@ class Framed:
         return self.compositor.frame
 
 
-def test_the_helper_records_what_the_core_will() -> None:
+def test_the_tables_hold_what_the_screen_reads() -> None:
     table = dealt("BPB")
     table.void(3)
     table.correct(Game(2, result_coup(Winner.BANKER)))
@@ -125,6 +68,5 @@ def test_the_helper_records_what_the_core_will() -> None:
         (3, AmendKind.VOID),
         (2, AmendKind.CORRECT),
     ]
-    assert table.corrected(2) and not table.corrected(1) and not table.corrected(3)
-    table.new_shoe("S2")
-    assert table.amendments == ()
+    assert table.corrected(2) and not table.corrected(1)
+    assert with_alert().alerts[0].detail == "A♠ seen 2 times in 1 deck"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from test_notices_state import Alert, dealt
+from test_notices_state import dealt, with_alert
 
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.chrome import draw_footer, draw_header
@@ -64,10 +64,11 @@ def test_alerts_put_a_small_warning_mark_at_the_footers_right_end(name, size):
 
 
 def test_the_count_is_this_shoes_alerts():
-    table = dealt("BP")
-    assert alert_count(table) == 0 and alert_count(TableState()) == 0
-    table.alerts = (Alert("S1", 2, "overcount", "A♠ seen 9 times in 8 decks"),)
+    assert alert_count(dealt("BP")) == 0 and alert_count(TableState()) == 0
+    table = with_alert()
     assert alert_count(table) == 1
+    table.new_shoe("S2")
+    assert alert_count(table) == 0
 
 
 def test_a_layout_without_a_footer_carries_the_mark_in_the_header(tmp_path: Path):
@@ -77,8 +78,7 @@ def test_a_layout_without_a_footer_carries_the_mark_in_the_header(tmp_path: Path
     theme = parse_theme(source, tmp_path / "no-footer.yaml")
     renderer = Renderer(theme, (1920, 1080), motion=False)
     assert "footer" not in renderer.layout.panels
-    table = dealt("BP")
-    table.alerts = (Alert("S1", 2, "overcount", "A♠ seen 9 times in 8 decks"),)
+    table = with_alert()
     log: list[DrawnText] = []
     renderer.panels.log = log
     draw_header(renderer.panels, renderer.static.copy(), table, FeedStatus.LIVE, "21:45")

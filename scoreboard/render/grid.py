@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import pygame
 
 from scoreboard.core.roads import BeadCell, BigRoadCell, DerivedCell, DerivedRoad, Roads
-from scoreboard.core.table import TableState
 from scoreboard.render.chrome import luminance
 from scoreboard.render.layout import Grid, ScreenLayout
 from scoreboard.render.marks import RoadPainter
@@ -106,15 +105,6 @@ Corrected = Callable[[int], bool]
 def never(_game: int) -> bool:
     """No game was corrected."""
     return False
-
-
-def corrections(table: TableState) -> Corrected:
-    """The table's ``corrected(n)``: the bead plate marks those games.
-
-    Read with ``getattr`` until the core's amendments land on main (issue 11).
-    """
-    found: Corrected | None = getattr(table, "corrected", None)
-    return never if found is None else found
 
 
 def entry_sprite(

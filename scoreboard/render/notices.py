@@ -29,12 +29,12 @@ prompt, for the dealer, on a strip across the bottom of the board.  Painted by
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 import pygame
 
+from scoreboard.core.amendments import AmendKind, Amendment
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.table import TableState
 from scoreboard.render.banner import SIDE_KEYS, PaintedBanner, Placing, Sign, SignPainter
@@ -57,19 +57,6 @@ MAX_RUNS = 5
 """Runs of game numbers a merged notice names ("17–19, 23, …"); more end in an ellipsis."""
 
 
-class AmendmentView(Protocol):
-    """What a notice reads of a :class:`scoreboard.core.amendments.Amendment`."""
-
-    @property
-    def game(self) -> int: ...
-    @property
-    def kind(self) -> Hashable: ...  # AmendKind: its ``value`` is "void" or "correct"
-    @property
-    def before(self) -> Coup | None: ...
-    @property
-    def after(self) -> Coup | None: ...
-
-
 @dataclass(frozen=True, slots=True)
 class Notice:
     """One plate: its kind (``void``, ``correct``, ``prompt``), the games it names and
@@ -78,20 +65,6 @@ class Notice:
     kind: str
     games: tuple[int, ...]
     words: tuple[str, ...]
-
-
-def amendments_of(table: TableState) -> Sequence[AmendmentView]:
-    """This shoe's amendments in the order applied (``TableState.amendments``).
-
-    Read with ``getattr`` until the core's amendments land on main (issue 11):
-    a table without them has none.
-    """
-    return tuple(getattr(table, "amendments", ()))
-
-
-def kind_of(amendment: AmendmentView) -> str:
-    """``"void"`` or ``"correct"``: the amendment kind's value."""
-    return str(getattr(amendment.kind, "value", amendment.kind))
 
 
 def game_runs(games: Sequence[int]) -> str:
@@ -144,10 +117,10 @@ def score(coup: Coup, winner: Winner) -> str | None:
     return f"{banker} – {player}" if winner is Winner.BANKER else f"{player} – {banker}"
 
 
-def amendment_notice(theme: Theme, amendment: AmendmentView) -> Notice:
+def amendment_notice(theme: Theme, amendment: Amendment) -> Notice:
     """The plate for one amendment."""
     game = str(amendment.game)
-    if kind_of(amendment) == "void":
+    if amendment.kind is AmendKind.VOID:
         return Notice("void", (amendment.game,), theme.filled("game_voided", game=game))
     change = change_words(theme, amendment.before, amendment.after)
     words = theme.filled("game_corrected", game=game, change=change)
@@ -205,7 +178,7 @@ class Notices:
     # -- the queue -------------------------------------------------------------------------
     def observe(self, table: TableState, now: float) -> None:
         """Called on every update: a new amendment of the same shoe puts a notice up."""
-        amendments = amendments_of(table)
+        amendments = table.amendments
         first, same_shoe = not self._watching, table.shoe_id == self._shoe
         self._watching, self._shoe = True, table.shoe_id
         fresh = amendments[self._seen :] if same_shoe and len(amendments) > self._seen else ()
@@ -292,11 +265,8 @@ class NoticePlate(Sign[Notice]):
 
 # -- the staff's mark for integrity alerts ---------------------------------------------------
 def alert_count(table: TableState) -> int:
-    """This shoe's integrity alerts (``TableState.alerts``).
-
-    Read with ``getattr`` until the core's integrity checks land on main (issue 11).
-    """
-    return len(getattr(table, "alerts", ()))
+    """This shoe's integrity alerts (the staff mark's count)."""
+    return len(table.alerts)
 
 
 def alert_text(p: PanelPainter, count: int) -> str:
