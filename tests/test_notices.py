@@ -314,3 +314,21 @@ def test_an_amendment_before_the_table_has_any_shows_nothing(classic):
     framed = Framed(classic, SIZE)
     framed.update(TableState(), 0.0)
     assert framed.notices.notice(0.0) is None
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1080, 1920)], ids=str)
+def test_a_themes_longest_label_is_cut_to_its_plate_never_spilling(tmp_path, size):
+    source = Path(load_theme("classic").source).read_text(encoding="utf-8")
+    long = "Game {game} voided " + "x" * 170
+    theme = parse_theme(source.replace("  en:\n", f'  en:\n    game_voided: "{long}"\n', 1),
+                        tmp_path / "long.yaml")  # fmt: skip
+    framed, table = Framed(theme, size), dealt("BPBP")
+    framed.update(table, 0.0)
+    table.void(4)
+    framed.update(table, 1.0)
+    painted = framed.notices.banner.painted(1.0)
+    assert painted is not None
+    (text,) = painted.drawn
+    assert text.text.startswith("Game 4 voided x") and text.text.endswith("…")
+    assert painted.plate.contains(text.rect)
+    assert pygame.Rect((0, 0), size).contains(painted.rect)

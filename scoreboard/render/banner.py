@@ -204,9 +204,18 @@ class SignPainter:
         plate.center = ((left + right) // 2, anchor.centery)
         return plate
 
+    def room(self, placing: Placing) -> int:
+        """How wide a line may be on the plate at ``placing``."""
+        plate = self.plate_for(placing, len(placing.lines))
+        return plate.width - plate.height // 2
+
+    def least_size(self) -> int:
+        """The smallest font size a sign's words are drawn at (number-floor capitals)."""
+        return size_for_cap(self.panels, self.layout.unit * NUMBER_CAP, bold=True)
+
     def fit(self, placings: Sequence[Placing]) -> tuple[pygame.Rect, Lines, int]:
         """The plate of the first placing whose lines fit, its lines and their font size."""
-        floor = size_for_cap(self.panels, self.layout.unit * NUMBER_CAP, bold=True)
+        floor = self.least_size()
         for number, placing in enumerate(placings, start=1):
             lines = placing.lines
             plate_box = self.plate_for(placing, len(lines))

@@ -252,7 +252,13 @@ class NoticePlate(Sign[Notice]):
         self.fill = fill
 
     def paint(self, look: Notice) -> PaintedBanner:
+        signs, wide = self.signs, self.slots[-1]
         words = tuple(dict.fromkeys(look.words))
+        room = signs.room(
+            Placing(wide, (wide.left, wide.right), tuple(((w, False),) for w in words))
+        )
+        size, text = signs.least_size(), signs.panels.text
+        words = tuple(text.shorten(w, size, room, bold=True) for w in words)  # a theme's long label
         one = (tuple((word, False) for word in words),)
         each = tuple(((word, False),) for word in words)
         placings = [
