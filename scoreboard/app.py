@@ -44,14 +44,12 @@ on every reload (:func:`use_theme_rows`).
 from __future__ import annotations
 
 import contextlib
-import inspect
 import logging
 import os
 import signal
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
 
 import pygame
 
@@ -97,15 +95,6 @@ def motion_renderer(
     if motion:
         return lambda theme, size: Renderer(theme, size, drawers=drawers)
     return lambda theme, size: Renderer(theme, size, drawers=drawers, motion=False)
-
-
-def takes_notice(renderer: Renderer) -> bool:
-    """True when ``renderer.update`` has the ``notice`` parameter (the prompt line).
-
-    An adapter until every renderer has it: the keypad's prompt is passed only to one
-    that takes it.
-    """
-    return "notice" in inspect.signature(renderer.update).parameters
 
 
 def use_theme_rows(table: TableState, theme: Theme) -> bool:
@@ -292,11 +281,9 @@ class Kiosk:
             return None
         return now + scheduled.at - (self.wall_clock() - (self.clock() - now))
 
-    def notice(self, now: float) -> dict[str, Any]:
-        """``notice=`` the feed's prompt for a renderer that takes it (:func:`takes_notice`)."""
-        if self.keys is None or not takes_notice(self.renderer):
-            return {}
-        return {"notice": self.keys.prompt(now)}
+    def notice(self, now: float) -> str | None:
+        """The feed's prompt line (the keypad's question or pending modifiers), if any."""
+        return None if self.keys is None else self.keys.prompt(now)
 
     def draw(self, status: FeedStatus, now: float) -> None:
         """One frame attempt: the changed panels onto the screen, or the last good frame kept."""
@@ -307,7 +294,7 @@ class Kiosk:
                 clock=self.clock_text(),
                 now=now,
                 journal_failing=not self.journal.ok,
-                **self.notice(now),
+                notice=self.notice(now),
             )
             dirty += self.renderer.blink(now)
             if dirty:

@@ -41,15 +41,15 @@ KEYS = {
 
 
 class PromptRenderer(Renderer):
-    """The renderer with the ``notice`` parameter the lead adds; it keeps what it was given."""
+    """The kiosk's renderer, also keeping every ``notice`` (the keypad's prompt) it was given."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.notices: list[str | None] = []
+        self.given: list[str | None] = []
 
     def update(self, table, status, *, notice: str | None = None, **kwargs):
-        self.notices.append(notice)
-        return super().update(table, status, **kwargs)
+        self.given.append(notice)
+        return super().update(table, status, notice=notice, **kwargs)
 
 
 @dataclass
@@ -102,7 +102,7 @@ class Driver:
         """The notice the kiosk handed the renderer with its last frame."""
         renderer = self.kiosk.renderer
         assert isinstance(renderer, PromptRenderer)
-        return renderer.notices[-1]
+        return renderer.given[-1]
 
 
 @contextlib.contextmanager

@@ -14,7 +14,7 @@ import pygame
 import pytest
 from keypad_kiosk import WALL, keypad_kiosk
 
-from scoreboard.app import Kiosk, takes_notice
+from scoreboard.app import Kiosk
 from scoreboard.core.rules import Winner
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.feeds.keypad import KeypadFeed
@@ -228,11 +228,24 @@ def test_rebound_keys_from_the_config_are_the_ones_that_work():
         assert winners(pad.table) == "" and pad.table.voided == (1,)
 
 
-def test_a_renderer_without_the_notice_parameter_still_draws_the_keypad():
-    with keypad_kiosk(prompts=False) as pad:
-        assert not takes_notice(pad.kiosk.renderer)
-        pad.type("[6] [3]")
-        assert near(bead_colour(pad, 1), pad.kiosk.renderer.theme.colors.banker)
+def test_the_prompt_is_drawn_on_the_kiosk_screen_until_it_is_answered():
+    """The question reaches the pixels (the prompt plate over the board), then goes."""
+    with keypad_kiosk() as pad:
+        t = pad.type("[3]")
+        renderer = pad.kiosk.renderer
+        assert renderer.notices.prompt.area(t) is None
+        t = pad.tap("[-]", t + 0.5)
+        area = renderer.notices.prompt.area(t)
+        assert area is not None and renderer.frame.get_rect().contains(area)
+        points = [
+            (x, y) for x in range(area.left, area.right, 7) for y in range(area.top, area.bottom, 5)
+        ]
+        covered = sum(renderer.frame.get_at(xy) != renderer.base.get_at(xy) for xy in points)
+        assert covered > len(points) / 2  # the plate covers the board there
+        t = pad.type("[0]", t + 0.5)
+        pad.at(t + 30.0)  # past the "cancelled" line too
+        assert pad.prompt is None and renderer.notices.prompt.area(t + 30.0) is None
+        assert winners(pad.table) == "B"  # the clear key cancelled the void
 
 
 def test_keypad_entries_are_journaled_and_replayed_after_a_restart(tmp_path):
