@@ -139,6 +139,19 @@ def merged(theme: Theme, notices: Sequence[Notice]) -> list[Notice]:
     return found
 
 
+def prompt_lines(text: str) -> tuple[str, ...]:
+    """A question and its instruction as two parts, so a narrow plate breaks it there
+    rather than cutting the instruction the dealer needs.
+
+    >>> prompt_lines("Void game 17 (Banker)? Press - again or hold it")
+    ('Void game 17 (Banker)?', 'Press - again or hold it')
+    >>> prompt_lines("Banker pair +")
+    ('Banker pair +',)
+    """
+    question, mark, rest = text.partition("? ")
+    return (question + mark.strip(), rest) if mark and rest else (text,)
+
+
 @dataclass(frozen=True, slots=True)
 class Slot:
     """One plate in the queue: shown from ``start`` to ``end``."""
@@ -212,7 +225,8 @@ class Notices:
     def _prompt_at(self, now: float) -> Notice | None:
         if self._wanted != self._planned:
             self._planned = self._wanted
-            look = None if self._wanted is None else Notice("prompt", (), (self._wanted,))
+            wanted = self._wanted
+            look = None if wanted is None else Notice("prompt", (), prompt_lines(wanted))
             self._prompt.plan(now, [(now, look)])
         return self._prompt.at(now)
 
