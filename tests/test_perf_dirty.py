@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.canvas import Recorder, changed_areas, draw_rect, replay
+from scoreboard.render.canvas import Recorder, changed_areas, copy_area, draw_rect, replay
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import load_theme
 
@@ -240,3 +240,17 @@ def test_the_texts_logged_after_kept_drawings_are_every_text_of_the_board(classi
     assert warm.panels.log == cold.panels.log
     counted = {entry.value.text for entry in warm.panel_views["counters"].entries}
     assert counted <= {drawn.text for drawn in warm.panels.log}
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 90), st.integers(0, 40), st.integers(0, 140), st.integers(0, 30))
+def test_a_copy_split_for_speed_copies_what_a_blit_copies(x, y, w, h):
+    """``copy_area`` copies some rectangles in two parts; the pixels are a plain blit's."""
+    source = pygame.Surface((200, 80))
+    for n in range(200):
+        pygame.draw.line(source, (n, 255 - n, (7 * n) % 256), (n, 0), (n, 79))
+    expected, frame = pygame.Surface((200, 80)), pygame.Surface((200, 80))
+    area = pygame.Rect(x, y, w, h)
+    expected.blit(source, area, area)
+    copy_area(frame, source, area)
+    assert same_frame(frame, expected)

@@ -14,6 +14,8 @@ from typing import Protocol
 
 import pygame
 
+from scoreboard.render.canvas import copy_area
+
 
 class Overlay(Protocol):
     """Something drawn over the panels (see scoreboard.render.overlay)."""
@@ -54,10 +56,10 @@ class Compositor:
         repaint = self._repaint(shown, dirty)
         if not self._overlaid:  # the composite catches up with the board drawn meanwhile
             for rect in self._stale:
-                composite.blit(self.base, rect, rect)
+                copy_area(composite, self.base, rect)
             self._stale = []
         for rect in repaint:
-            composite.blit(self.base, rect, rect)
+            copy_area(composite, self.base, rect)
         for at, (area, _) in shown.items():
             if area.collidelist(repaint) >= 0:
                 overlays[at].draw(composite, now)
