@@ -31,7 +31,9 @@ SLOW = frozenset({"bench_roads.py", "bench_fuzz.py"})
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples, slow ones skipped")
-    parser.add_argument("--compare", type=Path, metavar="BASE_TREE", help="baseline checkout")
+    parser.add_argument(
+        "--compare", action="append", metavar="[LABEL=]TREE", help="checkouts to measure beside"
+    )
     parser.add_argument("--only", default="", help="comma-separated names, e.g. frame,latency")
     args = parser.parse_args()
     here = Path(__file__).resolve().parent
@@ -45,8 +47,9 @@ def main() -> int:
         command = [sys.executable, str(script)]
         if args.quick and script.name in QUICK:
             command.append("--quick")
-        if args.compare is not None and script.name in SIDE_BY_SIDE:
-            command += ["--compare", str(args.compare)]
+        if args.compare and script.name in SIDE_BY_SIDE:
+            for other in args.compare:
+                command += ["--compare", other]
         print(f"== {script.name} {' '.join(command[2:])}".rstrip(), flush=True)
         begun = time.monotonic()
         status |= subprocess.run(command, env=env, check=False).returncode

@@ -1,4 +1,4 @@
-"""Run one benchmark in two source trees and print both columns in one table.
+"""Run one benchmark in two (or more) source trees and print their columns in one table.
 
 Each tree runs in its own interpreter: ``TREE/.venv/bin/python`` (made with
 ``pip install -e TREE`` the first time), so its ``scoreboard`` *and* its shipped
@@ -85,10 +85,25 @@ def tree(label: str, path: Path) -> Tree:
     return Tree(f"{label} {revision(path)}", path, str(python))
 
 
-def trees(compare: Path | None, current: Path | None) -> list[Tree]:
-    """``[base, now]`` with ``--compare``, else ``[now]``."""
+def trees(compare: Sequence[str] | None, current: Path | None) -> list[Tree]:
+    """``[base, ..., now]``: each ``--compare`` tree (``PATH`` or ``LABEL=PATH``), then this one.
+
+    The first unlabelled one is ``base``, the next ``base2`` and so on.
+
+    >>> labelled("start=/work/wt-start", 2), labelled("/work/wt-base", 1)
+    (('start', PosixPath('/work/wt-start')), ('base', PosixPath('/work/wt-base')))
+    """
     now = tree("now", current or THIS_TREE)
-    return [tree("base", compare), now] if compare is not None else [now]
+    found = [tree(*labelled(text, n)) for n, text in enumerate(compare or (), start=1)]
+    return [*found, now]
+
+
+def labelled(text: str, n: int) -> tuple[str, Path]:
+    """``(label, path)`` from ``LABEL=PATH`` or ``PATH`` (then ``base``, ``base2``, ...)."""
+    label, sep, path = text.partition("=")
+    if sep and "/" not in label:
+        return label, Path(path)
+    return ("base" if n == 1 else f"base{n}"), Path(text)
 
 
 def run_child(where: Tree, script: Path, argv: Sequence[str]) -> dict[str, Any]:

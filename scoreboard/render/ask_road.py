@@ -6,6 +6,7 @@ are the road engine's own predictions, drawn in each road's symbol.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import pygame
@@ -21,8 +22,25 @@ def draw_ask_road(p: PanelPainter, surface: pygame.Surface, roads: Roads) -> Non
     """For a next Banker and a next Player, each derived road's entry (a dash for none).
 
     Two rows when the panel is tall enough, else side by side in one row
-    (a short strip under the bead plate).
+    (a short strip under the bead plate).  A row is drawn once per the
+    entries it shows and replayed after (:meth:`PanelPainter.part`).
     """
+    rows, named = p.laid_out("ask road", lambda: ask_layout(p))
+    for row, side in zip(rows, SIDES, strict=True):
+        predicted = roads.predictions.get(side, {})
+        shown = tuple(predicted.get(road) for road in DERIVED_ROADS)
+        p.part(
+            surface,
+            ("ask row", side, shown),
+            functools.partial(ask_row, p, row=row, winner=side, predicted=predicted, named=named),
+        )
+
+
+SIDES = (Winner.BANKER, Winner.PLAYER)
+
+
+def ask_layout(p: PanelPainter) -> tuple[tuple[pygame.Rect, ...], bool]:
+    """The two rows' rectangles, and whether both rows name their side (else the chips do)."""
     body = p.layout.panels["predictions"].body
     one_row = body.height < 2 * 1.6 * p.floor("label")
     rows = []
@@ -34,14 +52,12 @@ def draw_ask_road(p: PanelPainter, surface: pygame.Surface, roads: Roads) -> Non
         else:
             row_h = body.height / 2
             rows.append(pygame.Rect(body.x, round(body.y + i * row_h), body.width, round(row_h)))
-    sides = (Winner.BANKER, Winner.PLAYER)
     least = p.min_size("label")
     named = all(  # both names or neither, so the two rows look alike
-        p.text.width(p.theme.label(SIDE_KEY[side])[0], least) <= ask_label(row).width
-        for row, side in zip(rows, sides, strict=True)
+        p.text.width(p.names(SIDE_KEY[side])[0], least) <= ask_label(row).width
+        for row, side in zip(rows, SIDES, strict=True)
     )
-    for row, side in zip(rows, sides, strict=True):
-        ask_row(p, surface, row, side, roads.predictions.get(side, {}), named=named)
+    return tuple(rows), named
 
 
 def ask_label(row: pygame.Rect) -> pygame.Rect:

@@ -20,31 +20,35 @@ Rect(0, 0, 5, 5)
 >>> before = pen.ops
 >>> pen = Recorder((100, 50))
 >>> _ = pen.blit(spot, (20, 10)), draw_rect(pen, (255, 0, 0), pygame.Rect(0, 0, 5, 5))
->>> changed_areas(before, pen.ops)
-[Rect(10, 10, 4, 4), Rect(20, 10, 4, 4)]
+>>> changed_areas(before, pen.ops)  # the spot's old and new places, near: one copy
+[Rect(10, 10, 14, 4)]
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import pygame
 
 from scoreboard.theme import RGB
 
-MERGE_SLACK = 1.3
-"""Two changed areas are copied as one when their union is at most this much bigger."""
+MERGE_PIXELS = 4096
+"""Two changed areas are copied as one when their union holds at most this many more pixels.
+
+About what one more rectangle costs (a replay pass over the panel's operations,
+a blit call, a rectangle more for the display) in pixels copied.
+"""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Op:
+class Op(NamedTuple):
     """One drawing operation: a blit of ``source`` (a Surface) or a filled/outlined rectangle.
 
     Two operations are the same when they draw the same thing at the same place:
-    the very same source surface (cached text and sprites are reused objects), or
-    the same colour, rectangle, line width and corner radius.
+    the very same source surface (a Surface equals only itself; cached text and
+    sprites are reused objects), or the same colour, rectangle, line width and
+    corner radius.  A tuple, so that building one and comparing two (a few
+    dozen each coup) costs no Python-level call.
     """
 
     rect: pygame.Rect
@@ -56,19 +60,6 @@ class Op:
     radius: int = 0
     shape: pygame.Rect | None = None
     """The rectangle drawn (``rect`` may reach past it); None for a blit."""
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Op):
-            return NotImplemented
-        return (
-            self.source is other.source
-            and self.rect == other.rect
-            and self.area == other.area
-            and self.color == other.color
-            and self.width == other.width
-            and self.radius == other.radius
-            and self.shape == other.shape
-        )
 
     def run(self, surface: pygame.Surface) -> None:
         """Do the operation on ``surface`` (its clip limits where)."""
@@ -134,7 +125,9 @@ def draw_rect(
     if isinstance(surface, Recorder):
         rect = pygame.Rect(rect)
         reach = rect
-        if width > 0:  # pygame may draw an outline a pixel or two past its rectangle
+        if width > 0 and 2 * width >= min(rect.w, rect.h):
+            # An outline as wide as its rectangle's half may be drawn past it (by up to
+            # its width, measured); otherwise it stays inside (6,000 random cases, any radius).
             spill = 2 * (width + max(0, border_radius) + 1)
             reach = rect.inflate(spill, spill)
             if min(rect.w, rect.h) <= spill:  # and a rectangle too small for it anywhere right
@@ -150,40 +143,87 @@ def changed_areas(before: Sequence[Op], after: Sequence[Op]) -> list[pygame.Rect
     Operations are compared in drawing order, position by position; an operation
     that differs marks both its old and its new rectangle.
     """
-    rects = []
-    for n in range(max(len(before), len(after))):
-        old = before[n] if n < len(before) else None
-        new = after[n] if n < len(after) else None
-        if old is not None and new is not None and old == new:
-            continue
-        rects += [op.rect for op in (old, new) if op is not None and op.rect.w and op.rect.h]
-    return merge(rects)
+    if before == after:
+        return []
+    rects: list[pygame.Rect] = []
+    for old, new in zip(before, after, strict=False):
+        if old != new:
+            rects += (old.rect, new.rect)
+    shared = min(len(before), len(after))
+    rects += [op.rect for op in before[shared:]]
+    rects += [op.rect for op in after[shared:]]
+    return merge([rect for rect in rects if rect.w and rect.h])
 
 
 def merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
-    """Overlapping rectangles joined, and near ones whose union wastes little.
+    """Overlapping and near rectangles joined where one copy costs less than two.
 
-    >>> merge([pygame.Rect(0, 0, 10, 10), pygame.Rect(5, 5, 10, 10), pygame.Rect(50, 0, 2, 2)])
-    [Rect(0, 0, 15, 15), Rect(50, 0, 2, 2)]
+    Two rectangles become their union when it holds at most :data:`MERGE_PIXELS`
+    more pixels than the two do apart: each rectangle has a fixed cost (a
+    replay pass, a blit, a copy to the display) worth about that many pixels,
+    and every pixel of a union is copied twice (drawn, then shown).  A small
+    change beside a large one stays apart instead of dragging the union over
+    the still pixels between them.
+
+    >>> merge([pygame.Rect(0, 0, 10, 10), pygame.Rect(5, 5, 10, 10), pygame.Rect(500, 0, 2, 2)])
+    [Rect(0, 0, 15, 15), Rect(500, 0, 2, 2)]
+    >>> merge([pygame.Rect(0, 0, 400, 400), pygame.Rect(0, 420, 400, 400)])
+    [Rect(0, 0, 400, 400), Rect(0, 420, 400, 400)]
     """
-    kept: list[pygame.Rect] = []
-    for rect in rects:
-        rect = pygame.Rect(rect)
-        joined = True
-        while joined:  # a grown rectangle may now reach one kept before
-            joined = False
+    kept = [pygame.Rect(r) for r in dict.fromkeys(tuple(r) for r in rects)]  # once each
+    while True:  # passes until none joins (a grown rectangle may reach one kept before)
+        rects, kept = kept, []
+        for rect in rects:
+            size = rect.w * rect.h + MERGE_PIXELS
             for n, other in enumerate(kept):
                 union = other.union(rect)
-                size = union.w * union.h
-                if other.colliderect(rect) or size <= MERGE_SLACK * (
-                    other.w * other.h + rect.w * rect.h
-                ):
-                    rect = union
-                    del kept[n]
-                    joined = True
+                if union.w * union.h <= other.w * other.h + size:
+                    kept[n] = union
                     break
-        kept.append(rect)
-    return kept
+            else:
+                kept.append(rect)
+        if len(kept) == len(rects):
+            return kept
+
+
+FAST_COPY_PIXELS = 1 << 20
+"""Rectangles this large are copied as they are (SDL's streaming copy suits them)."""
+
+
+def copy_area(frame: pygame.Surface, source: pygame.Surface, rect: pygame.Rect) -> None:
+    """``frame.blit(source, rect, rect)``, split where SDL would copy it slowly.
+
+    SDL copies rows that start 16-byte aligned with streaming stores, 64 bytes
+    at a time, and the rest of each row with ordinary stores.  When a row
+    starts off a 64-byte line and its length is not a multiple of 64 bytes,
+    the ordinary stores land on a line the streaming ones half wrote, which
+    costs about 0.5 µs a row on the development machine (a 57x57 road cell:
+    30 µs instead of 1-2; ``benchmarks/bench_copy.py``).  Such a rectangle is
+    copied as its first column, then the rest (whose rows then start
+    unaligned: an ordinary copy).  The pixels are the same either way.
+    """
+    if rect.w * rect.h < FAST_COPY_PIXELS and slow_rows(frame, rect):
+        edge = pygame.Rect(rect.x, rect.y, 1, rect.h)
+        frame.blit(source, edge, edge)
+        rect = pygame.Rect(rect.x + 1, rect.y, rect.w - 1, rect.h)
+    frame.blit(source, rect, rect)
+
+
+def slow_rows(surface: pygame.Surface, rect: pygame.Rect) -> bool:
+    """Whether SDL copies ``rect`` onto ``surface`` the slow way (see :func:`copy_area`).
+
+    >>> frame = pygame.Surface((64, 8))
+    >>> slow_rows(frame, pygame.Rect(0, 0, 16, 8)), slow_rows(frame, pygame.Rect(1, 0, 40, 8))
+    (False, False)
+    """
+    depth, pitch = surface.get_bytesize(), surface.get_pitch()
+    length = rect.w * depth
+    if length <= 64 or length % 64 == 0:
+        return False
+    start = getattr(surface, "_pixels_address", 0) + rect.y * pitch + rect.x * depth
+    if start % 16 or pitch % 16:
+        return False  # an ordinary copy
+    return start % 64 != 0 or pitch % 64 != 0
 
 
 def replay(
@@ -194,20 +234,21 @@ def replay(
 ) -> None:
     """Put ``ops`` on ``frame`` within ``areas``: the static layer back, then each op clipped."""
     before = frame.get_clip()
+    reach = [op.rect for op in ops]
+    outlines = [op.rect for op in ops if op.width > 0]
     try:
         for area in areas:
-            area = whole_outlines(area, ops).clip(frame.get_rect())
+            area = whole_outlines(area, outlines).clip(frame.get_rect())
             frame.set_clip(area)
-            frame.blit(static, area, area)
-            for op in ops:
-                if op.rect.colliderect(area):
-                    op.run(frame)
+            copy_area(frame, static, area)
+            for n in area.collidelistall(reach):
+                ops[n].run(frame)
     finally:
         frame.set_clip(before)
 
 
-def whole_outlines(area: pygame.Rect, ops: Sequence[Op]) -> pygame.Rect:
-    """``area`` grown to hold every outline that reaches into it, whole.
+def whole_outlines(area: pygame.Rect, outlines: Sequence[pygame.Rect]) -> pygame.Rect:
+    """``area`` grown to hold every outline (the reach of an outlined rectangle) it cuts, whole.
 
     pygame clips a rectangle *before* drawing its outline, so an outline redrawn
     under a clip that cuts it is a different shape (its hole moves) from the one
@@ -217,8 +258,8 @@ def whole_outlines(area: pygame.Rect, ops: Sequence[Op]) -> pygame.Rect:
     grown = True
     while grown:
         grown = False
-        for op in ops:
-            if op.width > 0 and op.rect.colliderect(area) and not area.contains(op.rect):
-                area = area.union(op.rect)
+        for reach in outlines:
+            if reach.colliderect(area) and not area.contains(reach):
+                area = area.union(reach)
                 grown = True
     return area

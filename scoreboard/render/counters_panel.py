@@ -6,6 +6,7 @@ their :class:`~scoreboard.render.panels.PanelView` from ``counters``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import pygame
@@ -38,28 +39,23 @@ def tiles(
     tiles_h: int,
     gap: int,
 ) -> list[Entry]:
+    """The three tiles: a face (colour and name, drawn once), its count and its share."""
     colors = p.colors
-    tile_w = (body.width - 2 * gap) / 3
+    boxes = p.laid_out(
+        ("counter tiles", tuple(body), tiles_h, gap), lambda: tile_boxes(body, tiles_h, gap)
+    )
     sides = (
         ("banker", counts.banker, colors.banker),
         ("player", counts.player, colors.player),
         ("tie", counts.tie, colors.tie),
     )
     entries = []
-    for i, (key, count, color) in enumerate(sides):
-        tile = pygame.Rect(round(body.x + i * (tile_w + gap)), body.y + gap, round(tile_w), tiles_h)
-        draw_rect(surface, color, tile, border_radius=p.layout.radius)
-        name_box = pygame.Rect(tile.x, tile.y, tile.width, round(tile.height * 0.3))
-        name = p.put(
+    for (key, count, color), (tile, name_box, count_box, pct_box) in zip(sides, boxes, strict=True):
+        name = p.part(
             surface,
-            tile_name(p, key, name_box.inflate(-gap * 2, -gap).width),
-            name_box.inflate(-gap * 2, -gap),
-            colors.bead_text,
-            bold=True,
-            align="center",
-            role="label",
+            ("counter tile", key, tuple(tile)),
+            functools.partial(tile_face, p, key=key, color=color, tile=tile, name_box=name_box),
         )
-        count_box = pygame.Rect(tile.x, name_box.bottom, tile.width, round(tile.height * 0.44))
         shown = p.put(
             surface,
             str(count),
@@ -70,23 +66,48 @@ def tiles(
             role="number",
         )
         entries.append(Entry(key, name, shown))
-        pct_box = pygame.Rect(tile.x, count_box.bottom, tile.width, tile.bottom - count_box.bottom)
         pct = f"{counts.percent(key):.1f}%"
-        p.put(
-            surface,
-            pct,
-            pct_box.inflate(0, -gap),
-            colors.bead_text,
-            align="center",
-            role="label",
-        )
+        p.put(surface, pct, pct_box, colors.bead_text, align="center", role="label")
     return entries
+
+
+TileBoxes = tuple[pygame.Rect, pygame.Rect, pygame.Rect, pygame.Rect]
+"""A tile, and where its name, count and share go."""
+
+
+def tile_boxes(body: pygame.Rect, tiles_h: int, gap: int) -> tuple[TileBoxes, ...]:
+    """The three tiles across ``body``: (tile, name box, count box, share box) each."""
+    tile_w = (body.width - 2 * gap) / 3
+    boxes = []
+    for i in range(3):
+        tile = pygame.Rect(round(body.x + i * (tile_w + gap)), body.y + gap, round(tile_w), tiles_h)
+        name_box = pygame.Rect(tile.x, tile.y, tile.width, round(tile.height * 0.3))
+        count_box = pygame.Rect(tile.x, name_box.bottom, tile.width, round(tile.height * 0.44))
+        pct_box = pygame.Rect(tile.x, count_box.bottom, tile.width, tile.bottom - count_box.bottom)
+        boxes.append((tile, name_box.inflate(-gap * 2, -gap), count_box, pct_box.inflate(0, -gap)))
+    return tuple(boxes)
+
+
+def tile_face(
+    p: PanelPainter,
+    surface: pygame.Surface,
+    key: str,
+    color: RGB,
+    tile: pygame.Rect,
+    name_box: pygame.Rect,
+) -> DrawnText:
+    """A tile's colour and its side's name; the name as drawn."""
+    draw_rect(surface, color, tile, border_radius=p.layout.radius)
+    name = tile_name(p, key, name_box.width)
+    return p.put(
+        surface, name, name_box, p.colors.bead_text, bold=True, align="center", role="label"
+    )
 
 
 def tile_name(p: PanelPainter, key: str, width: int) -> str:
     """A tile's name: every language, else the primary, else the side's letter (never cut)."""
     size = p.min_size("label", bold=True)
-    for name in (p.words(key), p.theme.label(key)[0]):
+    for name in (p.words(key), p.names(key)[0]):
         if p.text.width(name, size, bold=True) <= width:
             return name
     return p.theme.roads.letters[key]
@@ -129,28 +150,65 @@ def count_rows(
     """Two columns of label (left) and value (right), one font size for all.
 
     One column instead when two would cut the labels and one has the height.
+    The layout is worked out once per set of values, and each row drawn once
+    per value and place (:meth:`PanelPainter.part`): a coup redraws the rows
+    whose values changed.
     """
+    cells, size = p.laid_out(
+        ("count rows", tuple(rows), tuple(area), gap), lambda: row_cells(p, rows, area, gap)
+    )
+    return [
+        p.part(
+            surface,
+            ("count row", key, value, color, size, tuple(cell)),
+            functools.partial(
+                count_row, p, key=key, value=value, color=color, cell=cell, size=size, gap=gap
+            ),
+        )
+        for (key, value, color), cell in zip(rows, cells, strict=True)
+    ]
+
+
+def row_cells(
+    p: PanelPainter, rows: Sequence[tuple[str, str, RGB]], area: pygame.Rect, gap: int
+) -> tuple[tuple[pygame.Rect, ...], int]:
+    """Each row's cell, in one or two columns, and the font size they share."""
     cols = 2 if rows_fit(p, rows, area, gap, 2) or not rows_fit(p, rows, area, gap, 1) else 1
     per_col = (len(rows) + cols - 1) // cols
     row_h = area.height / per_col
     col_w = (area.width - 2 * gap * (cols - 1)) / cols
     size = max(row_size(p, rows, row_h * 0.6, col_w - 2 * gap), p.min_size("label"))
-    entries = []
-    for index, (key, value, color) in enumerate(rows):
+    cells = []
+    for index in range(len(rows)):
         col, row = divmod(index, per_col)
-        cell = pygame.Rect(
-            round(area.x + col * (col_w + 2 * gap)),
-            round(area.y + row * row_h),
-            round(col_w),
-            round(row_h),
+        cells.append(
+            pygame.Rect(
+                round(area.x + col * (col_w + 2 * gap)),
+                round(area.y + row * row_h),
+                round(col_w),
+                round(row_h),
+            )
         )
-        bold = DrawnText(value, cell, size, color, bold=True, role="label")
-        shown = p.blit_text(surface, bold, "midright", cell.midright)
-        room = shown.rect.left - cell.left - gap
-        label = p.label_text(key, size, room)
-        muted = DrawnText(label, cell, size, p.colors.muted, role="label")
-        entries.append(Entry(key, p.blit_text(surface, muted, "midleft", cell.midleft), shown))
-    return entries
+    return tuple(cells), size
+
+
+def count_row(
+    p: PanelPainter,
+    surface: pygame.Surface,
+    key: str,
+    value: str,
+    color: RGB,
+    cell: pygame.Rect,
+    size: int,
+    gap: int,
+) -> Entry:
+    """One labelled count: the value at the cell's right, its label in the room left of it."""
+    bold = DrawnText(value, cell, size, color, bold=True, role="label")
+    shown = p.blit_text(surface, bold, "midright", cell.midright)
+    room = shown.rect.left - cell.left - gap
+    label = p.label_text(key, size, room)
+    muted = DrawnText(label, cell, size, p.colors.muted, role="label")
+    return Entry(key, p.blit_text(surface, muted, "midleft", cell.midleft), shown)
 
 
 def rows_fit(
@@ -164,7 +222,7 @@ def rows_fit(
     room = (area.width - 2 * gap * (cols - 1)) / cols - gap
     measure = p.text.width
     return all(
-        measure(p.theme.label(key)[0], size) + measure(value, size, bold=True) <= room
+        measure(p.names(key)[0], size) + measure(value, size, bold=True) <= room
         for key, value, _ in rows
     )
 

@@ -8,6 +8,8 @@ deal the hand again as it arrives; the totals always add up the cards on view.
 
 from __future__ import annotations
 
+import functools
+
 import pygame
 
 from scoreboard.core.cards import Card, hand_total
@@ -79,7 +81,12 @@ def draw_last_coup(
         area = pygame.Rect(body.x + i * half, body.y, half, body.height)
         inset = area.inflate(-p.layout.px(0.008), 0)
         total = hand_total(visible) if visible else None
-        head = draw_head(p, surface, inset, side, total, coup.winner if complete else None)
+        winner = coup.winner if complete else None
+        head = p.part(
+            surface,
+            ("hand head", i, total, winner),
+            functools.partial(draw_head, p, area=inset, side=side, total=total, winner=winner),
+        )
         below = pygame.Rect(inset.x, head.bottom, inset.width, inset.bottom - head.bottom)
         areas.append(below.inflate(-p.layout.px(0.01), -round(below.height * 0.1)))
     card_h = min(card_height(a, len(h[0])) for a, h in zip(areas, hands, strict=True))
@@ -128,7 +135,7 @@ def draw_head(
     room = pygame.Rect(
         inner.x, inner.y, number.rect.left - inner.x - round(cap * 0.4), inner.height
     )
-    names = p.theme.label(SIDE_KEY[side])
+    names = p.names(SIDE_KEY[side])
     name = " ".join(dict.fromkeys(names))
     label_cap = max(p.floor("label"), min(cap * 0.62, head.height * 0.34))
     if p.text.width(name, p.text.size_for_cap(label_cap, bold=True), bold=True) > room.width:
@@ -244,12 +251,12 @@ def draw_result(p: PanelPainter, surface: pygame.Surface, body: pygame.Rect, cou
     plate = body.inflate(-p.layout.px(0.01), -round(body.height * 0.12))
     draw_rect(surface, fill, plate, border_radius=p.layout.radius)
     if coup.winner is Winner.TIE:
-        lines = p.theme.label("tie_result")
+        lines = p.names("tie_result")
     else:
-        wins = p.theme.label("wins")
+        wins = p.names("wins")
         lines = tuple(
             f"{name.upper()} {word}"
-            for name, word in zip(p.theme.label(SIDE_KEY[coup.winner]), wins, strict=False)
+            for name, word in zip(p.names(SIDE_KEY[coup.winner]), wins, strict=False)
         )
     lines = tuple(dict.fromkeys(lines))
     totals = coup.player_total is not None and coup.banker_total is not None

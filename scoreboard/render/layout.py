@@ -9,6 +9,17 @@ asks for (``theme.roads.columns``), so a whole shoe fits on any screen shape; a
 derived road's cell is a fixed fraction of the big road's (``derived_cell``:
 0.5 puts 2x2 derived entries in the space of one big-road cell, as real boards
 do).  docs/display.md ("The layout grid") explains the figures.
+
+Panels keep the theme's fractions of the screen, so a screen of another shape
+than the layout was drawn for gets other cells.  The shipped portrait layouts
+are drawn for 9:16 (1080x1920: big road 21 px, derived roads 10.5 px); on a
+3:4 or 4:5 portrait screen (768x1024, 1024x1280) the big-road strip is as
+wide but shorter for its width (0.12 or 0.11 of it, not 0.16) while its title
+strip keeps its height, so its cells are height-bound at 9.8 and 12 px
+(derived 4-5 px) and the bead plate, which has height to spare, keeps 36-45 px
+cells.  Moving height from the bead plate to the roads needs a
+layout drawn for that shape (a theme's own ``portrait`` rectangles); this
+module does not guess at one.
 """
 
 from __future__ import annotations

@@ -13,17 +13,27 @@ and tools read the board from the drawing itself rather than from the state.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import pygame
 
 from scoreboard.core.roads import Roads
 from scoreboard.core.table import Limits, TableState
-from scoreboard.render.canvas import draw_rect
+from scoreboard.render.canvas import Op, Recorder, draw_rect
 from scoreboard.render.layout import ScreenLayout
 from scoreboard.render.marks import RoadPainter
-from scoreboard.render.text import CAP_FLOORS, TextCache
+from scoreboard.render.text import CAP_FLOORS, TextCache, remember
 from scoreboard.theme import RGB, Theme
+
+_T = TypeVar("_T")
+
+MAX_PARTS = 256
+"""How many drawn parts (:meth:`PanelPainter.part`) a painter keeps; a coup meets a few new ones."""
+
+MAX_PLACED = 2048
+"""How many text placements (:meth:`PanelPainter.put`) a painter keeps."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +103,22 @@ class PanelView:
         raise KeyError(name)
 
 
+def aligned(where: pygame.Rect, box: pygame.Rect, align: str) -> None:
+    """Move ``where`` across ``box``: ``"left"``, ``"center"`` or ``"right"`` aligned.
+
+    >>> where = pygame.Rect(0, 0, 10, 5)
+    >>> aligned(where, pygame.Rect(100, 0, 50, 5), "right")
+    >>> where.x
+    140
+    """
+    if align == "center":
+        where.centerx = box.centerx
+    elif align == "right":
+        where.right = box.right
+    else:
+        where.left = box.left
+
+
 class PanelPainter:
     """Draws panel contents; shares the text cache and the road symbols.
 
@@ -100,6 +126,12 @@ class PanelPainter:
     a :class:`DrawnText` (with its role), in drawing order, until it is set
     back to None.  Tests and tools read the sizes on the board from it; the
     kiosk leaves it None, which costs nothing.
+
+    Layout is worked out once per content: where :meth:`put` places a text
+    (its fitted size, cut and position) is kept per text, box and style, and a
+    :meth:`part` of a panel (an ask-road row, a hand's head, a counter row)
+    is kept as the operations it recorded, per the values it shows.  A coup
+    that changes three numbers lays out three numbers.
     """
 
     def __init__(
@@ -111,10 +143,27 @@ class PanelPainter:
         self.roads = roads
         self.colors = theme.colors
         self.log: list[DrawnText] | None = None
+        self._words: dict[tuple[str, str], str] = {}
+        self._names: dict[str, tuple[str, ...]] = {}
+        self._least: dict[tuple[str, bool], int] = {}
+        self._placed: dict[tuple[Any, ...], DrawnText] = {}
+        self._parts: dict[Hashable, tuple[tuple[Op, ...], Any]] = {}
+        self._layouts: dict[Hashable, Any] = {}
 
     # -- helpers ----------------------------------------------------------------------
     def words(self, key: str, sep: str = " ") -> str:
-        return sep.join(dict.fromkeys(self.theme.label(key)))
+        """The label ``key`` in every shown language, each once, joined by ``sep``."""
+        found = self._words.get((key, sep))
+        if found is None:
+            found = self._words[(key, sep)] = sep.join(dict.fromkeys(self.names(key)))
+        return found
+
+    def names(self, key: str) -> tuple[str, ...]:
+        """The label ``key`` in each shown language, primary first (the theme's, kept)."""
+        found = self._names.get(key)
+        if found is None:
+            found = self._names[key] = self.theme.label(key)
+        return found
 
     def floor(self, role: str) -> float:
         """The smallest cap height in pixels text of ``role`` may have on this screen."""
@@ -122,7 +171,50 @@ class PanelPainter:
 
     def min_size(self, role: str, *, bold: bool = False) -> int:
         """The smallest font size of ``role``: its capitals reach :meth:`floor`."""
-        return self.text.size_for_cap(self.floor(role), bold=bold)
+        found = self._least.get((role, bold))
+        if found is None:
+            found = self.text.size_for_cap(self.floor(role), bold=bold)
+            self._least[(role, bold)] = found
+        return found
+
+    def laid_out(self, key: Hashable, compute: Callable[[], _T]) -> _T:
+        """``compute()``, worked out once per ``key`` (a panel's layout for a content shape).
+
+        ``key`` names everything the layout depends on besides this painter's
+        theme and layout; the value is shared: immutable values only.
+        """
+        layouts = self._layouts
+        if key in layouts:
+            return layouts[key]
+        found = compute()
+        remember(layouts, key, found, MAX_PLACED)
+        return found
+
+    def part(
+        self, surface: pygame.Surface, key: Hashable, draw: Callable[[pygame.Surface], _T]
+    ) -> _T:
+        """``draw(surface)``, recorded once per ``key`` and replayed after; its result kept.
+
+        ``key`` must name everything the drawing depends on besides this
+        painter's theme and layout (a part's name, its rectangle, the values it
+        shows): a different value is a different key, so a change is drawn.
+        Only on a :class:`~scoreboard.render.canvas.Recorder` (what the renderer
+        draws the small panels on) and while no :attr:`log` is kept; elsewhere
+        it just draws.  The result is shared between draws: values only.
+        """
+        if self.log is not None or not isinstance(surface, Recorder):
+            return draw(surface)
+        parts = self._parts
+        found = parts.pop(key, None)
+        if found is None:
+            pen = Recorder(surface.frame_size)
+            result = draw(pen)
+            found = (tuple(pen.ops), result)
+            if len(parts) >= MAX_PARTS:
+                del parts[next(iter(parts))]  # the least recently used
+        parts[key] = found  # (re)inserted last: most recently used
+        surface.ops.extend(found[0])
+        return found[1]
 
     def record(self, drawn: DrawnText) -> DrawnText:
         """Add ``drawn`` to :attr:`log` (when kept); returns it."""
@@ -189,28 +281,42 @@ class PanelPainter:
         """Fit ``text`` into ``box`` (vertically centred) and return how it was drawn.
 
         ``height`` sizes it by its line box, ``cap`` by its capitals; see :meth:`sized`.
+        The placement is worked out once per text, box and style; the returned
+        value is shared by every draw of it (read it, never change its rect).
         """
-        text, size = self.sized(text, box, bold=bold, height=height, cap=cap, role=role)
-        rendered = self.text.render(text, size, color, bold=bold)
-        where = rendered.get_rect(top=box.centery - self.text.cap_middle(size, bold=bold))
-        if align == "center":
-            where.centerx = box.centerx
-        elif align == "right":
-            where.right = box.right
+        key = (text, box.x, box.y, box.w, box.h, color, bold, align, height, cap, role)
+        placed = self._placed.get(key)
+        if placed is None:
+            shown, size = self.sized(text, box, bold=bold, height=height, cap=cap, role=role)
+            rendered = self.text.render(shown, size, color, bold=bold)
+            where = rendered.get_rect(top=box.centery - self.text.cap_middle(size, bold=bold))
+            aligned(where, box, align)
+            placed = DrawnText(shown, where, size, color, bold, role)
+            remember(self._placed, key, placed, MAX_PLACED)
         else:
-            where.left = box.left
-        surface.blit(rendered, where)
-        return self.record(DrawnText(text, where, size, color, bold, role))
+            rendered = self.text.render(placed.text, placed.size, color, bold=bold)
+        surface.blit(rendered, placed.rect)
+        return self.record(placed)
 
     def blit_text(
         self, surface: pygame.Surface, text: DrawnText, anchor: str, at: tuple[int, int]
     ) -> DrawnText:
-        """Draw ``text`` with its ``anchor`` point (``"midleft"``, ...) at ``at``."""
-        shown = self.text.drawable(text.text, bold=text.bold)
-        rendered = self.text.render(shown, text.size, text.color, bold=text.bold)
-        where = rendered.get_rect(**{anchor: at})
-        surface.blit(rendered, where)
-        return self.record(DrawnText(shown, where, text.size, text.color, text.bold, text.role))
+        """Draw ``text`` with its ``anchor`` point (``"midleft"``, ...) at ``at``.
+
+        Placed once per text and anchor, like :meth:`put`.
+        """
+        key = (text.text, text.size, text.color, text.bold, text.role, anchor, at)
+        placed = self._placed.get(key)
+        if placed is None:
+            shown = self.text.drawable(text.text, bold=text.bold)
+            rendered = self.text.render(shown, text.size, text.color, bold=text.bold)
+            where = rendered.get_rect(**{anchor: at})
+            placed = DrawnText(shown, where, text.size, text.color, text.bold, text.role)
+            remember(self._placed, key, placed, MAX_PLACED)
+        else:
+            rendered = self.text.render(placed.text, placed.size, placed.color, bold=placed.bold)
+        surface.blit(rendered, placed.rect)
+        return self.record(placed)
 
     def uniform_size(
         self,
@@ -253,12 +359,7 @@ class PanelPainter:
         drawn = []
         for n, (line, glyphs) in enumerate(zip(texts, rendered, strict=True)):
             where = glyphs.get_rect(top=top + n * step - self.text.cap_middle(size, bold=bold))
-            if align == "center":
-                where.centerx = box.centerx
-            elif align == "right":
-                where.right = box.right
-            else:
-                where.left = box.left
+            aligned(where, box, align)
             surface.blit(glyphs, where)
             drawn.append(self.record(DrawnText(line, where, size, color, bold, role)))
         return drawn
@@ -268,8 +369,11 @@ class PanelPainter:
         box = self.layout.panels[name].title
         if box is None:
             return
+        self.part(surface, ("title", name, extra), lambda pen: self._title(pen, box, name, extra))
+
+    def _title(self, surface: pygame.Surface, box: pygame.Rect, name: str, extra: str) -> None:
         inner = box.inflate(-2 * self.layout.px(0.01), -round(box.height * 0.3))
-        labels = self.theme.label(name)
+        labels = self.names(name)
         where = self.put(
             surface, labels[0] + extra, inner, self.colors.title, bold=True, role="label"
         ).rect
@@ -321,7 +425,7 @@ class PanelPainter:
             return self.put_lines(
                 surface, [full], box, color, size, bold=bold, align=align, role="label"
             )
-        names = list(dict.fromkeys(self.theme.label(key)))
+        names = list(dict.fromkeys(self.names(key)))
         size = self.text.size_for_cap(cap, bold=bold)
         widest = max(self.text.width(name, size, bold=bold) for name in names)
         if widest > box.width:
@@ -338,7 +442,7 @@ class PanelPainter:
     def label_fits(self, key: str, box: pygame.Rect, *, bold: bool = False) -> bool:
         """Whether :meth:`put_label` draws ``key`` in ``box`` without cutting any of it."""
         size = self.min_size("label", bold=bold)
-        names = list(dict.fromkeys(self.theme.label(key)))
+        names = list(dict.fromkeys(self.names(key)))
         if self.text.width(" ".join(names), size, bold=bold) <= box.width:
             return True
         step = self.text.cap_height(size, bold=bold) * 1.45
@@ -355,7 +459,7 @@ class PanelPainter:
         full = self.words(key)
         if self.text.width(full, size, bold=bold) <= width:
             return full
-        return self.text.shorten(self.theme.label(key)[0], size, width, bold=bold)
+        return self.text.shorten(self.names(key)[0], size, width, bold=bold)
 
     # -- limits and pay table ---------------------------------------------------------
     def limits(self, surface: pygame.Surface, limits: Limits) -> None:
@@ -370,7 +474,7 @@ class PanelPainter:
         A feed's own bet that the theme has no label for is named from its key.
         """
         try:
-            return self.theme.label(bet)[0] if primary else self.words(bet)
+            return self.names(bet)[0] if primary else self.words(bet)
         except AttributeError:
             return bet.replace("_", " ").title()
 

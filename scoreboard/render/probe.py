@@ -7,10 +7,11 @@ grids.  :func:`draw_problems` renders a full sample board (a dealt 8-deck shoe,
 the table's limits, the EZ pays' footnote) at each of the theme's orientations,
 reads every text the panels drew (``PanelPainter.log``) and reports, as theme
 errors, a panel that failed to draw, a text that leaves its panel, two texts
-printed over each other, and a text below its role's size floor (docs/display.md,
-"Readable from the seats").  ``scoreboard check-theme`` and the kiosk (on start
-and on every reload) refuse a theme with any: a theme that passes is one the
-board draws cleanly.
+printed over each other, a text below its role's size floor (docs/display.md,
+"Readable from the seats"), and road cells too small to read (``roads.columns``
+asking for more columns than a panel has room for).  ``scoreboard
+check-theme`` and the kiosk (on start and on every reload) refuse a theme with
+any: a theme that passes is one the board draws cleanly.
 """
 
 from __future__ import annotations
@@ -24,15 +25,20 @@ from scoreboard.core.limits import Limits
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import FeedStatus, TableState, apply_event
 from scoreboard.core.variants import VARIANTS
+from scoreboard.render.layout import ScreenLayout
 from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
 from scoreboard.render.text import CAP_FLOORS
-from scoreboard.theme import Theme, ThemeError
+from scoreboard.theme import DERIVED_PANELS, Theme, ThemeError
 
 SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920)}
 """Where the board is tried: the sizes a whole shoe and the size rule are promised at."""
 
 SAMPLE_COUPS = 80
+ROAD_CELL_FLOOR = CAP_FLOORS["text"]
+"""The smallest bead-plate or big-road cell, as a fraction of the shorter screen side: a
+mark is read like the smallest text (16 px at 1080); a derived road's cell may be half
+of it, as real boards draw them (2x2 in a big-road cell)."""
 OVERLAP = 0.2
 """Two texts whose glyphs share more than this part of the smaller one are printed over each
 other (glyph boxes of neighbouring lines may touch; a number on a caption covers a fifth)."""
@@ -75,6 +81,7 @@ def _drawn(theme: Theme, size: tuple[int, int], table: TableState) -> list[str]:
     renderer.panels.log = []
     renderer.render(table, FeedStatus.LIVE, clock="21:45")
     found = [f"panel {name} failed to draw" for name in renderer.failing]
+    found += road_cell_problems(theme, renderer.layout)
     unit = renderer.layout.unit
     placed: dict[str, list[tuple[DrawnText, pygame.Rect]]] = {}
     for text in renderer.panels.log or []:
@@ -96,6 +103,37 @@ def _drawn(theme: Theme, size: tuple[int, int], table: TableState) -> list[str]:
             if common.width * common.height > OVERLAP * smaller:
                 found.append(f"{a.text!r} and {b.text!r} are drawn over each other in {owner}")
     return list(dict.fromkeys(found))
+
+
+def road_cell_problems(theme: Theme, layout: ScreenLayout) -> list[str]:
+    """A line per road whose cells are below :data:`ROAD_CELL_FLOOR`, naming the size and why.
+
+    A theme's ``roads.columns`` is a floor on the columns each road shows: on a
+    panel too narrow for them the cells shrink until they fit, down to marks
+    nobody can read from the seats.
+    """
+    found = []
+    for name, grid in layout.grids.items():
+        derived = name in DERIVED_PANELS
+        floor = ROAD_CELL_FLOOR * layout.unit * (theme.roads.derived_cell if derived else 1.0)
+        cell = min(grid.cell_width, grid.cell_height)
+        if cell >= floor - 0.5:
+            continue
+        body = layout.panels[name].body
+        key = "derived" if derived else name
+        big = layout.grids.get("big_road")
+        if body.height / grid.rows < floor - 0.5:
+            why = f"its panel is {body.height} px tall for {grid.rows} rows"
+        elif derived and big is not None and big.cell_height * theme.roads.derived_cell < floor:
+            why = f"its cells are {theme.roads.derived_cell:g} of the big road's"
+        else:
+            room = int(body.width // floor)
+            why = (
+                f"roads.columns.{key} {theme.roads.columns[key]} asks for more columns than "
+                f"its {body.width} px wide panel holds at {floor:.0f} px ({room})"
+            )
+        found.append(f"road {name} has {cell:.0f} px cells, below the {floor:.0f} px floor: {why}")
+    return found
 
 
 def _ink(renderer: Renderer, text: DrawnText) -> pygame.Rect:

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.canvas import Op, Recorder, changed_areas, replay
+from scoreboard.render.canvas import Op, Recorder, changed_areas, copy_area, replay
 from scoreboard.render.chrome import (
     draw_cut_card_mark,
     draw_footer,
@@ -338,10 +338,11 @@ class Renderer:
             corrected=table.corrected,
         )
         for _, cell, sprite in placed:
-            self.base.blit(self.static, cell, cell)
+            copy_area(self.base, self.static, cell)
             blit_centred(self.base, sprite, cell)
             dirty.append(cell)
-        self._set_view(name, table)
+        newest = table.roads.length(name) - 1
+        self._set_view(name, table, [mark for mark in placed if mark[0] == newest])
 
     def _draw_road(self, name: str, table: TableState) -> None:
         frame, panels, window = self.base, self.panels, self.windows[name]
@@ -361,19 +362,28 @@ class Renderer:
         if name == "big_road":
             draw_cut_card_mark(panels, frame, table)
 
-    def _set_view(self, name: str, table: TableState) -> None:
+    def _set_view(
+        self,
+        name: str,
+        table: TableState,
+        placed: list[tuple[int, pygame.Rect, pygame.Surface]] | None = None,
+    ) -> None:
+        """Note where the road's newest entry is drawn (``placed``: its mark, if known)."""
         window, length = self.windows[name], table.roads.length(name)
         newest = None
         if length:
-            placed = visible_marks(
-                self.roads,
-                name,
-                table.roads,
-                self.index.columns[name],
-                window,
-                [length - 1],
-                corrected=table.corrected,
-            )
+            if not placed:
+                index = self.index.columns[name]
+                newest_only = [length - 1]
+                placed = visible_marks(
+                    self.roads,
+                    name,
+                    table.roads,
+                    index,
+                    window,
+                    newest_only,
+                    corrected=table.corrected,
+                )
             if placed:
                 _, cell, sprite = placed[0]
                 newest = (cell, sprite)

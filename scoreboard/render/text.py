@@ -61,9 +61,19 @@ MAX_MEASURED = 8192
 """How many measurements (widths, drawable forms, sizes) a :class:`TextCache` keeps."""
 
 
-def _keep(memo: dict[_K, _V], key: _K, value: _V) -> None:
-    """Remember ``value``; a memo grown past :data:`MAX_MEASURED` starts again (values churn)."""
-    if len(memo) >= MAX_MEASURED:
+def remember(memo: dict[_K, _V], key: _K, value: _V, limit: int = 0) -> None:
+    """Keep ``value``; a memo grown to ``limit`` (:data:`MAX_MEASURED`) starts again.
+
+    For measurements that are cheap to redo: values churn (shoe numbers,
+    percentages), and starting again costs a few re-measurements, not a leak.
+
+    >>> memo = {}
+    >>> for n in range(5):
+    ...     remember(memo, n, n * n, limit=3)
+    >>> memo
+    {3: 9, 4: 16}
+    """
+    if len(memo) >= (limit or MAX_MEASURED):
         memo.clear()
     memo[key] = value
 
@@ -135,7 +145,7 @@ class TextCache:
             if not all(self.has_glyph(char, bold=bold) for char in text):
                 mark = self._replacement_mark(bold)
                 shown = "".join(char if self.has_glyph(char, bold=bold) else mark for char in text)
-            _keep(self._shown, key, shown)
+            remember(self._shown, key, shown)
         return shown
 
     def width(self, text: str, size: int, *, bold: bool = False) -> int:
@@ -144,7 +154,7 @@ class TextCache:
         width = self._widths.get(key)
         if width is None:
             width = int(self.font(size, bold=bold).size(self.drawable(text, bold=bold))[0])
-            _keep(self._widths, key, width)
+            remember(self._widths, key, width)
         return width
 
     def _face(self, bold: bool) -> pygame.freetype.Font:
@@ -190,7 +200,7 @@ class TextCache:
         found = self._cap_sizes.get(key)
         if found is None:
             found = self._size_for_cap(cap, bold)
-            _keep(self._cap_sizes, key, found)
+            remember(self._cap_sizes, key, found)
         return found
 
     def _size_for_cap(self, cap: float, bold: bool) -> int:
