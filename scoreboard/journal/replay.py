@@ -3,6 +3,8 @@
 A torn last line, as a power cut mid-write leaves it, is cut off the file so the
 next append starts on a clean line; a line that cannot be read is skipped with
 a warning naming it.  Each payload is validated again by :mod:`scoreboard.protocol`.
+The chain's fields (``prev``, ``mono``) and its informational records (``gap``,
+``alert``, ``pruned``, ``completed``) change nothing on the table: replay skips them.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from scoreboard.core.table import TableState, apply_event
 from scoreboard.journal.disk import Identity, truncate
 from scoreboard.journal.records import (
     HISTORY_KIND,
+    INFORMATIONAL,
     POSITION_KIND,
     UNFINISHED_KIND,
     restore_ordering,
@@ -31,11 +34,13 @@ log = logging.getLogger(__package__)  # the journal logs under one name: scorebo
 class Found:
     """A journal read back: its complete ``lines`` and the file's identity as they end.
 
-    ``cut_failed``: the torn last line could not be cut off the file.
+    ``torn``: the bytes of a torn last line dropped; ``cut_failed``: it could not be
+    cut off the file.
     """
 
     lines: bytes
     identity: Identity
+    torn: int = 0
     cut_failed: OSError | None = None
 
 
@@ -58,7 +63,8 @@ def read_back(path: Path) -> Found | None:
             truncate(path, complete)
         except OSError as error:
             cut_failed = error
-    return Found(raw[:complete], (seen.st_dev, seen.st_ino, complete), cut_failed)
+    torn = len(raw) - complete
+    return Found(raw[:complete], (seen.st_dev, seen.st_ino, complete), torn, cut_failed)
 
 
 def apply_lines(table: TableState, raw: bytes, path: Path) -> int:
@@ -70,6 +76,8 @@ def apply_lines(table: TableState, raw: bytes, path: Path) -> int:
         where = f"journal {path} line {number}"
         try:
             record = json.loads(line)
+            if record["kind"] in INFORMATIONAL:
+                continue
             if record["kind"] in RESTORERS:
                 RESTORERS[record["kind"]](table, record["data"], where)
                 count += 1
