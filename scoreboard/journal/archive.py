@@ -172,7 +172,11 @@ def chain_end(state_dir: Path) -> str:
     """
     ends: dict[str, Path] = {}
     starts: set[str | None] = set()
-    for path in sorted((state_dir / ARCHIVE_DIR).glob("*.jsonl"), key=_age):
+    try:
+        found = sorted((state_dir / ARCHIVE_DIR).glob("*.jsonl"), key=_age)
+    except OSError:
+        return ZERO
+    for path in found:
         try:
             lines = read_lines(path).lines
         except OSError:

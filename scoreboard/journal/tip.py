@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from scoreboard.journal.archive import chain_end
 from scoreboard.journal.links import ZERO, Record, parse, seal, start_link
 from scoreboard.journal.records import GAP_KIND, PRUNED_KIND, line
 
@@ -50,9 +52,9 @@ class ChainTip:
     _pruned: Record | None = None
 
     # -- what the disk holds ---------------------------------------------------
-    def read(self, raw: bytes, fallback: str) -> None:
-        """Take the chain from the journal's complete lines ``raw`` (``fallback``: the
-        end of the archives, for an empty journal)."""
+    def read(self, raw: bytes, state_dir: Path) -> None:
+        """Take the chain from the journal's complete lines ``raw`` (for an empty or
+        missing journal, from the end of the archives in ``state_dir``)."""
         complete = raw.split(b"\n")[:-1]
         self.pruned = [
             {"file": each.data.get("file"), "tip": each.data.get("tip")}
@@ -61,7 +63,7 @@ class ChainTip:
             and isinstance((each := parse(number, raw_line)).data, dict)
         ]
         if not complete:
-            self.tip = self.anchor = fallback
+            self.tip = self.anchor = chain_end(state_dir)
             self.lines = 0
             return
         last = parse(len(complete), complete[-1])

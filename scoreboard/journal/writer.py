@@ -18,9 +18,7 @@ import itertools
 import logging
 import os
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from scoreboard.core.events import Event
@@ -31,6 +29,7 @@ from scoreboard.journal.archive import ARCHIVE_DIR, make_dirs
 from scoreboard.journal.disk import (
     Identity,
     append_durably,
+    blocker,
     free_name,
     fsync_dir,
     identity,
@@ -39,6 +38,7 @@ from scoreboard.journal.disk import (
 )
 from scoreboard.journal.faults import DiskFaults
 from scoreboard.journal.links import ZERO, Record, digest, seal
+from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
 from scoreboard.journal.replay import apply_lines, read_back
 from scoreboard.journal.tip import ChainTip
 from scoreboard.protocol import encode
@@ -46,31 +46,10 @@ from scoreboard.protocol import encode
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
 
 JOURNAL_NAME = "journal.jsonl"
-#: Beyond this many entries waiting for the disk, the journal is rewritten from the table.
-MAX_PENDING = 10_000
 
 
 class JournalError(OSError):
     """The state directory is plainly not one (a file stands in its way): a setup mistake."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """What one kept event adds to the disk, held in memory until the disk takes it.
-
-    ``fresh``: the event began shoe ``shoe``, so the finished shoe's journal leaves
-    and a new one starts with ``lines``.  ``archive``: ``lines`` complete the
-    archived file of the finished shoe ``shoe``.  ``games``: the shoe has games.
-    ``kept``: records of the chain itself (alerts, a completion's confirmation),
-    written even when the journal is rewritten from the table.
-    """
-
-    shoe: str | None
-    lines: tuple[Record, ...]
-    fresh: bool = False
-    archive: bool = False
-    games: bool = False
-    kept: bool = False
 
 
 class Journal:
@@ -114,7 +93,7 @@ class Journal:
         self._queued_shoe: str | None = None  # ... once what is pending is written
         self._ordering = records.ordering(TableState())  # the position as last queued
         self._games_kept = False  # the file on disk holds games: archive it, never drop it
-        self._pending: deque[_Entry] = deque()
+        self._pending = Waiting()
         self._rewrite = False  # the disk lost track: write the journal afresh from the table
         self._table: TableState | None = None
         self._lost: str | None = None
@@ -122,9 +101,8 @@ class Journal:
         try:
             make_dirs(self.state_dir)
         except (FileExistsError, NotADirectoryError):
-            raise JournalError(
-                f"state dir {self.state_dir}: {_blocker(self.state_dir)} is not a directory"
-            ) from None
+            found = blocker(self.state_dir, ARCHIVE_DIR)
+            raise JournalError(f"state dir {self.state_dir}: {found} is not a directory") from None
         except OSError as error:
             self._failed(error)
 
@@ -174,17 +152,17 @@ class Journal:
                 "journal %s: unreadable (%s); the board starts empty", self.path, why(error)
             )
             self._rewrite = True
-            self._chain.read(b"", self._archives_end())
+            self._chain.read(b"", self.state_dir)
             self._chain.trouble(f"{JOURNAL_NAME} was unreadable ({why(error)})")
             return None
         if found is None:
-            self._pending.append(_Entry(None, (), fresh=True))
-            self._chain.read(b"", self._archives_end())
+            self._pending.append(Entry(None, (), fresh=True))
+            self._chain.read(b"", self.state_dir)
             if self._chain.tip != ZERO:
                 self._chain.trouble(f"{JOURNAL_NAME} was missing at start; the board started empty")
             return None
         self._synced = found.identity
-        self._chain.read(found.lines, self._archives_end() if not found.lines else ZERO)
+        self._chain.read(found.lines, self.state_dir)
         if found.torn:
             self._chain.trouble(
                 f"a torn last line of {found.torn} bytes was cut (a power cut mid-write?)",
@@ -222,7 +200,7 @@ class Journal:
         if line is not None:
             self._queue(line, table, completed)
         if alerts:
-            self._push(_Entry(table.shoe_id, tuple(records.alert_records(alerts)), kept=True))
+            self._push(Entry(table.shoe_id, tuple(records.alert_records(alerts)), kept=True))
         if not self._faults.failing or self._faults.retry_due():
             self._flush()
 
@@ -232,22 +210,16 @@ class Journal:
             seen = os.stat(self.path)
             raw = self.path.read_bytes()
         except OSError:
-            self._pending.append(_Entry(None, (), fresh=True))
-            self._chain.read(b"", self._archives_end())
+            self._pending.append(Entry(None, (), fresh=True))
+            self._chain.read(b"", self.state_dir)
             return
         self._synced = identity(seen)
         complete = raw[: raw.rfind(b"\n") + 1]
-        self._chain.read(complete, self._archives_end() if not complete else ZERO)
-
-    def _archives_end(self) -> str:
-        try:
-            return archive.chain_end(self.state_dir)
-        except OSError:
-            return ZERO
+        self._chain.read(complete, self.state_dir)
 
     def _queue(self, line: Record, table: TableState, completed: str | None) -> None:
         if completed:
-            self._push(_Entry(completed, (line,), archive=True))
+            self._push(Entry(completed, (line,), archive=True))
             # ... and the current journal forgets it, so a restart stops asking for it.
             line = records.line(records.UNFINISHED_KIND, None)
         games = records.holds_games(table)
@@ -256,14 +228,14 @@ class Journal:
             self._queued_shoe = table.shoe_id
             if fresh and not self._rewrite:
                 opened = tuple(records.opening(table, line))
-                self._push(_Entry(table.shoe_id, opened, fresh=True, games=games))
+                self._push(Entry(table.shoe_id, opened, fresh=True, games=games))
                 return
         if not self._rewrite:  # else the rewrite writes the table as it is by then
-            self._push(_Entry(table.shoe_id, (line,), games=games))
+            self._push(Entry(table.shoe_id, (line,), games=games))
 
-    def _push(self, entry: _Entry) -> None:
+    def _push(self, entry: Entry) -> None:
         self._pending.append(entry)
-        if len(self._pending) > MAX_PENDING:
+        if self._pending.overflowing:
             log.warning(
                 "journal %s: %d events wait for the disk; it will be rewritten from the table",
                 self.path,
@@ -274,14 +246,7 @@ class Journal:
             self._rewrite = True
 
     def _drop_pending(self) -> None:
-        """Forget the events waiting (the rewrite writes the table); the chain's own stay."""
-        staying = [entry for entry in self._pending if entry.archive or entry.kept]
-        self._chain.dropped(sum(len(entry.lines) for entry in self._pending) - sum(
-            len(entry.lines) for entry in staying))  # fmt: skip
-        self._pending = deque(staying)
-
-    def _held(self) -> int:
-        return sum(len(entry.lines) for entry in self._pending)
+        self._chain.dropped(self._pending.drop_events())
 
     # -- writing ---------------------------------------------------------------
     def _flush(self) -> None:
@@ -307,7 +272,7 @@ class Journal:
             return
         self._faults.recovered()
 
-    def _perform(self, entry: _Entry | None) -> None:
+    def _perform(self, entry: Entry | None) -> None:
         """Write the head of what waits (the appends that follow it in one fsync)."""
         if entry is not None and entry.archive:
             self._branch(entry)
@@ -319,7 +284,7 @@ class Journal:
             self._prune_due = True
             self._pending.popleft()
         else:
-            batch = list(itertools.takewhile(_plain, self._pending))
+            batch = list(itertools.takewhile(lambda each: each.plain, self._pending))
             self._append_records([line for each in batch for line in each.lines])
             self._games_kept |= any(each.games for each in batch)
             shoes = [each.shoe for each in batch if not each.kept]
@@ -328,7 +293,7 @@ class Journal:
             for _ in batch:
                 self._pending.popleft()
 
-    def _branch(self, entry: _Entry) -> None:
+    def _branch(self, entry: Entry) -> None:
         """Append a late snapshot to its archived shoe: a branch off the live tip, then
         a ``completed`` record on the live chain confirming its file, line and hash."""
         data, _ = seal(entry.lines, self._chain.tip)
@@ -336,10 +301,10 @@ class Journal:
         confirm = {"shoe": entry.shoe, "file": archive.name_in(path), "line": number}
         confirm["hash"] = digest(data)
         line = records.line(records.COMPLETED_KIND, confirm)
-        self._pending[0] = _Entry(self._disk_shoe, (line,), kept=True)
+        self._pending[0] = Entry(self._disk_shoe, (line,), kept=True)
 
     def _append_records(self, lines: list[Record]) -> None:
-        data, count, tip = self._chain.sealed(lines, self._held())
+        data, count, tip = self._chain.sealed(lines, self._pending.held())
         self._append(data)
         self._chain.wrote(count, tip)
 
@@ -443,7 +408,7 @@ class Journal:
         self._synced, self._games_kept = None, False
 
     def _write_fresh(self, lines: list[Record]) -> None:
-        data, count, tip = self._chain.sealed(lines, self._held())
+        data, count, tip = self._chain.sealed(lines, self._pending.held())
         make_dirs(self.state_dir)
         self._synced = replace_durably(self.path, data)
         self._chain.lines = 0
@@ -465,15 +430,3 @@ class Journal:
 
     def __exit__(self, *_: object) -> None:
         self.close()
-
-
-def _plain(entry: _Entry) -> bool:
-    return not (entry.fresh or entry.archive)
-
-
-def _blocker(path: Path) -> Path:
-    """The file standing where ``path`` or one of its parents should be a directory."""
-    for each in [*reversed(path.parents), path, path / ARCHIVE_DIR]:
-        if each.exists() and not each.is_dir():
-            return each
-    return path
