@@ -164,11 +164,11 @@ class _Verifier:
 
     # -- the lines of each file ----------------------------------------------------
     def branches(self) -> dict[tuple[str, int], tuple[str, Path, int]]:
+        """The archive lines ``completed`` records confirm: (file, line) -> hash, where."""
         found = {}
         for each in self.files:
             for line in each.lines:
-                data = line.data
-                if line.kind == COMPLETED_KIND and isinstance(data, dict):
+                for data in _mentioned(line.kind, line.data, COMPLETED_KIND):
                     key = (str(data.get("file")), data.get("line"))
                     found[key] = (str(data.get("hash")), each.path, line.number)
         return found  # type: ignore[return-value]
@@ -194,15 +194,16 @@ class _Verifier:
         ):
             each.legacy += 1
         each.start = None if each.legacy or not main else start_link(main[0])
-        for index, line in enumerate(main):
+        for index, line in enumerate(main[each.legacy :], start=each.legacy):
             if line.record is None:
                 self.problem(each.path, line.number, f"not a journal line: {line.problem}")
-            elif index >= each.legacy and line.prev is None:
-                self.problem(
-                    each.path,
-                    line.number,
-                    "no prev: a line of the old format after the chain began (inserted?)",
-                )
+                continue
+            if not line.canonical:
+                why = "changed: its bytes are not as the display writes a line (canonical JSON)"
+                self.problem(each.path, line.number, why)
+            if line.prev is None:
+                why = "no prev: a line of the old format after the chain began (inserted?)"
+                self.problem(each.path, line.number, why)
             elif index and line.prev != main[index - 1].hash:
                 self.diagnose(each, main, index)
 
@@ -257,17 +258,14 @@ class _Verifier:
     # -- the chain across files ------------------------------------------------------
     def pruned(self) -> set[str]:
         """The hashes pruned files ended with, as the chain's records name them."""
-        tips: set[str] = set()
-        for each in self.files:
-            for line in each.main:
-                data = line.data
-                if line.kind == PRUNED_KIND and isinstance(data, dict):
-                    tips.update(_tips([data, *_listed(data.get("pruned"))]))
-                elif line.kind == GAP_KIND and isinstance(data, dict):
-                    lost = data.get("lost")
-                    if isinstance(lost, dict):
-                        tips.update(_tips(_listed(lost.get("pruned"))))
-        return tips
+        return {
+            data[key]
+            for each in self.files
+            for line in each.main
+            for data in _mentioned(line.kind, line.data, PRUNED_KIND)
+            for key in ("tip", "last")
+            if isinstance(data.get(key), str)
+        }
 
     def walk(self) -> list[_File]:
         """The files in chain order, followed back from the live journal by their links."""
@@ -351,12 +349,21 @@ def _unlinked(earlier: _File | None) -> str:
     )
 
 
+def _mentioned(kind: str, data: object, wanted: str) -> list[dict[str, Any]]:
+    """What a record says of ``wanted`` (pruned files, completions): itself when it is one,
+    and the ones a lost or replaced journal held (carried in lists, in it or in ``lost``)."""
+    if not isinstance(data, dict):
+        return []
+    found = [data] if kind == wanted else []
+    holders = [data, data.get("lost")] if kind in (GAP_KIND, PRUNED_KIND) else []
+    for holder in holders:
+        if isinstance(holder, dict):
+            found += _listed(holder.get(wanted))
+    return found
+
+
 def _listed(value: object) -> list[dict[str, Any]]:
     return [each for each in value if isinstance(each, dict)] if isinstance(value, list) else []
-
-
-def _tips(records: list[dict[str, Any]]) -> set[str]:
-    return {r[key] for r in records for key in ("tip", "last") if isinstance(r.get(key), str)}
 
 
 def _where(path: Path, line: int, state_dir: Path) -> str:

@@ -86,6 +86,8 @@ class Line:
     hash: str
     record: dict[str, Any] | None
     problem: str = ""
+    #: The bytes are canonical JSON, as the display writes every line.
+    canonical: bool = True
 
     @property
     def prev(self) -> str | None:
@@ -121,7 +123,11 @@ def parse(number: int, raw: bytes) -> Line:
         return Line(number, digest(raw), None, f"not JSON ({str(error)[:60]})")
     if not isinstance(record, dict) or not isinstance(record.get("kind"), str):
         return Line(number, digest(raw), None, "not a journal record")
-    return Line(number, digest(raw), record)
+    try:
+        canonical = canonical_json(record) == raw
+    except (TypeError, ValueError):
+        canonical = False
+    return Line(number, digest(raw), record, canonical=canonical)
 
 
 def read_lines(path: Path, *, limit: int = MAX_LINE) -> Read:

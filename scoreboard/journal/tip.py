@@ -20,7 +20,7 @@ from typing import Any
 
 from scoreboard.journal.archive import chain_end
 from scoreboard.journal.links import ZERO, Record, parse, seal, start_link
-from scoreboard.journal.records import GAP_KIND, PRUNED_KIND, line
+from scoreboard.journal.records import COMPLETED_KIND, GAP_KIND, PRUNED_KIND, line
 
 
 @dataclass
@@ -43,8 +43,9 @@ class ChainTip:
     shoe: str | None = None
     #: When the last line was written (or read), for a gap that begins then.
     last_at: float | None = None
-    #: What ``pruned`` records of the live file named (file, tip): a loss carries them on.
-    pruned: list[dict[str, Any]] = field(default_factory=list)
+    #: What the live file's ``pruned`` (file, tip) and ``completed`` (file, line, hash)
+    #: records named: files elsewhere need them, so a loss of the file carries them on.
+    carried: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     _why: list[str] = field(default_factory=list)
     _since: float | None = None
     _dropped: int = 0
@@ -56,12 +57,12 @@ class ChainTip:
         """Take the chain from the journal's complete lines ``raw`` (for an empty or
         missing journal, from the end of the archives in ``state_dir``)."""
         complete = raw.split(b"\n")[:-1]
-        self.pruned = [
-            {"file": each.data.get("file"), "tip": each.data.get("tip")}
-            for number, raw_line in enumerate(complete, start=1)
-            if b'"kind":"pruned"' in raw_line
-            and isinstance((each := parse(number, raw_line)).data, dict)
-        ]
+        self.carried = {}
+        for number, raw_line in enumerate(complete, start=1):
+            if b'"kind":"pruned"' in raw_line or b'"kind":"completed"' in raw_line:
+                found = parse(number, raw_line)
+                if isinstance(found.data, dict):
+                    self.carry(found.kind, found.data)
         if not complete:
             self.tip = self.anchor = chain_end(state_dir)
             self.lines = 0
@@ -72,23 +73,35 @@ class ChainTip:
         at = last.record.get("at") if last.record is not None else None
         self.last_at = float(at) if isinstance(at, int | float) else None
 
-    def wrote(self, count: int, tip: str) -> None:
-        """``count`` lines reached the disk, the last one hashing to ``tip``: nothing owed."""
+    def wrote(self, count: int, tip: str, records: list[Record]) -> None:
+        """``count`` lines reached the disk (what was owed, then ``records``), the last one
+        hashing to ``tip``: nothing is owed any more."""
+        for record in [*self.owed(), *records]:
+            if record.kind in (PRUNED_KIND, COMPLETED_KIND) and isinstance(record.data, dict):
+                self.carry(record.kind, record.data)
         self.tip, self.lines = tip, self.lines + count
         self.last_at = round(time.time(), 3)
         self._why, self._since, self._dropped, self._lost, self._pruned = [], None, 0, None, None
 
     def archived(self) -> None:
         """The live file moved to ``shoes/`` whole: the next file chains to its end."""
-        self.anchor, self.lines, self.pruned = self.tip, 0, []
+        self.anchor, self.lines, self.carried = self.tip, 0, {}
 
     def _gone(self) -> dict[str, Any]:
         """What a record says of the live file's lines as they leave the chain."""
         gone = {"file": "journal.jsonl", "lines": self.lines, "last": self.tip}
-        if self.pruned:
-            gone["pruned"] = self.pruned
-        self.lines, self.pruned = 0, []
+        gone.update(self.carried)
+        self.lines, self.carried = 0, {}
         return gone
+
+    def carry(self, kind: str, data: dict[str, Any]) -> None:
+        """Remember what a ``pruned`` or ``completed`` record of the live file says."""
+        keys = ("file", "tip") if kind == PRUNED_KIND else ("file", "line", "hash")
+        self.carried.setdefault(kind, []).append({key: data.get(key) for key in keys})
+        for nested in (PRUNED_KIND, COMPLETED_KIND):  # a replaced journal's own, carried on
+            for each in data.get(nested) or ():
+                if isinstance(each, dict):
+                    self.carry(nested, each)
 
     # -- what the next write must say --------------------------------------------
     def trouble(self, why: str, since: float | None = None) -> None:

@@ -306,7 +306,7 @@ class Journal:
     def _append_records(self, lines: list[Record]) -> None:
         data, count, tip = self._chain.sealed(lines, self._pending.held())
         self._append(data)
-        self._chain.wrote(count, tip)
+        self._chain.wrote(count, tip, lines)
 
     def _prune(self) -> None:
         """Name the old shoes going on the live chain, then remove them."""
@@ -316,7 +316,6 @@ class Journal:
         if going and self._in_step():
             described = [archive.describe(path) for path in going]
             self._append_records([records.line(records.PRUNED_KIND, each) for each in described])
-            self._chain.pruned += [{"file": each["file"], "tip": each["tip"]} for each in described]
             archive.remove(going)
 
     def _in_step(self) -> bool:
@@ -412,7 +411,7 @@ class Journal:
         make_dirs(self.state_dir)
         self._synced = replace_durably(self.path, data)
         self._chain.lines = 0
-        self._chain.wrote(count, tip)
+        self._chain.wrote(count, tip, lines)
 
     # -- faults --------------------------------------------------------------
     def _failed(self, error: OSError) -> None:
