@@ -190,6 +190,19 @@ def test_a_late_completion_is_a_confirmed_branch_of_its_archive(tmp_path):
     assert (found.path, found.line) == (archived, len(lines))
 
 
+def test_a_deleted_journal_carries_on_what_its_pruned_and_completed_records_named(tmp_path):
+    journal, table = started(tmp_path, keep_shoes=1)
+    feed(journal, table, shoe("S1", 3) + shoe("S2", 2) + shoe("S3", 1))  # S1 pruned
+    journal.keep(Snapshot("S2", tuple(GAMES[:4])), table, LateSnapshot("S2"))  # type: ignore[arg-type]
+    (tmp_path / JOURNAL_NAME).unlink()  # both records were in it
+    feed(journal, table, [CoupReceived("S3", GAMES[1])])
+    journal.close()
+    (gap,) = intact(tmp_path).gaps
+    assert [each["file"].rsplit("-", 1)[-1] for each in gap.data["lost"]["pruned"]] == ["S1.jsonl"]
+    (completed,) = gap.data["lost"]["completed"]
+    assert completed["file"].endswith("-S2.jsonl") and completed["line"] == 6  # after 5 lines
+
+
 def test_pruned_shoes_are_named_on_the_chain_and_a_removal_without_is_not(tmp_path):
     journal, table = started(tmp_path, keep_shoes=2)
     for number in range(5):
@@ -262,7 +275,7 @@ class Alerting:
     amendments: tuple = field(default=())
 
 
-def test_each_integrity_alert_is_a_journal_line_and_audit_lists_it(tmp_path):
+def test_each_integrity_alert_is_a_journal_line_and_audit_lists_it(tmp_path, caplog):
     journal, table = started(tmp_path)
     feed(journal, table, shoe("A", 3))
     coup = CoupReceived("A", GAMES[3])
@@ -277,5 +290,6 @@ def test_each_integrity_alert_is_a_journal_line_and_audit_lists_it(tmp_path):
     done = scoreboard("audit", str(tmp_path))
     assert "shoe A game 4: overcount: A♠ seen 9 times in 8 decks" in done.stdout
     again = TableState()
-    with Journal(tmp_path) as reopened:
+    with caplog.at_level(logging.WARNING), Journal(tmp_path) as reopened:
         assert reopened.replay(again) == 5  # the alert line changes nothing on replay
+    assert caplog.records == []  # ... nor is it a line replay could not read
