@@ -211,7 +211,7 @@ def test_the_display_status_counts_what_is_shown():
         "counts": counts, "missing": [4], "rejected": 3, "feed": "missing games",
         "render": {"ok": True, "failing": [], "failures": 0, "last_frame": None},
         "journal": {"state": "off", "reason": ""}, "position": None, "unfinished": None,
-        "ignored": {},
+        "ignored": {}, "corrections": 0, "alerts": [],
     }  # fmt: skip
     assert apply_event(table, Snapshot(SHOE, tuple(GAMES[:5]))).changed is True
     assert display_status("d1", table, rejected=3, feed="connected")["missing"] == []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 import scoreboard.core.table as table_module
+from scoreboard.core.amendments import AmendKind, Amendment
 from scoreboard.core.events import (
     Burn,
     ControllerStatus,
@@ -277,7 +278,12 @@ def test_v1_keeps_the_first_correction_against_any_snapshot() -> None:
 def test_a_snapshot_as_of_the_position_replaces_the_shoe_and_an_older_one_is_stale() -> None:
     table, stream = dealt(X, Y, Z)
     applied = apply_event(table, Snapshot("A", (Game(1, X), Game(3, Y)), (2,), origin=stream.last))
-    assert applied == Applied(changed=True, overrides=(2, 3), retired=2)
+    # Both overrides are visible amendments: a void and a correction the display missed.
+    missed = (
+        Amendment("A", 2, AmendKind.VOID, Y, None, by_snapshot=True),
+        Amendment("A", 3, AmendKind.CORRECT, Z, Y, by_snapshot=True),
+    )
+    assert applied == Applied(changed=True, overrides=(2, 3), retired=2, amendments=missed)
     assert table.games == (Game(1, X), Game(3, Y)) and table.voided == (2,)
     older = Snapshot("A", games(X, Y, Z), origin=Origin(1, 3))
     assert apply_event(table, older).stale and table.voided == (2,)

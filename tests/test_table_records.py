@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoreboard.core.amendments import AmendKind, Amendment
 from scoreboard.core.events import Correct, CoupReceived, NewShoe, Shuffle, Snapshot, Void
 from scoreboard.core.records import (
     Arrived,
@@ -139,7 +140,8 @@ def test_an_empty_snapshot_of_a_new_shoe_starts_it() -> None:
         (lambda t: apply_event(t, Correct("A", Game(1, Y))), (Game(1, Z),),
          Applied(conflicts=(1,), retired=1)),
         # override: the display's own coup is retired
-        (lambda _t: None, (Game(1, Y),), Applied(changed=True, overrides=(1,), retired=1)),
+        (lambda _t: None, (Game(1, Y),), Applied(changed=True, overrides=(1,), retired=1,
+         amendments=(Amendment("A", 1, AmendKind.CORRECT, X, Y, by_snapshot=True),))),
         # the void came first, the snapshot brings the voided coup: retired, nothing changes
         (lambda t: apply_event(t, Void("A", 2)), (Game(1, X), Game(2, Y)), Applied(retired=1)),
     ],

@@ -68,14 +68,14 @@ def _on_new_shoe(table: TableState, event: NewShoe) -> Applied | None:
     if event.shoe == table.shoe_id or table.is_archived(event.shoe):
         return None
     gap = left_unfinished(table, event)
-    applied = table.new_shoe(event.shoe)
+    applied = table.new_shoe(event.shoe, event.decks)
     if gap is not None:
         table.unfinished = gap
     return applied
 
 
 def _on_void(table: TableState, event: Void) -> Applied | None:
-    return table.void(event.game) if event.shoe == table.shoe_id else None
+    return table.void(event.game, event.reason) if event.shoe == table.shoe_id else None
 
 
 def _on_mark(table: TableState, event: Shuffle | Burn | CutCard) -> Applied | None:
@@ -84,11 +84,13 @@ def _on_mark(table: TableState, event: Shuffle | Burn | CutCard) -> Applied | No
         return None
     if isinstance(event, CutCard):
         return table.mark_cut_card()
-    return table.set_shuffling(isinstance(event, Shuffle))
+    if isinstance(event, Burn):
+        return table.burn(event.cards)
+    return table.set_shuffling(True)
 
 
 def _on_correct(table: TableState, event: Correct) -> Applied | None:
-    return table.correct(event.game) if event.shoe == table.shoe_id else None
+    return table.correct(event.game, event.reason) if event.shoe == table.shoe_id else None
 
 
 def _on_snapshot(table: TableState, event: Snapshot) -> Applied:
@@ -96,7 +98,9 @@ def _on_snapshot(table: TableState, event: Snapshot) -> Applied:
 
 
 def _on_limits(table: TableState, event: LimitsReceived) -> Applied:
-    return table.set_limits(event.limits)
+    return table.set_limits(
+        event.limits, effective_at=event.effective_at, cancel_scheduled=event.cancel_scheduled
+    )
 
 
 #: What each kind of event does to a table; feed-level events (controller status,

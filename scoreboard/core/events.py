@@ -53,12 +53,15 @@ class NewShoe:
 
     ``previous`` names the shoe that ended and ``previous_games`` its final game
     count (v2), so a display that missed the end of that shoe sees the gap.
+    ``decks``: how many decks the new shoe holds (None: not said; the table's
+    configured default applies), for the integrity checks.
     """
 
     shoe: str
     previous: str | None = None
     previous_games: int | None = None
     origin: Origin | None = None
+    decks: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +125,18 @@ class Snapshot:
 
 @dataclass(frozen=True, slots=True)
 class LimitsReceived:
-    """The table's limits and pay table."""
+    """The table's limits and pay table, now or (``effective_at``) from a set time.
+
+    ``effective_at`` is a Unix time: limits from then on, shown ahead of time and
+    switched to by :meth:`~scoreboard.core.table.TableState.switch_limits`; a time
+    already past applies at once.  A later scheduled message replaces an earlier
+    schedule; an immediate one leaves a schedule alone unless ``cancel_scheduled``.
+    """
 
     limits: Limits
     origin: Origin | None = None
+    effective_at: float | None = None
+    cancel_scheduled: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ than showing a made-up default.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -62,6 +63,51 @@ class Limits:
     def default_for(cls, variant: Variant) -> Limits:
         """The simulated controller's sample limits (USD 25-10,000): never a table's default."""
         return limits_from_spec("25-10000", variant, currency="USD")
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledLimits:
+    """Limits announced ahead of their time: from ``at`` (Unix time) the board shows ``limits``.
+
+    Several US states require the notice, so the board shows them beforehand
+    ("New limits from 22:00: 50 - 20,000") and switches at that time.
+    """
+
+    at: float
+    limits: Limits
+
+
+def limits_after(
+    current: Limits,
+    scheduled: ScheduledLimits | None,
+    limits: Limits,
+    *,
+    effective_at: float | None = None,
+    cancel_scheduled: bool = False,
+    wall: float | None = None,
+) -> tuple[Limits, ScheduledLimits | None]:
+    """The limits shown and the schedule after a limits message (the rule of protocol.md).
+
+    ``wall`` is the kiosk's wall clock as the table last heard it (None: not yet).
+    Immediate limits replace the current ones and keep a schedule unless
+    ``cancel_scheduled``; limits with an ``effective_at`` replace any earlier
+    schedule, and apply at once when that time is past.  A time that is not a
+    finite number says nothing: the message changes nothing.
+
+    >>> from scoreboard.core.variants import VARIANTS
+    >>> now, later = Limits.default_for(VARIANTS["commission"]), Limits("EUR")
+    >>> limits_after(now, None, later, effective_at=100.0, wall=50.0)[1].at
+    100.0
+    >>> limits_after(now, None, later, effective_at=100.0, wall=150.0) == (later, None)
+    True
+    """
+    if effective_at is None:
+        return limits, None if cancel_scheduled else scheduled
+    if not math.isfinite(effective_at):
+        return current, scheduled
+    if wall is not None and effective_at <= wall:
+        return limits, None
+    return current, ScheduledLimits(effective_at, limits)
 
 
 def derived_bets(

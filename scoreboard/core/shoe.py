@@ -137,7 +137,7 @@ class Dealer:
         shoe_id = self.next_shoe_id()
         self.shoes_dealt += 1
         shoe = self.new_shoe()
-        yield NewShoe(shoe_id)
+        yield NewShoe(shoe_id, decks=self.decks)
         yield Burn(shoe.burn())
         number = 0
         last_game: int | None = None

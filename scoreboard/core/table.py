@@ -28,15 +28,17 @@ previous shoe that ended with games missing is :mod:`scoreboard.core.unfinished`
 
 from __future__ import annotations
 
-import enum
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from scoreboard.core import order
+from scoreboard.core.amendments import Amendment, AmendmentLog, amendment, dropped
+from scoreboard.core.applied import CHANGED, STALE, UNCHANGED, Applied, FeedStatus
+from scoreboard.core.cards import Card
 from scoreboard.core.event_rules import RULES, in_shoe
 from scoreboard.core.events import Event, Origin, Snapshot
-from scoreboard.core.limits import Limits
+from scoreboard.core.integrity import IntegrityAlert, ShoeIntegrity, valid_decks
+from scoreboard.core.limits import Limits, ScheduledLimits, limits_after
 from scoreboard.core.records import (
     Arrived,
     Change,
@@ -49,7 +51,7 @@ from scoreboard.core.records import (
     transition,
 )
 from scoreboard.core.roads import GameOrderError, Roads
-from scoreboard.core.rules import Game
+from scoreboard.core.rules import Coup, Game
 from scoreboard.core.unfinished import UnfinishedShoe, completes
 from scoreboard.core.variants import VARIANTS, Variant
 
@@ -57,54 +59,6 @@ __all__ = ["Applied", "FeedStatus", "Limits", "TableState", "UnfinishedShoe", "a
 
 #: How many finished shoes the table remembers, so a late message cannot restart one.
 ARCHIVED_SHOES = 64
-
-
-class FeedStatus(enum.Enum):
-    """What the feed mark on screen says."""
-
-    DEMO = "demo"
-    LIVE = "live"
-    CONNECTING = "connecting"
-    OFFLINE = "offline"
-    CONTROLLER_OFFLINE = "controller offline"
-    MISSING_GAMES = "missing games"
-
-
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """What applying one event did.
-
-    ``changed``: the board changed (``version`` was bumped).  ``conflicts``: game
-    numbers where the event contradicted what the table keeps (refused: the feed
-    counts and logs it).  ``overrides``: game numbers a newer snapshot changed or
-    voided (a correction or void the display had missed: logged).  ``retired``:
-    how many coups the table newly learned are not a game's truth; such an event
-    must be journaled even when nothing changed, so a restart remembers it.
-    ``stale``: ignored because its origin is not newer than what the table
-    applied (a replay, a duplicate, an older controller session): never journaled.
-    ``completed``: the id of the unfinished previous shoe this snapshot completed
-    (the journal archives the snapshot as that shoe's truth).
-    """
-
-    changed: bool = False
-    conflicts: tuple[int, ...] = ()
-    overrides: tuple[int, ...] = ()
-    retired: int = 0
-    stale: bool = False
-    completed: str | None = None
-
-    def __bool__(self) -> bool:
-        raise TypeError("an Applied is not a truth value: ask .changed or .worth_keeping")
-
-    @property
-    def worth_keeping(self) -> bool:
-        """True when the journal must record the event."""
-        return self.changed or self.retired > 0 or self.completed is not None
-
-
-UNCHANGED = Applied()
-CHANGED = Applied(changed=True)
-STALE = Applied(stale=True)
 
 
 class TableState:
@@ -123,7 +77,11 @@ class TableState:
         variant: Variant | None = None,
         limits: Limits | None = None,
         rows: int = 6,
+        decks: int | None = None,
     ) -> None:
+        """``decks``: a shoe's decks when its new shoe does not say (config ``table.decks``)."""
+        if decks is not None and valid_decks(decks) is None:
+            raise ValueError(f"decks must be 1 to 16, got {decks!r}")
         self.table_id = table_id
         self.table_name = table_name
         self.variant = variant or VARIANTS["commission"]
@@ -147,8 +105,18 @@ class TableState:
         self.limits_origin: Origin | None = None
         #: The previous shoe, when it ended with games the display never got.
         self.unfinished: UnfinishedShoe | None = None
+        #: Limits announced for a later time (``effective_at``); :meth:`switch_limits` applies them.
+        self.scheduled: ScheduledLimits | None = None
+        #: The kiosk's wall clock as :meth:`switch_limits` last gave it (None: not yet).
+        self.wall: float | None = None
+        #: The decks of a shoe that does not say (None: unknown).
+        self.default_decks = decks
+        #: The current shoe's decks (None: unknown, so only the order of the cards is checked).
+        self.decks = decks
         self._records: dict[int, GameRecord] = {}
         self._archived: deque[str] = deque(maxlen=ARCHIVED_SHOES)
+        self._amended = AmendmentLog()
+        self._integrity = ShoeIntegrity("", decks)
 
     # -- reading -----------------------------------------------------------
     @property
@@ -206,6 +174,20 @@ class TableState:
         """Recent finished shoes, oldest first."""
         return tuple(self._archived)
 
+    @property
+    def amendments(self) -> tuple[Amendment, ...]:
+        """This shoe's voids and corrections that changed the board, in the order applied."""
+        return self._amended.amendments
+
+    def corrected(self, number: int) -> bool:
+        """True when game ``number``'s coup on the board was set by a correction (its mark)."""
+        return self._amended.corrected(number)
+
+    @property
+    def alerts(self) -> tuple[IntegrityAlert, ...]:
+        """This shoe's integrity alerts, each raised once, oldest first."""
+        return self._integrity.alerts
+
     def is_archived(self, shoe_id: str) -> bool:
         """True for a recent shoe that has been replaced by a newer one."""
         return shoe_id != self.shoe_id and shoe_id in self._archived
@@ -248,13 +230,16 @@ class TableState:
             order.advance(self, event, origin)
         return applied
 
-    def new_shoe(self, shoe_id: str) -> Applied:
-        """Start a new shoe: the roads clear, the shoe number advances."""
+    def new_shoe(self, shoe_id: str, decks: int | None = None) -> Applied:
+        """Start a new shoe of ``decks`` (else the default): roads clear, the number advances."""
         if self.shoe_id is not None and self.shoe_id != shoe_id:
             self._archived.append(self.shoe_id)
         self.shoe_id = shoe_id
         self.shoe_number += 1
         self._records = {}
+        self._amended = AmendmentLog()
+        self.decks = valid_decks(decks) or self.default_decks
+        self._integrity = ShoeIntegrity(shoe_id, self.decks)
         self.roads = Roads(rows=self.rows)
         self.shuffling = False
         self.cut_card_out = False
@@ -281,13 +266,13 @@ class TableState:
         self._rebuild()
         return applied
 
-    def void(self, number: int) -> Applied:
+    def void(self, number: int, reason: str = "") -> Applied:
         """Remove a game entered by mistake; a void for a game not yet arrived marks it."""
-        return self._rebuilt(self._change(number, Voided()))
+        return self._rebuilt(self._change_many({number: Voided()}, reason=reason))
 
-    def correct(self, game: Game) -> Applied:
+    def correct(self, game: Game, reason: str = "") -> Applied:
         """Replace (or supply) a game's coup, then rebuild in game order."""
-        return self._rebuilt(self._change(game.number, Corrected(game.coup)))
+        return self._rebuilt(self._change_many({game.number: Corrected(game.coup)}, reason=reason))
 
     def apply_snapshot(
         self, shoe_id: str, games: Iterable[Game], voided: Iterable[int] = ()
@@ -322,12 +307,53 @@ class TableState:
             self._rebuild()
         return applied
 
-    def set_limits(self, limits: Limits) -> Applied:
-        if limits == self.limits:
+    def set_limits(
+        self, limits: Limits, *, effective_at: float | None = None, cancel_scheduled: bool = False
+    ) -> Applied:
+        """Show ``limits`` now, or from ``effective_at`` (:func:`.limits.limits_after`)."""
+        shown, scheduled = limits_after(
+            self.limits,
+            self.scheduled,
+            limits,
+            effective_at=effective_at,
+            cancel_scheduled=cancel_scheduled,
+            wall=self.wall,
+        )
+        if shown == self.limits and scheduled == self.scheduled:
             return UNCHANGED
-        self.limits = limits
+        self.limits, self.scheduled = shown, scheduled
         self.version += 1
         return CHANGED
+
+    def switch_limits(self, now_wall: float) -> Applied:
+        """At ``now_wall`` (the kiosk's wall clock), apply the scheduled limits if they are due.
+
+        >>> from scoreboard.core.variants import VARIANTS
+        >>> table, later = TableState(), Limits.default_for(VARIANTS["commission"])
+        >>> table.set_limits(later, effective_at=1000.0).changed, table.limits.known
+        (True, False)
+        >>> table.switch_limits(999.0).changed, table.switch_limits(1000.0).changed
+        (False, True)
+        >>> table.limits == later, table.scheduled
+        (True, None)
+        """
+        self.wall = now_wall
+        due = self.scheduled
+        if due is None or not due.at <= now_wall:
+            return UNCHANGED
+        self.limits, self.scheduled = due.limits, None
+        self.version += 1
+        return CHANGED
+
+    def burn(self, cards: tuple[Card, ...]) -> Applied:
+        """The burn: shuffling is over, and its cards count for the integrity checks."""
+        news = self._integrity.counts_burn(cards)
+        alerts = self._integrity.burned(cards)
+        if not news and not self.shuffling:
+            return UNCHANGED
+        self.shuffling = False
+        self.version += 1
+        return Applied(changed=True, alerts=alerts)
 
     def set_shuffling(self, shuffling: bool) -> Applied:
         """The dealer is shuffling (shown on the board until the burn or the first coup)."""
@@ -389,19 +415,29 @@ class TableState:
     def _change(self, number: int, change: Change) -> Applied:
         return self._change_many({number: change})
 
-    def _change_many(self, changes: Mapping[int, Change], forget: Iterable[int] = ()) -> Applied:
+    def _change_many(
+        self, changes: Mapping[int, Change], forget: Iterable[int] = (), reason: str = ""
+    ) -> Applied:
         """Run each game number's change through the one transition; bump ``version`` once.
 
         ``forget``: numbers a v2 snapshot does not list (its truth has no such game);
         a recorded one dropped is an override, like a void the display missed.
+        What became of each game's coup is noted as an amendment and for the
+        integrity checks.
         """
         conflicts: list[int] = []
         overrides: list[int] = []
+        made: list[Amendment | None] = []
+        moved: list[tuple[int, Coup | None, Coup | None]] = []  # a game's coup changed
         retired = 0
         changed = False
+        shoe = self.shoe_id or ""
         for number in sorted(forget):
-            if self._records.pop(number).recorded:
+            gone = self._records.pop(number)
+            if gone.recorded:
                 overrides.append(number)
+            made.append(dropped(shoe, number, gone))
+            moved.append((number, gone.coup, None))
             changed = True
         for number in sorted(changes):
             before = self._records.get(number)
@@ -409,14 +445,35 @@ class TableState:
             if after is not before:
                 self._records[number] = after
                 retired += len(after.retired - before.retired) if before else len(after.retired)
+                old = None if before is None else before.coup
+                if old != after.coup:
+                    moved.append((number, old, after.coup))
             changed |= effect in (Effect.CHANGED, Effect.OVERRIDE)
             if effect is Effect.CONFLICT:
                 conflicts.append(number)
             elif effect is Effect.OVERRIDE:
                 overrides.append(number)
+            made.append(amendment(shoe, number, changes[number], before, after, effect, reason))
         if changed:
             self.version += 1
-        return Applied(changed, tuple(conflicts), tuple(sorted(overrides)), retired)
+        amendments = tuple(m for m in made if m is not None)
+        self._amended.add(amendments)
+        alerts: tuple[IntegrityAlert, ...] = ()
+        for number, old, new in moved:
+            alerts += self._integrity.replaced(number, old, new, self._coup_at)
+        return Applied(
+            changed,
+            tuple(conflicts),
+            tuple(sorted(overrides)),
+            retired,
+            amendments=amendments,
+            alerts=alerts,
+        )
+
+    def _coup_at(self, number: int) -> Coup | None:
+        """Game ``number``'s coup as dealt (a voided game's too), for the integrity checks."""
+        record = self._records.get(number)
+        return None if record is None else record.coup
 
     def _rebuilt(self, applied: Applied) -> Applied:
         if applied.changed:

@@ -6,6 +6,23 @@ them, and a bump of the version or a bound should be one edit in one place.
 
 from __future__ import annotations
 
+from scoreboard.core.integrity import MAX_DECKS
+
+__all__ = [
+    "MAX_BET",
+    "MAX_BURN",
+    "MAX_DECKS",
+    "MAX_GAME",
+    "MAX_PAYLOAD",
+    "MAX_REASON",
+    "MAX_SEQ",
+    "MAX_SHOE_ID",
+    "MAX_TIME",
+    "VERSION",
+    "VERSIONS",
+    "WILL_SEQ",
+]
+
 VERSION = 2
 #: The versions a display reads: v1 payloads still parse (with no origin).
 VERSIONS = (1, 2)
@@ -20,3 +37,6 @@ MAX_REASON = 200
 MAX_SEQ = 2**53 - 1
 #: The seq a last will stands at: after every payload of the session it ends.
 WILL_SEQ = MAX_SEQ
+#: The latest ``effective_at`` (9999-12-30T23:59:59Z, Unix time): a day short of the last
+#: date a calendar library holds, so the time shown in any time zone is still a date.
+MAX_TIME = 253_402_214_399

@@ -44,6 +44,7 @@ from scoreboard.protocol.errors import (
     SchemaError,
 )
 from scoreboard.protocol.fields import (
+    _decks,
     _game,
     _game_number,
     _get,
@@ -51,6 +52,7 @@ from scoreboard.protocol.fields import (
     _showable,
     _string,
     _ts,
+    _utc_time,
 )
 from scoreboard.protocol.signing import verify
 
@@ -87,14 +89,15 @@ def decode_coup(data: Mapping[str, Any], where: str) -> CoupReceived:
 
 def decode_new_shoe(data: Mapping[str, Any], where: str) -> NewShoe:
     shoe = _shoe(data, where)
+    decks = _decks(data, where)
     if data.get("previous") is None:  # absent (or null) for a controller's very first shoe
-        return NewShoe(shoe)
+        return NewShoe(shoe, decks=decks)
     previous = _get(data, "previous", dict, where)
     at = f"{where} previous"
     games = _get(previous, "games", int, at)
     if not 0 <= games <= MAX_GAME:
         raise SchemaError(at, f"key games: expected 0-{MAX_GAME} games, got {games}")
-    return NewShoe(shoe, _shoe(previous, at), games)
+    return NewShoe(shoe, _shoe(previous, at), games, decks=decks)
 
 
 def _shoe_named(data: Mapping[str, Any], where: str) -> str | None:
@@ -148,7 +151,12 @@ def decode_controller_status(data: Mapping[str, Any], where: str) -> ControllerS
 
 
 def decode_limits(data: Mapping[str, Any], where: str) -> LimitsReceived:
-    return LimitsReceived(_limits(data, where))
+    """Limits now, or from ``effective_at``; ``cancel_scheduled`` drops a schedule."""
+    return LimitsReceived(
+        _limits(data, where),
+        effective_at=_utc_time(data, "effective_at", where),
+        cancel_scheduled=_get(data, "cancel_scheduled", bool, where, default=False),
+    )
 
 
 def decode_snapshot(data: Mapping[str, Any], where: str) -> Snapshot:

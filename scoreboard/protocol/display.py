@@ -65,6 +65,8 @@ def display_status(
     >>> status = display_status("T1-a", TableState(), rejected=0, feed="connected")
     >>> status["games"], status["last_game"], status["counts"]
     (0, None, {'B': 0, 'P': 0, 'T': 0})
+    >>> status["corrections"], status["alerts"]
+    (0, [])
     >>> status["render"], status["journal"], status["position"], status["unfinished"]
     ({'ok': True, 'failing': [], 'failures': 0, 'last_frame': None}, \
 {'state': 'off', 'reason': ''}, None, None)
@@ -87,6 +89,11 @@ def display_status(
         "position": _position(table),
         "unfinished": _unfinished(table),
         "ignored": dict(ignored or {}),
+        "corrections": len(table.amendments),
+        "alerts": [
+            {"kind": alert.kind.value, "game": alert.game, "detail": alert.detail}
+            for alert in table.alerts
+        ],
     }
 
 

@@ -8,6 +8,7 @@ which decode back to an equal event.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from scoreboard.core.events import (
@@ -57,6 +58,8 @@ def encode_coup(event: CoupReceived) -> dict[str, Any]:
 
 def encode_new_shoe(event: NewShoe) -> dict[str, Any]:
     data: dict[str, Any] = {"shoe": event.shoe}
+    if event.decks is not None:
+        data["decks"] = event.decks
     if event.previous is not None and event.previous_games is not None:
         data["previous"] = {"shoe": event.previous, "games": event.previous_games}
     return data
@@ -98,11 +101,27 @@ def encode_snapshot(event: Snapshot) -> dict[str, Any]:
 
 def encode_limits(event: LimitsReceived) -> dict[str, Any]:
     limits = event.limits
-    return {
+    data: dict[str, Any] = {
         "currency": limits.currency,
         "bets": {name: list(pair) for name, pair in limits.bets.items()},
         "pays": dict(limits.pays),
     }
+    if event.effective_at is not None:
+        data["effective_at"] = utc_text(event.effective_at)
+    if event.cancel_scheduled:
+        data["cancel_scheduled"] = True
+    return data
+
+
+def utc_text(at: float) -> str:
+    """A Unix time as ISO 8601 UTC with a ``Z`` (microseconds only when it has them).
+
+    >>> utc_text(1796162400.0), utc_text(1796162400.25)
+    ('2026-12-01T22:00:00Z', '2026-12-01T22:00:00.250000Z')
+    """
+    moment = datetime.fromtimestamp(at, UTC)
+    spec = "microseconds" if moment.microsecond else "seconds"
+    return moment.replace(tzinfo=None).isoformat(timespec=spec) + "Z"
 
 
 def encode_controller_status(event: ControllerStatus) -> dict[str, Any]:

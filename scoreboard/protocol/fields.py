@@ -8,8 +8,10 @@ kind has.  ``_game`` checks reported results, totals and flags against the cards
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from scoreboard.core.cards import Card, UnknownCardError, parse_card
@@ -22,7 +24,15 @@ from scoreboard.core.rules import (
     record_coup,
     result_coup,
 )
-from scoreboard.protocol.contract import MAX_GAME, MAX_SEQ, MAX_SHOE_ID, VERSIONS, WILL_SEQ
+from scoreboard.protocol.contract import (
+    MAX_DECKS,
+    MAX_GAME,
+    MAX_SEQ,
+    MAX_SHOE_ID,
+    MAX_TIME,
+    VERSIONS,
+    WILL_SEQ,
+)
 from scoreboard.protocol.errors import BadCardError, ImpossibleCoupError, SchemaError
 
 _MISSING = object()
@@ -126,6 +136,50 @@ def _shoe(data: Mapping[str, Any], where: str) -> str:
 
 def _ts(data: Mapping[str, Any], where: str) -> str | None:
     return _string(data, "ts", where, limit=64, default=None)
+
+
+def _decks(data: Mapping[str, Any], where: str) -> int | None:
+    """A new shoe's optional ``decks``: an integer 1 to 16 (not ``true``, ``"8"`` or ``8.0``)."""
+    decks = data.get("decks")
+    if decks is None:
+        return None
+    if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
+        raise SchemaError(where, f"key decks: expected an integer 1-{MAX_DECKS}, got {decks!r:.40}")
+    return decks
+
+
+_UTC_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?Z")
+
+
+def _utc_time(data: Mapping[str, Any], key: str, where: str) -> float | None:
+    """An optional ISO 8601 UTC time (``2026-12-01T22:00:00Z``) as a Unix time.
+
+    >>> _utc_time({"at": "2026-12-01T22:00:00Z"}, "at", "limits")
+    1796162400.0
+    >>> try:
+    ...     _utc_time({"at": "22:00"}, "at", "limits")
+    ... except SchemaError as error:
+    ...     print(error)
+    limits: key at: expected an ISO 8601 UTC time such as 2026-12-01T22:00:00Z, got '22:00'
+    """
+    text = _string(data, key, where, limit=64, default=None)
+    if text is None:
+        return None
+    expected = f"key {key}: expected an ISO 8601 UTC time such as 2026-12-01T22:00:00Z"
+    match = _UTC_TIME.fullmatch(text)
+    if match is None:
+        raise SchemaError(where, f"{expected}, got {text!r}")
+    year, month, day, hour, minute, second, fraction = match.groups()
+    try:
+        moment = datetime(
+            int(year), int(month), int(day), int(hour), int(minute), int(second), tzinfo=UTC
+        )
+    except ValueError as error:
+        raise SchemaError(where, f"{expected}, got {text!r} ({error})") from None
+    at = moment.timestamp() + (int(fraction.ljust(6, "0")) / 1e6 if fraction else 0.0)
+    if not 0 <= at <= MAX_TIME:
+        raise SchemaError(where, f"key {key}: expected 1970 to 9999-12-30, got {text!r}")
+    return at
 
 
 def _game_number(value: Any, key: str, where: str) -> int:

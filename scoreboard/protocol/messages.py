@@ -15,7 +15,7 @@ origin is written as v1, so the journal keeps either exactly.
 >>> encode(NewShoe("S1", origin=Origin(7, 3)))
 (<Kind.EVENT: 'event'>, {'v': 2, 'type': 'new_shoe', 'shoe': 'S1', 'session': 7, 'seq': 3})
 >>> parse_dict("event", {"v": 2, "type": "new_shoe", "shoe": "S1", "session": 7, "seq": 3}, "here")
-NewShoe(shoe='S1', previous=None, previous_games=None, origin=Origin(session=7, seq=3))
+NewShoe(shoe='S1', previous=None, previous_games=None, origin=Origin(session=7, seq=3), decks=None)
 >>> parse_dict("event", {"v": 1, "type": "new_shoe", "shoe": "S1"}, "here").origin is None
 True
 """
