@@ -8,19 +8,18 @@ import hashlib
 import json
 import logging
 import os
-from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 
 from cli import scoreboard
 from dealt import dealt_shoe
 
+from scoreboard.core.cards import parse_cards
 from scoreboard.core.rules import Game
-from scoreboard.core.table import TableState
+from scoreboard.core.table import Applied, TableState
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal
 from scoreboard.journal.chain import verify
 from scoreboard.journal.exports import mark_exported
-from scoreboard.protocol import Correct, CoupReceived, NewShoe, Snapshot, Void, apply_event
+from scoreboard.protocol import Burn, Correct, CoupReceived, NewShoe, Snapshot, Void, apply_event
 
 GAMES = list(dealt_shoe(5).games)
 ZERO = "0" * 64
@@ -159,22 +158,15 @@ def test_a_journal_of_the_old_format_is_unchained_legacy_and_the_chain_starts_af
     assert verify(tmp_path).broken.line == 3
 
 
-@dataclass(frozen=True)
-class LateSnapshot:
-    """What apply_event says of a snapshot that completed the finished shoe ``completed``."""
-
-    completed: str
-    changed: bool = False
-    conflicts: tuple[int, ...] = ()
-    overrides: tuple[int, ...] = ()
-    retired: int = 0
-    worth_keeping: bool = False
+def late(shoe: str) -> Applied:
+    """What apply_event says of a snapshot that completed the finished shoe ``shoe``."""
+    return Applied(completed=shoe)
 
 
 def test_a_late_completion_is_a_confirmed_branch_of_its_archive(tmp_path):
     journal, table = started(tmp_path)
     feed(journal, table, shoe("S1", 4) + shoe("S2", 1))
-    journal.keep(Snapshot("S1", tuple(GAMES[:6])), table, LateSnapshot("S1"))  # type: ignore[arg-type]
+    journal.keep(Snapshot("S1", tuple(GAMES[:6])), table, late("S1"))
     feed(journal, table, [CoupReceived("S2", GAMES[1])])
     journal.close()
     report = intact(tmp_path)
@@ -193,7 +185,7 @@ def test_a_late_completion_is_a_confirmed_branch_of_its_archive(tmp_path):
 def test_a_deleted_journal_carries_on_what_its_pruned_and_completed_records_named(tmp_path):
     journal, table = started(tmp_path, keep_shoes=1)
     feed(journal, table, shoe("S1", 3) + shoe("S2", 2) + shoe("S3", 1))  # S1 pruned
-    journal.keep(Snapshot("S2", tuple(GAMES[:4])), table, LateSnapshot("S2"))  # type: ignore[arg-type]
+    journal.keep(Snapshot("S2", tuple(GAMES[:4])), table, late("S2"))
     (tmp_path / JOURNAL_NAME).unlink()  # both records were in it
     feed(journal, table, [CoupReceived("S3", GAMES[1])])
     journal.close()
@@ -249,47 +241,21 @@ def test_with_exports_required_an_unexported_shoe_is_never_pruned(tmp_path, capl
     intact(tmp_path)
 
 
-class Kind(Enum):
-    OVERCOUNT = "overcount"
-
-
-@dataclass(frozen=True)
-class Alert:
-    shoe: str
-    game: int
-    kind: Kind
-    detail: str
-
-
-@dataclass(frozen=True)
-class Alerting:
-    """An Applied whose coup raised integrity alerts (the core's ``Applied.alerts``)."""
-
-    alerts: tuple[Alert, ...]
-    changed: bool = True
-    conflicts: tuple[int, ...] = ()
-    overrides: tuple[int, ...] = ()
-    retired: int = 0
-    completed: str | None = None
-    worth_keeping: bool = True
-    amendments: tuple = field(default=())
-
-
 def test_each_integrity_alert_is_a_journal_line_and_audit_lists_it(tmp_path, caplog):
     journal, table = started(tmp_path)
-    feed(journal, table, shoe("A", 3))
-    coup = CoupReceived("A", GAMES[3])
-    apply_event(table, coup)
-    alert = Alert("A", 4, Kind.OVERCOUNT, "A♠ seen 9 times in 8 decks")
-    journal.keep(coup, table, Alerting((alert,)))  # type: ignore[arg-type]
+    feed(journal, table, [NewShoe("A", decks=8), *(CoupReceived("A", g) for g in GAMES[:3])])
+    feed(journal, table, [Burn(parse_cards(["AS"] * 9), shoe="A")])  # nine A♠ in 8 decks
     journal.close()
+    (alert,) = table.alerts
     last = records(tmp_path / JOURNAL_NAME)[-2:]
-    assert [r["kind"] for r in last] == ["coup", "alert"]
-    assert last[1]["data"] == {"shoe": "A", "game": 4, "kind": "overcount",
-                               "detail": "A♠ seen 9 times in 8 decks"}  # fmt: skip
+    assert [r["kind"] for r in last] == ["event", "alert"]
+    assert last[1]["data"] == {"shoe": "A", "game": alert.game, "kind": "overcount",
+                               "detail": alert.detail}  # fmt: skip
     done = scoreboard("audit", str(tmp_path))
-    assert "shoe A game 4: overcount: A♠ seen 9 times in 8 decks" in done.stdout
+    assert f"shoe A game {alert.game}: overcount: {alert.detail}" in done.stdout
+    assert "1 alerts" in done.stdout
     again = TableState()
     with caplog.at_level(logging.WARNING), Journal(tmp_path) as reopened:
         assert reopened.replay(again) == 5  # the alert line changes nothing on replay
     assert caplog.records == []  # ... nor is it a line replay could not read
+    assert again.alerts == table.alerts  # the replayed events raise it again

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_chain import LateSnapshot
+from test_chain import late
 from test_journal_replay import LIMITS, events
 
 from scoreboard.core.table import TableState
@@ -75,8 +75,8 @@ class Display:
                 self.journal.close()
                 self.start()
             case ("complete",) if self.table.archived:
-                late = Snapshot(self.table.archived[-1], ())
-                self.journal.keep(late, self.table, LateSnapshot(self.table.archived[-1]))  # type: ignore[arg-type]
+                snapshot = Snapshot(self.table.archived[-1], ())
+                self.journal.keep(snapshot, self.table, late(self.table.archived[-1]))
 
 
 @settings(max_examples=100, deadline=None)

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scoreboard.core.events import Correct, Void
-from scoreboard.core.table import TableState, apply_event
+from scoreboard.core.table import Applied, TableState, apply_event
 from scoreboard.journal.chain import Held
 from scoreboard.journal.records import ALERT_KIND, INFORMATIONAL
 from scoreboard.journal.replay import RESTORERS
@@ -83,7 +82,7 @@ def _replayed(path: Path, lines: list[Held]) -> ShoeHeld:
         except (ValueError, KeyError, TypeError, ProtocolError):
             continue  # audit reports the chain; a line replay cannot read changes nothing
         refused += [(game, line.number) for game in applied.conflicts]
-        changes += _changes(event, applied, line.number)
+        changes += _changes(applied, line.number)
     return ShoeHeld(
         path=path,
         shoe=table.shoe_id,
@@ -97,13 +96,8 @@ def _replayed(path: Path, lines: list[Held]) -> ShoeHeld:
     )
 
 
-def _changes(event: object, applied: Any, number: int) -> list[Change]:
-    """The voids and corrections applying ``event`` made (the core's amendments if it has them)."""
-    amendments = getattr(applied, "amendments", None)
-    if amendments is not None:
-        return [Change(a.game, a.kind.value, a.reason, number, a.by_snapshot) for a in amendments]
-    if isinstance(event, Void) and applied.changed:
-        return [Change(event.game, "void", event.reason, number)]
-    if isinstance(event, Correct) and applied.changed:
-        return [Change(event.game.number, "correct", event.reason, number)]
-    return [Change(game, "correct", "a newer snapshot", number, True) for game in applied.overrides]
+def _changes(applied: Applied, number: int) -> list[Change]:
+    """The voids and corrections applying an event made (a newer snapshot's too)."""
+    return [
+        Change(a.game, a.kind.value, a.reason, number, a.by_snapshot) for a in applied.amendments
+    ]

@@ -10,6 +10,7 @@ into the chain.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from scoreboard.core.events import (
@@ -21,6 +22,7 @@ from scoreboard.core.events import (
     Shuffle,
     Snapshot,
 )
+from scoreboard.core.integrity import IntegrityAlert
 from scoreboard.core.table import TableState, UnfinishedShoe
 from scoreboard.journal.links import Record
 from scoreboard.protocol import encode
@@ -71,7 +73,7 @@ def opening(table: TableState, first: Record) -> list[Record]:
     return opened + [line(*record) for record in after]
 
 
-def alert_records(alerts: Any) -> list[Record]:
+def alert_records(alerts: Iterable[IntegrityAlert]) -> list[Record]:
     """An ``alert`` record for each integrity alert an event raised."""
     return [
         line(
@@ -79,7 +81,7 @@ def alert_records(alerts: Any) -> list[Record]:
             {
                 "shoe": alert.shoe,
                 "game": alert.game,
-                "kind": getattr(alert.kind, "value", str(alert.kind)),
+                "kind": alert.kind.value,
                 "detail": alert.detail,
             },
         )

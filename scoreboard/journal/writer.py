@@ -184,7 +184,7 @@ class Journal:
         ``alert`` line.  While the disk fails the entry waits in memory.
         """
         completed = applied.completed
-        alerts = getattr(applied, "alerts", ())
+        alerts = applied.alerts
         ordering = records.ordering(table)
         line: Record | None = None
         if applied.worth_keeping or completed:
