@@ -24,7 +24,7 @@ import re
 import time
 from pathlib import Path
 
-from scoreboard.journal.disk import append_durably, free_name, why
+from scoreboard.journal.disk import append_durably, free_name, fsync_dir, why
 from scoreboard.journal.exports import was_exported
 from scoreboard.journal.links import ZERO, Line, read_lines, start_link
 from scoreboard.protocol import canonical_json
@@ -50,6 +50,23 @@ def new_archive_file(state_dir: Path, shoe: str | None) -> Path:
     """
     stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{_safe(shoe or 'none')}"
     return free_name(state_dir / ARCHIVE_DIR, stem, ".jsonl")
+
+
+def move_away(state_dir: Path, path: Path, shoe: str | None, *, ours: bool) -> Path:
+    """Move the journal at ``path`` out of the way; returns where it went.
+
+    ``ours``: it is the display's own journal of ``shoe``, archived in ``shoes/``;
+    else whatever stands there is set aside next to it, never deleted.
+    """
+    if ours:
+        target = new_archive_file(state_dir, shoe)
+    else:
+        target = free_name(state_dir, f"{path.name}.aside-{time.strftime('%Y%m%d-%H%M%S')}", "")
+        log.warning("journal %s: what was there is set aside as %s", path, target.name)
+    make_dirs(state_dir)
+    os.replace(path, target)
+    fsync_dir(target.parent)
+    return target
 
 
 def complete(state_dir: Path, shoe: str | None, line: bytes) -> tuple[Path, int]:

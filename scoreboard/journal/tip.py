@@ -73,6 +73,20 @@ class ChainTip:
         at = last.record.get("at") if last.record is not None else None
         self.last_at = float(at) if isinstance(at, int | float) else None
 
+    def start(
+        self, raw: bytes | None, state_dir: Path, *, torn: int = 0, unreadable: str = ""
+    ) -> None:
+        """Take the chain from what the start found: the journal's complete lines ``raw``
+        (None: no journal, or ``unreadable`` says why), ``torn`` bytes of a last line cut."""
+        self.read(raw or b"", state_dir)
+        if unreadable:
+            self.trouble(f"journal.jsonl was unreadable ({unreadable})")
+        elif raw is None and self.tip != ZERO:  # archives, yet no journal after them
+            self.trouble("journal.jsonl was missing at start; the board started empty")
+        if torn:
+            why = f"a torn last line of {torn} bytes was cut (a power cut mid-write?)"
+            self.trouble(why, self.last_at)
+
     def wrote(self, count: int, tip: str, records: list[Record]) -> None:
         """``count`` lines reached the disk (what was owed, then ``records``), the last one
         hashing to ``tip``: nothing is owed any more."""

@@ -30,14 +30,12 @@ from scoreboard.journal.disk import (
     Identity,
     append_durably,
     blocker,
-    free_name,
-    fsync_dir,
     identity,
     replace_durably,
     why,
 )
 from scoreboard.journal.faults import DiskFaults
-from scoreboard.journal.links import ZERO, Record, digest, seal
+from scoreboard.journal.links import Record, digest, seal
 from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
 from scoreboard.journal.replay import apply_lines, read_back
 from scoreboard.journal.tip import ChainTip
@@ -152,22 +150,14 @@ class Journal:
                 "journal %s: unreadable (%s); the board starts empty", self.path, why(error)
             )
             self._rewrite = True
-            self._chain.read(b"", self.state_dir)
-            self._chain.trouble(f"{JOURNAL_NAME} was unreadable ({why(error)})")
+            self._chain.start(None, self.state_dir, unreadable=why(error))
             return None
         if found is None:
             self._pending.append(Entry(None, (), fresh=True))
-            self._chain.read(b"", self.state_dir)
-            if self._chain.tip != ZERO:
-                self._chain.trouble(f"{JOURNAL_NAME} was missing at start; the board started empty")
+            self._chain.start(None, self.state_dir)
             return None
         self._synced = found.identity
-        self._chain.read(found.lines, self.state_dir)
-        if found.torn:
-            self._chain.trouble(
-                f"a torn last line of {found.torn} bytes was cut (a power cut mid-write?)",
-                self._chain.last_at,
-            )
+        self._chain.start(found.lines, self.state_dir, torn=found.torn)
         if found.cut_failed is not None:
             self._rewrite = True
             self._failed(found.cut_failed)
@@ -390,16 +380,7 @@ class Journal:
             else:
                 self._chain.lose(lost)
             return
-        if ours:
-            target = archive.new_archive_file(self.state_dir, self._disk_shoe)
-        else:
-            target = free_name(
-                self.state_dir, f"{JOURNAL_NAME}.aside-{time.strftime('%Y%m%d-%H%M%S')}", ""
-            )
-            log.warning("journal %s: what was there is set aside as %s", self.path, target.name)
-        make_dirs(self.state_dir)
-        os.replace(self.path, target)
-        fsync_dir(target.parent)
+        target = archive.move_away(self.state_dir, self.path, self._disk_shoe, ours=ours)
         if ours:
             self._chain.archived()
         else:
