@@ -86,10 +86,10 @@ def test_audit_lists_voids_corrections_and_refused_coups(tmp_path):
     done = scoreboard("audit", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
     text = done.stdout
-    assert "shoe A, 7 games, 1 voided, 1 corrected, 1 refused, 0 alerts" in text
+    assert "shoe A, 7 games (1-8), 1 voided, 1 corrected, 1 refused, 0 alerts" in text
     assert "game 4 voided: misdeal" in text and "game 2 corrected: dealer error" in text
     assert "game 1: a refused coup" in text
-    assert "shoe B, 2 games" in text and "gaps: none" in text
+    assert "shoe B, 2 games (1-2)" in text and "gaps: none" in text
 
 
 def test_a_journal_deleted_under_the_display_is_a_gap_saying_what_was_lost(tmp_path):

@@ -94,7 +94,7 @@ def _shoe_line(shoe: ShoeHeld) -> str:
     corrections = sum(c.kind == "correct" for c in shoe.changes)
     parts = [
         f"shoe {shoe.shoe}" if shoe.shoe is not None else "no shoe",
-        f"{shoe.games} games",
+        f"{shoe.games} games{_span(shoe.numbers)}",
         f"{voids} voided",
         f"{corrections} corrected",
         f"{len(shoe.refused)} refused",
@@ -102,6 +102,11 @@ def _shoe_line(shoe: ShoeHeld) -> str:
         f"{_when(shoe.first_at)} to {_when(shoe.last_at)}",
     ]
     return ", ".join(parts)
+
+
+def _span(numbers: tuple[int, ...]) -> str:
+    """`` (1-72)``: the first and last game numbers held, when there are any."""
+    return f" ({numbers[0]}-{numbers[-1]})" if numbers else ""
 
 
 def _verb(kind: str) -> str:
@@ -115,10 +120,12 @@ def _reason(reason: str) -> str:
 def _gap_line(gap: Gap, state_dir: Path) -> str:
     data = gap.data
     lost = data.get("lost")
+    since = data.get("from")
+    period = f"from {_when(since)} to " if since is not None else "at "
     text = (
-        f"{_name(gap.path, state_dir)} line {gap.line}: from {_when(data.get('from'))} to "
-        f"{_when(data.get('to'))}: {data.get('why')}; {data.get('held', 0)} lines held in memory"
-        f" written, {data.get('dropped', 0)} events dropped"
+        f"{_name(gap.path, state_dir)} line {gap.line}: {period}{_when(data.get('to'))}: "
+        f"{data.get('why')}; {data.get('held', 0)} lines held in memory written, "
+        f"{data.get('dropped', 0)} events dropped"
     )
     if isinstance(lost, dict):
         text += f"; {lost.get('lines')} lines of {lost.get('file')} lost"
@@ -147,6 +154,7 @@ def as_json(report: ChainReport, shoes: list[ShoeHeld], state_dir: Path) -> dict
                 "file": _name(shoe.path, state_dir),
                 "shoe": shoe.shoe,
                 "games": shoe.games,
+                "numbers": list(shoe.numbers),
                 "voided": list(shoe.voided),
                 "changes": [
                     {

@@ -39,6 +39,8 @@ class ShoeHeld:
     path: Path
     shoe: str | None
     games: int
+    #: The game numbers the shoe holds, dealt or voided.
+    numbers: tuple[int, ...]
     voided: tuple[int, ...]
     changes: tuple[Change, ...]
     refused: tuple[tuple[int, int], ...]  # (game, line)
@@ -87,6 +89,7 @@ def _replayed(path: Path, lines: list[Held]) -> ShoeHeld:
         path=path,
         shoe=table.shoe_id,
         games=len(table.games),
+        numbers=tuple(sorted({game.number for game in table.games} | set(table.voided))),
         voided=table.voided,
         changes=tuple(changes),
         refused=tuple(refused),
