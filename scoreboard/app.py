@@ -50,11 +50,11 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Mapping
-from pathlib import Path
-from typing import Protocol
 
 import pygame
 
+from scoreboard.app_feed import Feed, KeyInput
+from scoreboard.app_theme import ThemeWatcher
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.health import JournalHealth, RenderHealth
 from scoreboard.monitor import (
@@ -66,7 +66,9 @@ from scoreboard.monitor import (
 )
 from scoreboard.render.probe import require_drawable
 from scoreboard.render.screen import PanelDrawer, Renderer
-from scoreboard.theme import Theme, ThemeError, load_theme
+from scoreboard.theme import Theme, load_theme
+
+__all__ = ["Feed", "KeyInput", "Kiosk", "ThemeWatcher", "run_kiosk", "use_theme_rows"]
 
 log = logging.getLogger(__name__)
 
@@ -95,24 +97,6 @@ def motion_renderer(
     return lambda theme, size: Renderer(theme, size, drawers=drawers, motion=False)
 
 
-class Feed(Protocol):
-    """What the loop needs of a feed; ``now`` is always the monotonic clock's."""
-
-    def start(self, wake: Callable[[], None]) -> None: ...
-    def poll(self, table: TableState, now: float) -> None: ...
-    def status(self, now: float) -> FeedStatus: ...
-    def next_deadline(self, now: float) -> float | None: ...
-    def report(self, render: RenderHealth) -> None:
-        """How drawing goes, after every frame attempt (for the display status)."""
-        ...
-
-    def journal_health(self) -> JournalHealth:
-        """Whether the journal keeps the board; FAILING puts a warning on screen."""
-        ...
-
-    def stop(self) -> None: ...
-
-
 def use_theme_rows(table: TableState, theme: Theme) -> bool:
     """Give the table the theme's row count (the theme owns it); True when it changed.
 
@@ -132,42 +116,6 @@ def seconds_to_next_minute(wall: float) -> float:
     0.2
     """
     return 60.0 - wall % 60.0
-
-
-class ThemeWatcher:
-    """Reloads a theme file when it changes; a bad edit keeps the last good theme."""
-
-    def __init__(self, theme: Theme) -> None:
-        self.theme = theme
-        self.path: Path | None = theme.source
-        self._stamp = self._read_stamp()
-
-    def _read_stamp(self) -> tuple[int, int] | None:
-        if self.path is None:
-            return None
-        try:
-            info = self.path.stat()
-        except OSError:
-            return None
-        return (info.st_mtime_ns, info.st_size)
-
-    def check(self, *, force: bool = False) -> Theme | None:
-        """A newly loaded theme, or None when unchanged or invalid (errors are logged)."""
-        if self.path is None:
-            return None
-        stamp = self._read_stamp()
-        if not force and stamp == self._stamp:
-            return None
-        self._stamp = stamp
-        try:
-            theme = require_drawable(load_theme(self.path))
-        except ThemeError as error:
-            for line in error.errors:
-                log.error("theme reload refused, keeping %s: %s", self.theme.name, line)
-            return None
-        log.info("theme %s reloaded from %s", theme.name, self.path)
-        self.theme = theme
-        return theme
 
 
 class Kiosk:
@@ -224,6 +172,7 @@ class Kiosk:
                 height,
             )
         self.renderer = self.make_renderer(theme, self.size)
+        self.keys = feed if isinstance(feed, KeyInput) else None
         #: Wall-clock time of the last frame that reached the screen (the screen showed
         #: the state as of then, whether or not anything had changed), None before.
         self.last_frame: float | None = None
@@ -272,10 +221,24 @@ class Kiosk:
 
     def handle(self, event: pygame.event.Event) -> None:
         quit_key = event.type == pygame.KEYDOWN and event.key in QUIT_KEYS
+        if self.keys is not None:
+            self.hand_key(self.keys, event)
         if event.type == pygame.QUIT or (quit_key and self.quit_keys):
             self.running = False
         elif event.type in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED):
             self.renderer.invalidate()
+
+    def hand_key(self, keys: KeyInput, event: pygame.event.Event) -> None:
+        """A key event to the feed that takes keys, by pygame's name for the key."""
+        if event.type in (pygame.KEYDOWN, pygame.KEYUP):
+            keys.key(pygame.key.name(event.key), event.type == pygame.KEYDOWN, self.clock())
+        elif event.type == pygame.WINDOWFOCUSLOST:
+            keys.release_all()
+
+    def take_input(self) -> None:
+        """Handle every event pygame queued (keys, quit, expose): one turn of the loop's input."""
+        for event in pygame.event.get():
+            self.handle(event)
 
     def reload_theme(self, now: float, *, force: bool = False) -> bool:
         """Swap in a changed theme; returns True when the renderer was rebuilt."""
@@ -294,6 +257,7 @@ class Kiosk:
             force = self.reload_requested.is_set()
             self.reload_requested.clear()
             self.reload_theme(now, force=force)
+        self.table.switch_limits(self.wall_clock())  # scheduled limits, once their time came
         try:
             self.feed.poll(self.table, now)
             status = self.feed.status(now)
@@ -310,6 +274,17 @@ class Kiosk:
         except Exception:
             self._report("reporting the render health to the feed failed", now)
 
+    def scheduled_at(self, now: float) -> float | None:
+        """When scheduled limits are due, on the monotonic axis (None: none scheduled)."""
+        scheduled = self.table.scheduled
+        if scheduled is None:
+            return None
+        return now + scheduled.at - (self.wall_clock() - (self.clock() - now))
+
+    def notice(self, now: float) -> str | None:
+        """The feed's prompt line (the keypad's question or pending modifiers), if any."""
+        return None if self.keys is None else self.keys.prompt(now)
+
     def draw(self, status: FeedStatus, now: float) -> None:
         """One frame attempt: the changed panels onto the screen, or the last good frame kept."""
         try:
@@ -319,6 +294,7 @@ class Kiosk:
                 clock=self.clock_text(),
                 now=now,
                 journal_failing=not self.journal.ok,
+                notice=self.notice(now),
             )
             dirty += self.renderer.blink(now)
             if dirty:
@@ -364,7 +340,8 @@ class Kiosk:
         if self.renderer.theme.style.clock:
             wall_at_now = self.wall_clock() - (self.clock() - now)
             deadlines.append(now + seconds_to_next_minute(wall_at_now))
-        for candidate in (self.feed.next_deadline(now), self.renderer.next_blink(now)):
+        candidates = (self.feed.next_deadline(now), self.renderer.next_blink(now))
+        for candidate in (*candidates, self.scheduled_at(now)):
             if candidate is not None:
                 deadlines.append(candidate)
         return max(MIN_SLEEP_SECONDS, min(deadlines) - now)
@@ -383,8 +360,7 @@ class Kiosk:
                 if stop_at is not None:
                     wait = min(wait, max(0.0, stop_at - now))
                 self.sleep(wait)
-                for event in pygame.event.get():
-                    self.handle(event)
+                self.take_input()
         finally:
             self.feed.stop()
         return 0

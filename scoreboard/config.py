@@ -17,11 +17,20 @@ from __future__ import annotations
 import os
 import re
 import socket
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from scoreboard.config_reader import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    ConfigError,
+    Reader,
+)
+from scoreboard.config_reader import MAX_SIDE as MAX_SIDE  # re-exported: the size parser's bounds
+from scoreboard.config_reader import MIN_SIDE as MIN_SIDE
+from scoreboard.config_reader import parse_hostport as parse_hostport
+from scoreboard.config_reader import parse_size as parse_size
 from scoreboard.core.limits import (
     Limits,
     LimitsSpecError,
@@ -31,11 +40,10 @@ from scoreboard.core.limits import (
     parse_span,
 )
 from scoreboard.core.variants import VARIANTS
+from scoreboard.keypad_config import KeypadConfig, read_keypad
 from scoreboard.protocol.topics import PREFIX_RULE, Topics, check_prefix, default_prefix
 from scoreboard.yamlfile import YamlSyntaxError, load_yaml
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 1883
 PROTOCOLS = ("5", "3.1.1")
 #: How long the broker keeps a display's session (its subscriptions and the QoS 1
 #: messages queued while it is down): a day covers a night's power cut; a week at most,
@@ -46,10 +54,11 @@ SESSION_EXPIRY_RANGE = (60, 7 * 86_400)
 ROTATIONS = (0, 90, 180, 270)
 #: MQTT's client id: what mosquitto accepts, and what a topic-safe display id gives.
 CLIENT_ID_RULE = "1-128 letters, digits, '.', '_' or '-'"
-
-
-class ConfigError(ValueError):
-    """A configuration value that is missing, of the wrong type or out of range."""
+#: Where a display's games come from: the table's broker, or the dealer's keypad.
+FEEDS = ("mqtt", "keypad")
+#: Decks in a shoe (``table.decks``), as a new_shoe payload may say them.
+DECKS_RANGE = (1, 16)
+KEEP_SHOES_RANGE = (1, 100_000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +88,14 @@ class MqttConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class JournalConfig:
+    """Retention: the last ``keep_shoes`` shoes with games, and none pruned unexported if asked."""
+
+    keep_shoes: int = 200
+    require_export: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     table_id: str = "T1"
     table_name: str = ""
@@ -94,6 +111,14 @@ class Config:
     limits: Limits | None = None
     rotate: int = 0
     motion: bool = True
+    #: ``mqtt`` (the table's controller over the broker) or ``keypad`` (the dealer's keys).
+    feed: str = "mqtt"
+    #: The file has an ``mqtt`` section (or a flag named a broker): a keypad publishes there.
+    mqtt_configured: bool = False
+    keypad: KeypadConfig = field(default_factory=KeypadConfig)
+    journal: JournalConfig = field(default_factory=JournalConfig)
+    #: Decks in the table's shoe (``table.decks``), unless a new shoe says otherwise.
+    decks: int = 8
 
     @property
     def prefix(self) -> str:
@@ -123,9 +148,11 @@ def load_config(path: str | os.PathLike[str]) -> Config:
 
 def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
     """Validate a parsed YAML document (a mapping) into a :class:`Config`."""
-    reader = _Reader(source)
-    root = reader.mapping(data, "", {"table", "display", "mqtt"})
-    table = reader.mapping(root.get("table", {}), "table", {"id", "name", "variant", "limits"})
+    reader = Reader(source)
+    root = reader.mapping(data, "", {"table", "display", "mqtt", "feed", "keypad", "journal"})
+    table = reader.mapping(
+        root.get("table", {}), "table", {"id", "name", "variant", "limits", "decks"}
+    )
     display = reader.mapping(
         root.get("display", {}),
         "display",
@@ -149,10 +176,29 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         limits=_read_limits(reader, table.get("limits"), variant),
         rotate=reader.choice(display.get("rotate", 0), "display.rotate", ROTATIONS),
         motion=reader.boolean(display.get("motion", True), "display.motion"),
+        feed=reader.one_of(root.get("feed", defaults.feed), "feed", FEEDS),
+        mqtt_configured="mqtt" in root,
+        keypad=read_keypad(root.get("keypad"), reader.fail),
+        journal=_read_journal(reader, root.get("journal", {})),
+        decks=reader.integer(table.get("decks", defaults.decks), "table.decks", *DECKS_RANGE),
     )
 
 
-def _read_limits(reader: _Reader, data: Any, variant: str) -> Limits | None:
+def _read_journal(reader: Reader, data: Any) -> JournalConfig:
+    """``journal:``: how many shoes to keep, and whether an unexported one may be pruned."""
+    journal = reader.mapping(data, "journal", {"keep_shoes", "require_export"})
+    defaults = JournalConfig()
+    return JournalConfig(
+        keep_shoes=reader.integer(
+            journal.get("keep_shoes", defaults.keep_shoes), "journal.keep_shoes", *KEEP_SHOES_RANGE
+        ),
+        require_export=reader.boolean(
+            journal.get("require_export", defaults.require_export), "journal.require_export"
+        ),
+    )
+
+
+def _read_limits(reader: Reader, data: Any, variant: str) -> Limits | None:
     """``table.limits``: a currency and each bet's ``[minimum, maximum]`` (or ``MIN-MAX``).
 
     ``bets: 25-10000`` alone gives Player/Banker and derives the tie and pairs
@@ -185,7 +231,7 @@ def _read_limits(reader: _Reader, data: Any, variant: str) -> Limits | None:
     return Limits(currency, bets, pays)
 
 
-def _read_span(reader: _Reader, value: Any, key: str) -> tuple[int, int]:
+def _read_span(reader: Reader, value: Any, key: str) -> tuple[int, int]:
     try:
         if isinstance(value, str):
             return parse_span(value, key)
@@ -200,7 +246,7 @@ def _read_span(reader: _Reader, value: Any, key: str) -> tuple[int, int]:
     reader.fail(key, "[minimum, maximum] stakes, 0 <= minimum <= maximum", value)
 
 
-def _read_mqtt(reader: _Reader, data: Any) -> MqttConfig:
+def _read_mqtt(reader: Reader, data: Any) -> MqttConfig:
     mqtt = reader.mapping(
         data,
         "mqtt",
@@ -241,7 +287,7 @@ def _read_mqtt(reader: _Reader, data: Any) -> MqttConfig:
     )
 
 
-def _read_client_id(reader: _Reader, value: Any) -> str | None:
+def _read_client_id(reader: Reader, value: Any) -> str | None:
     """A fixed client id: the same on every start, so the broker keeps the session."""
     if value is None:
         return None
@@ -251,7 +297,7 @@ def _read_client_id(reader: _Reader, value: Any) -> str | None:
     return text
 
 
-def _read_tls(reader: _Reader, data: Any) -> TlsConfig | None:
+def _read_tls(reader: Reader, data: Any) -> TlsConfig | None:
     """No block (or ``tls: null``): no TLS.  A block must name its CA file."""
     if data is None:
         return None
@@ -270,40 +316,6 @@ def with_mqtt(config: Config, **changes: Any) -> Config:
     """The config with some MQTT settings replaced (flags override the file)."""
     changes = {key: value for key, value in changes.items() if value is not None}
     return replace(config, mqtt=replace(config.mqtt, **changes)) if changes else config
-
-
-def parse_hostport(text: str, *, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
-    """``host``, ``host:port`` or ``[v6addr]:port`` -> ``(host, port)``.
-
-    >>> parse_hostport("broker.local:8883"), parse_hostport("[::1]:1884")
-    (('broker.local', 8883), ('::1', 1884))
-    """
-    match = re.fullmatch(r"\[([^\]]+)\](?::(\d+))?|([^:\s]+)(?::(\d+))?", text.strip())
-    if not match:
-        raise ValueError(f"expected HOST:PORT, got {text!r}")
-    host = match.group(1) or match.group(3)
-    port_text = match.group(2) or match.group(4)
-    port = int(port_text) if port_text else default_port
-    if not 1 <= port <= 65535:
-        raise ValueError(f"port {port} out of range 1-65535")
-    return host, port
-
-
-MIN_SIDE, MAX_SIDE = 64, 8192
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``"1920x1080"`` -> ``(1920, 1080)``; each side 64 to 8192 pixels.
-
-    The one size parser of the command line and the config file.
-    """
-    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", str(text))
-    if not match:
-        raise ValueError(f"expected WIDTHxHEIGHT such as 1920x1080, got {text!r}")
-    width, height = int(match.group(1)), int(match.group(2))
-    if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
-        raise ValueError(f"each side must be {MIN_SIDE} to {MAX_SIDE} pixels, got {text!r}")
-    return width, height
 
 
 def read_secret(path: Path | str, what: str) -> bytes:
@@ -369,74 +381,3 @@ def _check_tls_files(tls: TlsConfig | None) -> None:
     for flag, path in (("--tls-ca", tls.ca), ("--tls-cert", tls.cert), ("--tls-key", tls.key)):
         if path is not None and not path.is_file():
             raise ConfigError(f"{flag}: {path}: no such file")
-
-
-class _Reader:
-    """Type checks that name the file and the key path."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, key: str, expected: str, got: Any) -> NoReturn:
-        raise ConfigError(
-            f"{self.source}: {key or '(top level)'}: expected {expected}, got {got!r}"
-        )
-
-    def mapping(self, value: Any, key: str, allowed: set[str]) -> Mapping[str, Any]:
-        if not isinstance(value, Mapping):
-            self.fail(key, "a mapping", value)
-        unknown = sorted(str(name) for name in value if name not in allowed)
-        if unknown:
-            where = f"{key}.{unknown[0]}" if key else unknown[0]
-            self.fail(where, f"one of the keys {', '.join(sorted(allowed))}", unknown[0])
-        return value
-
-    def text(self, value: Any, key: str) -> str:
-        if not isinstance(value, str | int) or isinstance(value, bool):
-            self.fail(key, "text", value)
-        return str(value)
-
-    def optional_text(self, value: Any, key: str) -> str | None:
-        return None if value is None else self.text(value, key)
-
-    def ident(self, value: Any, key: str) -> str:
-        text = self.text(value, key)
-        if not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", text):
-            self.fail(key, "1-64 letters, digits, '.', '_' or '-' (used in topic names)", text)
-        return text
-
-    def integer(self, value: Any, key: str, low: int, high: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            self.fail(key, f"an integer {low}-{high}", value)
-        return value
-
-    def choice(self, value: Any, key: str, choices: tuple[int, ...]) -> int:
-        if isinstance(value, bool) or value not in choices:
-            self.fail(key, f"one of {', '.join(map(str, choices))}", value)
-        return int(value)
-
-    def boolean(self, value: Any, key: str) -> bool:
-        if not isinstance(value, bool):
-            self.fail(key, "true or false", value)
-        return value
-
-    def path(self, value: Any, key: str) -> Path | None:
-        if value is None:
-            return None
-        if not isinstance(value, str) or not value:
-            self.fail(key, "a file path", value)
-        return Path(os.path.expanduser(value))
-
-    def hostport(self, value: Any, key: str) -> tuple[str, int]:
-        try:
-            return parse_hostport(self.text(value, key))
-        except ValueError as error:
-            self.fail(key, f"HOST:PORT ({error})", value)
-
-    def size(self, value: Any, key: str) -> tuple[int, int] | None:
-        if value is None:
-            return None
-        try:
-            return parse_size(value)
-        except ValueError as error:
-            raise ConfigError(f"{self.source}: {key}: {error}") from None

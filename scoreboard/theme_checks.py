@@ -22,6 +22,7 @@ from scoreboard.theme_values import (
     COLUMNS,
     ORIENTATIONS,
     PANELS,
+    PLACEHOLDERS,
     SHAPES,
     Colors,
     Fonts,
@@ -45,7 +46,7 @@ MAX_LANGUAGES = 3
 MIN_PANEL = 0.02
 """A panel's smallest width or height, as a fraction of the screen."""
 
-BOARD_TEXT = "0123456789%:.,-–·♠♥♦♣AJQK…×"
+BOARD_TEXT = "0123456789%:.,-–·♠♥♦♣AJQK…×→"
 """Characters the board draws whatever the theme says (numbers, card ranks and suits, dashes)."""
 
 _TOP_KEYS = (
@@ -65,6 +66,8 @@ _TOP_KEYS = (
 MAX_LOGO_BYTES = 8_000_000
 """The largest logo image a theme may name (a 4K-wide PNG is well under this)."""
 
+
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 _LANGUAGE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}$")
 
@@ -219,7 +222,30 @@ class _Checker(FieldReader):
                 continue
             drawn = lang in languages
             result[lang] = self.dataclass(Labels, given.get(lang), f"labels.{lang}", drawn=drawn)
+            self.placeholders(result[lang], f"labels.{lang}")
         return tuple(languages), MappingProxyType(result)
+
+    def placeholders(self, labels: Labels, key: str) -> None:
+        """Each filled-in label holds exactly its ``{name}`` placeholders, each once at least.
+
+        A label's text is filled in by plain replacement, never ``str.format``, but a
+        stray ``{0.__class__}`` would still show on the board as written: refused here.
+        """
+        for name, wanted in PLACEHOLDERS.items():
+            text = getattr(labels, name)
+            found = _PLACEHOLDER.findall(text)
+            expected = ", ".join("{" + w + "}" for w in wanted)
+            unknown = [f for f in dict.fromkeys(found) if f not in wanted]
+            if unknown:
+                shown = ", ".join(excerpt("{" + f + "}") for f in unknown)
+                self.error(f"{key}.{name}", f"unknown placeholder {shown} (expected {expected})")
+            missing = [w for w in wanted if w not in found]
+            if missing:
+                self.error(
+                    f"{key}.{name}",
+                    f"expected {expected} in the text, got {excerpt(text)} "
+                    f"(missing {', '.join('{' + m + '}' for m in missing)})",
+                )
 
     def roads(self, value: Any) -> RoadStyle:
         given = dict(

@@ -32,6 +32,7 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType(
         "motion.deal_seconds": (0, 2),
         "motion.banner_seconds": (0, 30),
         "motion.draw_in_seconds": (0, 2),
+        "motion.notice_seconds": (1, 30),
         "style.gap": (0, 0.05),
         "style.corner_radius": (0, 0.05),
         "style.border_width": (0, 0.01),

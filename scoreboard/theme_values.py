@@ -136,6 +136,46 @@ class Labels:
     shoe_summary: str = "Shoe summary"  # the shuffle screen: the finished shoe in numbers
     min_bet: str = "Minimum bet"
     max_bet: str = "Maximum bet"
+    # Notices (docs/display.md, "Notices"); {name} is filled in, see PLACEHOLDERS
+    game_voided: str = "Game {game} voided"
+    games_voided: str = "Games {games} voided"  # several at once: "Games 17, 18 voided"
+    game_corrected: str = "Game {game} corrected: {change}"  # "Banker \u2192 Player"
+    games_corrected: str = "Games {games} corrected"
+    added: str = "{what} added"  # a correction that kept the winner: "P Pair added"
+    removed: str = "{what} removed"
+    cards_changed: str = "cards changed"
+    alerts: str = "ALERTS"  # the staff mark beside the integrity alerts' count
+    new_limits: str = "New limits from {time}"  # the limits panel: "New limits from 22:00"
+
+
+PLACEHOLDERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "game_voided": ("game",),
+        "games_voided": ("games",),
+        "game_corrected": ("game", "change"),
+        "games_corrected": ("games",),
+        "added": ("what",),
+        "removed": ("what",),
+        "new_limits": ("time",),
+    }
+)
+"""The labels with values filled in, and the ``{name}`` each must hold (and may only hold)."""
+
+
+def fill_in(template: str, **values: str) -> str:
+    """``template`` with each ``{name}`` replaced by its value; nothing else is interpreted.
+
+    A theme's text is never given to ``str.format``: a label like ``{0.__class__}``
+    stays text (check-theme refuses it before it gets here).
+
+    >>> fill_in("Game {game} voided", game="17")
+    'Game 17 voided'
+    >>> fill_in("{0.__class__} {game}", game="17")
+    '{0.__class__} 17'
+    """
+    for name, value in values.items():
+        template = template.replace("{" + name + "}", value)
+    return template
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +221,7 @@ class MotionStyle:
     deal_seconds: float = 0.3  # between two cards of the last hand appearing
     banner_seconds: float = 3.0  # the winner banner
     draw_in_seconds: float = 0.35  # the newest road entry grows in
+    notice_seconds: float = 4.0  # each notice ("Game 17 voided"), shown with motion off too
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +273,18 @@ class Theme:
     def label(self, key: str) -> tuple[str, ...]:
         """The label in each shown language, primary first: ``("Banker", "莊")``."""
         return tuple(getattr(self.labels[lang], key) for lang in self.languages)
+
+    def filled(self, key: str, **values: str | tuple[str, ...]) -> tuple[str, ...]:
+        """The label in each shown language with its ``{name}`` placeholders filled in
+        (:func:`fill_in`: never ``str.format``): ``("Game 17 voided", "第17局已取消")``.
+
+        A value is one text for every language, or a tuple of one per shown language.
+        """
+        texts = []
+        for at, text in enumerate(self.label(key)):
+            mine = {k: v if isinstance(v, str) else v[at] for k, v in values.items()}
+            texts.append(fill_in(text, **mine))
+        return tuple(texts)
 
     def layout(self, width: int, height: int) -> Layout:
         """Portrait layout for a tall screen when the theme has one, else landscape."""

@@ -239,7 +239,15 @@ def test_sighup_reloads_the_theme(theme_file, caplog):
     import signal
     import threading
 
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGHUP))
+    def hang_up_once_the_kiosk_listens() -> None:
+        # A fixed delay raced the theme's probe and the window's setup on a loaded machine:
+        # a SIGHUP before run_kiosk installs its handler ends the test process.
+        deadline = time.monotonic() + 20
+        while signal.getsignal(signal.SIGHUP) == signal.SIG_DFL and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGHUP)
+
+    timer = threading.Thread(target=hang_up_once_the_kiosk_listens)
     timer.start()
     with caplog.at_level(logging.INFO, logger="scoreboard"):
         run_kiosk(ScriptedFeed(""), TableState(), theme_file, windowed=True, size=SIZE, run_for=1.2)

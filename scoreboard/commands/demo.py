@@ -30,7 +30,7 @@ from scoreboard.cli import UsageError, sigterm_as_interrupt
 from scoreboard.commands.run import kiosk_or_refusal, open_journal
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.commands.themes import DisplayRequest, add_display_arguments, display_from_args
-from scoreboard.config import Config
+from scoreboard.config import Config, JournalConfig
 from scoreboard.core.limits import Limits, LimitsSpecError, check_currency, limits_from_spec
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import TableState
@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     )  # limits unknown until the demo's dealer (or controller) says them, as a table's
     if args.mqtt:
         return run_over_mqtt(args, config, dealer, table, display, limits)
-    return run_simulated(args, dealer, table, display, limits)
+    return run_simulated(args, dealer, table, display, limits, config.journal)
 
 
 def start_at(args: argparse.Namespace, dealer: Dealer) -> int:
@@ -182,6 +182,7 @@ def run_simulated(
     table: TableState,
     display: DisplayRequest,
     limits: Limits,
+    retention: JournalConfig | None = None,
 ) -> int:
     """The board fed by the dealer in-process, journaled when given a state dir.
 
@@ -194,7 +195,7 @@ def run_simulated(
     with contextlib.ExitStack() as stack:
         journal = None
         if args.state_dir is not None:
-            journal = stack.enter_context(open_journal(args.state_dir, table))
+            journal = stack.enter_context(open_journal(args.state_dir, table, retention))
         coups = start_at(args, dealer)
         if table.shoe_id is not None:
             log.info("demo: the journal brought back shoe %s; not starting mid-shoe", table.shoe_id)

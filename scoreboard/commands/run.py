@@ -1,9 +1,15 @@
-"""``scoreboard run``: the display in production, fed by the table's MQTT broker.
+"""``scoreboard run``: the display in production, fed by the table's MQTT broker or its keypad.
 
 Settings come from ``--config`` (YAML, see ``kiosk/scoreboard.yaml``) and are
 overridden by flags.  On start the display replays its journal from the state
 directory, so after a power cut it shows the roads it showed before, then
 catches up from the broker's retained snapshot.
+
+``--feed keypad`` (config ``feed: keypad``) takes the results from the dealer's
+numeric keypad instead, for a table whose shoe reads no cards or whose shoe
+failed; with a broker configured (an ``mqtt`` section, or ``--mqtt``) the
+keypad display is then the table's controller there, and the other displays
+follow it.
 """
 
 from __future__ import annotations
@@ -22,13 +28,14 @@ from typing import TYPE_CHECKING
 from scoreboard.cli import CommandError, UsageError, sigterm_as_interrupt
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.commands.themes import parse_size
-from scoreboard.config import ROTATIONS, Config, ConfigError, load_config
+from scoreboard.config import FEEDS, ROTATIONS, Config, ConfigError, JournalConfig, load_config
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.journal import Journal, JournalError
 
 if TYPE_CHECKING:
     from scoreboard.app import Feed
+    from scoreboard.feeds.keypad import KeypadFeed
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +43,21 @@ log = logging.getLogger(__name__)
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "run",
-        help="the display: roads fed live from the table's MQTT broker",
+        help="the display: roads fed live from the table's MQTT broker (or the dealer keypad)",
         description=(
-            "Show the table's roads, fed live by the shoe controller over MQTT. Flags "
-            "override the --config file."
+            "Show the table's roads, fed live by the shoe controller over MQTT, or by the "
+            "dealer's numeric keypad (--feed keypad). Flags override the --config file."
         ),
     )
     parser.add_argument("--config", metavar="FILE", type=Path, help="YAML configuration file")
+    parser.add_argument(
+        "--feed",
+        choices=FEEDS,
+        help=(
+            "mqtt: the table's controller (default); keypad: the dealer keys results in, "
+            "published as the table's controller when a broker is configured (feed:)"
+        ),
+    )
     add_mqtt_arguments(parser)
     parser.add_argument("--display-id", metavar="ID", help="this display's id (default: hostname)")
     parser.add_argument("--state-dir", metavar="DIR", type=Path, help="where the journal lives")
@@ -76,22 +91,20 @@ def settings_from_args(args: argparse.Namespace) -> Config:
         config = load_config(args.config) if args.config else Config()
     except ConfigError as error:
         raise UsageError(str(error)) from None
+    if args.mqtt:
+        config = replace(config, mqtt_configured=True)
     config = apply_mqtt_arguments(config, args)
-    if args.display_id:
-        config = replace(config, display_id=args.display_id)
-    if args.state_dir is not None:
-        config = replace(config, state_dir=args.state_dir)
-    if args.theme:
-        config = replace(config, theme=args.theme)
-    if args.windowed:
-        config = replace(config, windowed=True)
-    if args.size:
-        config = replace(config, size=parse_size(args.size))
-    if getattr(args, "rotate", None) is not None:
-        config = replace(config, rotate=args.rotate)
-    if getattr(args, "motion", None) is not None:
-        config = replace(config, motion=args.motion)
-    return config
+    flags = {
+        "display_id": args.display_id or None,
+        "state_dir": args.state_dir,
+        "theme": args.theme or None,
+        "windowed": True if args.windowed else None,
+        "size": parse_size(args.size) if args.size else None,
+        "rotate": getattr(args, "rotate", None),
+        "motion": getattr(args, "motion", None),
+        "feed": getattr(args, "feed", None),
+    }
+    return replace(config, **{name: value for name, value in flags.items() if value is not None})
 
 
 @contextlib.contextmanager
@@ -115,19 +128,44 @@ def use_static_limits(table: TableState, config: Config) -> None:
         table.set_limits(config.limits)
 
 
-def open_journal(state_dir: Path, table: TableState) -> Journal:
+def open_journal(
+    state_dir: Path, table: TableState, retention: JournalConfig | None = None
+) -> Journal:
     """The journal in ``state_dir``, replayed into ``table``; the caller closes it (``with``).
 
+    ``retention`` is the config's ``journal:`` section (how many shoes are kept).
     A state dir that is plainly not one (a file in its way) is a usage error.  A
     disk that cannot be written (read-only, full) is not: the board starts from
     what it could read and runs from memory, and ``journal.health`` says why.
     """
+    retention = retention or JournalConfig()
     try:
-        journal = Journal(state_dir)
+        # TODO(issue 11): require_export=retention.require_export once the chain part lands.
+        journal = Journal(state_dir, keep_shoes=retention.keep_shoes)
     except JournalError as error:
         raise UsageError(str(error)) from None
     journal.replay(table)
     return journal
+
+
+def keypad_feed(config: Config, journal: Journal) -> KeypadFeed:
+    """The dealer keypad, the table's controller on the broker when one is configured."""
+    from scoreboard.feeds.keypad import KeypadFeed
+    from scoreboard.feeds.keypad_publish import KeypadPublisher
+    from scoreboard.link import default_client_id
+
+    publisher = None
+    if config.mqtt_configured:
+        endpoint = endpoint_from(config)
+        publisher = KeypadPublisher(
+            endpoint,
+            client_id=config.mqtt.client_id
+            or default_client_id(f"keypad-{config.display_id}", endpoint.topics),
+            state_dir=config.resolved_state_dir,
+        )
+    else:
+        log.info("keypad: no broker configured; the entries stay on this display")
+    return KeypadFeed(config.keypad, journal=journal, publisher=publisher, decks=config.decks)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -135,21 +173,29 @@ def run(args: argparse.Namespace) -> int:
     from scoreboard.theme import ThemeError, load_theme
 
     config = settings_from_args(args)
+    keypad = config.feed == "keypad"
+    if keypad and args.headless:
+        raise UsageError("--headless has no keyboard: the keypad feed needs the kiosk's screen")
     try:  # a bad theme is a config mistake: refuse before touching the journal or the broker
         theme = load_theme(config.theme)
     except ThemeError as error:
         raise UsageError(str(error)) from None
-    endpoint = endpoint_from(config)
+    endpoint = None if keypad else endpoint_from(config)
     table = TableState(
         table_id=config.table_id,
         table_name=config.table_name,
         variant=VARIANTS[config.variant],
         limits=config.limits,
+        decks=config.decks,
     )
     # The command owns the journal: whatever way the loop ends, it is closed here.
-    with open_journal(config.resolved_state_dir, table) as journal:
+    with open_journal(config.resolved_state_dir, table, config.journal) as journal:
         use_static_limits(table, config)
-        feed = MqttFeed(endpoint, display_id=config.display_id, journal=journal)
+        feed: Feed
+        if endpoint is None:
+            feed = keypad_feed(config, journal)
+        else:
+            feed = MqttFeed(endpoint, display_id=config.display_id, journal=journal)
         if args.headless:
             return run_headless(feed, table)
         try:
@@ -202,6 +248,7 @@ def run_headless(
             wake.wait(timeout)
             wake.clear()
             now = time.monotonic()
+            table.switch_limits(time.time())  # scheduled limits due: at most a second late
             feed.poll(table, now)
             status = feed.status(now)
             if status is not shown:

@@ -237,7 +237,7 @@ class Controller:
             self.games.append(event.game)
             event = CoupReceived(event.shoe, event.game, utc_now())
         elif isinstance(event, NewShoe):
-            event = self._begin_shoe(event.shoe)
+            event = self._begin_shoe(event.shoe, event.decks)
         elif isinstance(event, Shuffle | Burn | CutCard) and event.shoe is None:
             event = dataclasses.replace(event, shoe=self.shoe_id)
         self.publish(event)
@@ -246,8 +246,8 @@ class Controller:
                 self.sessions.remember_shoe(self.shoe_id, len(self.games))
             self._publish_snapshot()
 
-    def _begin_shoe(self, shoe: str) -> NewShoe:
-        """The new shoe's event, naming the one before it (and keeping that one for resyncs)."""
+    def _begin_shoe(self, shoe: str, decks: int | None = None) -> NewShoe:
+        """The new shoe's event (with its decks), naming the one before it (kept for resyncs)."""
         before = self.sessions.last_shoe
         if self.shoe_id is not None:
             self.previous = Snapshot(self.shoe_id, tuple(self.games))
@@ -255,8 +255,8 @@ class Controller:
         self.shoe_id, self.games = shoe, []
         log.info("controller: shoe %s", shoe)
         if before is None:
-            return NewShoe(shoe)  # the very first shoe of a controller with no history
-        return NewShoe(shoe, before.shoe, before.games)
+            return NewShoe(shoe, decks=decks)  # the very first shoe of a controller with no history
+        return NewShoe(shoe, before.shoe, before.games, decks=decks)
 
     def take_history(self, events: Iterable[ShoeEvent]) -> None:
         """Start mid-shoe: the shoe dealt before the controller came on (attract mode).

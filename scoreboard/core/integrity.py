@@ -64,6 +64,7 @@ BURN_GAME = 0
 CARDS_PER_DECK = 52
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _GAMES_AROUND = -(-(RUN - 1) // 4)  # a coup has at least 4 cards
+_RANK_ORDER = {rank: index for index, rank in enumerate(RANKS)}
 
 
 class AlertKind(enum.Enum):
@@ -182,8 +183,8 @@ class ShoeIntegrity:
         decks = self.decks
         held = None if decks is None else CARDS_PER_DECK * decks
         if held is not None and self._total > held and self._raise(AlertKind.TOO_MANY_CARDS):
-            shoe = _plural(held // CARDS_PER_DECK, "deck")
-            detail = f"{self._total} cards seen; {shoe} hold {held}"
+            shoe = "1 deck holds" if decks == 1 else f"{decks} decks hold"
+            detail = f"{self._total} cards seen; {shoe} {held}"
             alerts.append(self._alert(game, AlertKind.TOO_MANY_CARDS, detail))
         return tuple(alerts)
 
@@ -206,19 +207,26 @@ class ShoeIntegrity:
     def _runs(self, game: int, coup_of: Callable[[int], Coup | None]) -> tuple[IntegrityAlert, ...]:
         """A run of :data:`RUN` cards in order among the cards dealt around ``game``."""
         dealt = _dealt_around(game, coup_of)
+        numbers = [number for number, _ in dealt]
+        first, last = numbers.index(game), len(numbers) - 1 - numbers[::-1].index(game)
+        low, high = max(0, first - RUN + 1), min(len(dealt), last + RUN)
         for step in (1, -1):
             length = 1
-            for index in range(1, len(dealt)):
+            for index in range(low + 1, high):
                 length = length + 1 if _follows(dealt[index - 1][1], dealt[index][1], step) else 1
-                in_game = any(number == game for number, _ in dealt[index - length + 1 : index + 1])
-                if length >= RUN and in_game and self._raise("run"):
-                    run = dealt[index - RUN + 1 : index + 1]
-                    first, last = run[0][0], run[-1][0]
-                    games = f"game {first}" if first == last else f"games {first}-{last}"
-                    cards = " ".join(card_text(card) for _, card in run)
-                    detail = f"{RUN} cards in a row in order: {cards} ({games})"
-                    return (self._alert(last, AlertKind.UNSHUFFLED, detail),)
+                # The run dealt[index - length + 1 : index + 1] holds a card of ``game``.
+                if length >= RUN and index >= first and index - length < last:
+                    return self._unshuffled(dealt[index - RUN + 1 : index + 1])
         return ()
+
+    def _unshuffled(self, run: list[tuple[int, Card]]) -> tuple[IntegrityAlert, ...]:
+        if not self._raise("run"):
+            return ()
+        first, last = run[0][0], run[-1][0]
+        games = f"game {first}" if first == last else f"games {first}-{last}"
+        cards = " ".join(card_text(card) for _, card in run)
+        detail = f"{RUN} cards in a row in order: {cards} ({games})"
+        return (self._alert(last, AlertKind.UNSHUFFLED, detail),)
 
     def _raise(self, what: object) -> bool:
         """True the first time ``what`` raises an alert in this shoe."""
@@ -241,17 +249,20 @@ def _cards(coup: Coup | None) -> tuple[Card, ...]:
 
 def _dealt_around(game: int, coup_of: Callable[[int], Coup | None]) -> list[tuple[int, Card]]:
     """The dealt cards of ``game`` and of the games next to it with cards, in deal order."""
-    numbers = [game]
+    hands = {game: _cards(coup_of(game))}
     for step in (-1, 1):
         number = game + step
-        while abs(number - game) <= _GAMES_AROUND and _cards(coup_of(number)):
-            numbers.append(number)
+        while abs(number - game) <= _GAMES_AROUND:
+            cards = _cards(coup_of(number))
+            if not cards:
+                break
+            hands[number] = cards
             number += step
-    return [(number, card) for number in sorted(numbers) for card in _cards(coup_of(number))]
+    return [(number, card) for number in sorted(hands) for card in hands[number]]
 
 
 def _follows(before: Card, after: Card, step: int) -> bool:
     """``after`` continues a same-suit run from ``before`` (ranks rising for 1, falling for -1)."""
     if before.suit is None or before.suit != after.suit:
         return False
-    return RANKS.index(after.rank) - RANKS.index(before.rank) == step
+    return _RANK_ORDER[after.rank] - _RANK_ORDER[before.rank] == step

@@ -16,7 +16,9 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
+from scoreboard.core.amendments import describe
 from scoreboard.core.events import CoupReceived, Event, Snapshot
+from scoreboard.core.integrity import BURN_GAME, IntegrityAlert
 from scoreboard.core.table import Applied, TableState
 
 log = logging.getLogger("scoreboard.feeds.session")  # the display session logs under one name
@@ -25,6 +27,8 @@ log = logging.getLogger("scoreboard.feeds.session")  # the display session logs 
 SUMMARY_INTERVAL = 60.0
 #: Refused coups of one game journaled at most (each teaches the table one retired coup).
 JOURNALED_REFUSALS_PER_GAME = 4
+#: Amendments logged one by one in a minute; more are counted in one line.
+AMENDMENTS_LOGGED = 50
 
 
 def game_ranges(numbers: Iterable[int]) -> str:
@@ -101,6 +105,55 @@ class RepeatLog:
         """Start afresh (a new shoe), the summaries still owed logged first."""
         self.flush(float("inf"))
         self._tallies = {}
+
+
+def alert_line(alert: IntegrityAlert) -> str:
+    """An integrity alert as its WARNING says it: the shoe, the game (or the burn), the card.
+
+    >>> from scoreboard.core.integrity import AlertKind
+    >>> alert_line(IntegrityAlert("S1", 23, AlertKind.OVERCOUNT, "A♠ seen 9 times in 8 decks"))
+    'integrity alert (overcount): shoe S1, game 23: A♠ seen 9 times in 8 decks'
+    """
+    where = "the burn" if alert.game == BURN_GAME else f"game {alert.game}"
+    return f"integrity alert ({alert.kind.value}): shoe {alert.shoe}, {where}: {alert.detail}"
+
+
+class Announcements:
+    """Say what an applied event did that staff must hear of: its amendments and alerts.
+
+    Each integrity alert is raised once by the table, so each is logged once, at
+    WARNING.  Each amendment is logged at INFO ("game 17 corrected: B -> P
+    (misread)"); a correction storm is held to :data:`AMENDMENTS_LOGGED` full lines
+    a minute and a count of the rest, so a flood cannot fill the disk unseen.
+
+    >>> lines = []
+    >>> from scoreboard.core.amendments import AmendKind, Amendment
+    >>> announce = Announcements(lambda level, line: lines.append(line), "mqtt: ")
+    >>> announce(Applied(amendments=(Amendment("S1", 4, AmendKind.VOID, None, None),)), 0.0)
+    >>> lines
+    ['mqtt: game 4 voided: nothing']
+    """
+
+    def __init__(self, emit: Callable[[int, str], None], prefix: str = "") -> None:
+        self._emit, self._prefix = emit, prefix
+        self._amendments = RateLog(
+            lambda line: emit(logging.INFO, line),
+            prefix + "{}: {:,} more in the last minute (not logged one by one)",
+            burst=AMENDMENTS_LOGGED,
+        )
+
+    def __call__(self, applied: Applied, now: float) -> None:
+        for change in applied.amendments:
+            self._amendments.note("amendments", now, self._prefix + describe(change))
+        for alert in applied.alerts:
+            self._emit(logging.WARNING, self._prefix + alert_line(alert))
+
+    def flush(self, now: float) -> None:
+        """Log how many amendments were held back in a minute that is over."""
+        self._amendments.flush(now)
+
+    def next_due(self) -> float | None:
+        return self._amendments.next_due()
 
 
 class RateLog:

@@ -53,6 +53,7 @@ from scoreboard.feeds.pacing import BURST_STATUS_INTERVAL, FRAME_STATUS_INTERVAL
 from scoreboard.feeds.repeats import (
     JOURNALED_REFUSALS_PER_GAME,
     SUMMARY_INTERVAL,
+    Announcements,
     OnceLog,
     RateLog,
     Refusals,
@@ -176,6 +177,7 @@ class DisplaySession:
             lambda line: log.warning("%s", line),
             "mqtt: rejected ({}): {:,} more in the last minute (not logged one by one)",
         )
+        self._announce = Announcements(lambda level, line: log.log(level, "%s", line), "mqtt: ")
 
     @property
     def subscribed(self) -> bool:
@@ -218,6 +220,7 @@ class DisplaySession:
         self._missing = table.missing
         self._refusals.summarise(table.shoe_id, now)
         self._rejections.flush(now)
+        self._announce.flush(now)
         actions = self._resync(table, now)
         status = self._status_message(table, now)
         if status is not None:
@@ -238,7 +241,11 @@ class DisplaySession:
         """When :meth:`step` must run again without input: a backlog, a resync, a status..."""
         if self._pending:
             return now
-        deadlines = [self._refusals.next_due(), self._rejections.next_due()]
+        deadlines = [
+            self._refusals.next_due(),
+            self._rejections.next_due(),
+            self._announce.next_due(),
+        ]
         if self.connected:
             deadlines += [self._resyncs.next_at, self._pacing.next_due()]
             if self.controller_online is None and self.subscribed_at is not None:
@@ -365,6 +372,7 @@ class DisplaySession:
             )
         if applied.changed:
             self.applied += 1
+        self._announce(applied, now)
         # Rejected or not, a retired original is journaled: a restart must remember it.
         if self.journal is not None and self._refusals.worth_a_line(event, applied):
             self.journal.keep(event, table, applied)

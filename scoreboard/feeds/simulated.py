@@ -32,6 +32,7 @@ from scoreboard.core.events import CoupReceived, CutCard, Event, LimitsReceived,
 from scoreboard.core.limits import Limits
 from scoreboard.core.shoe import Dealer, ShoeEvent
 from scoreboard.core.table import FeedStatus, TableState, apply_event
+from scoreboard.feeds.repeats import Announcements
 from scoreboard.health import JournalHealth, RenderHealth
 from scoreboard.journal import Journal
 
@@ -108,6 +109,7 @@ class SimulatedFeed:
         self.coups_dealt = 0
         #: The kiosk's last report of how drawing goes (the demo publishes no status).
         self.render_health = RenderHealth()
+        self._announce = Announcements(lambda level, line: log.log(level, "%s", line), "demo: ")
 
     def start(self, wake: Callable[[], None]) -> None:
         """Nothing to start: the loop's deadlines drive the deal."""
@@ -121,7 +123,7 @@ class SimulatedFeed:
             self.journal.heal()
         if self._history:
             for event in self._history:
-                self._apply(event, table)
+                self._apply(event, table, now)
             if self.coups_dealt:
                 log.info("demo: started mid-shoe, %d coups dealt", self.coups_dealt)
             self._history = []
@@ -129,12 +131,13 @@ class SimulatedFeed:
             wait, self._next = next(self._timed)
             self._due = now + wait
         while now >= self._due:
-            self._apply(self._next, table)
+            self._apply(self._next, table, now)
             wait, self._next = next(self._timed)
             self._due += wait
 
-    def _apply(self, event: Event, table: TableState) -> None:
+    def _apply(self, event: Event, table: TableState, now: float = 0.0) -> None:
         applied = apply_event(table, event)
+        self._announce(applied, now)
         if self.journal is not None:
             self.journal.keep(event, table, applied)
         if isinstance(event, NewShoe):

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import pygame
 
@@ -160,137 +161,95 @@ def plated(
     return image
 
 
-class WinnerBanner:
-    """The winner banner: the winner's colour, the result, the score.
+Part = tuple[str, bool]
+"""A text on a sign, and whether it sits on a chip (the score)."""
+Lines = tuple[tuple[Part, ...], ...]
 
-    ``look_at(now)`` says what it shows (None: hidden).  It never hides a road
-    entry: the plate goes on the big road's empty stretch after its newest cell
-    (``newest()``) when the text fits there at a readable size (one line, else
-    two: the score and the other languages below), and otherwise over the last
-    hand's panel, whose cards the player has just seen dealt (the whole board's
-    middle without one).
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """One place a sign may go: centred on ``anchor``'s height within ``span`` (left,
+    right), holding ``lines`` there.  A sign takes the first placing where its text
+    fits at a readable size, else the last."""
+
+    anchor: pygame.Rect
+    span: tuple[int, int]
+    lines: Lines
+
+
+class SignPainter:
+    """Paints casino signs: a lit plate with a rim and shadow, lines of words on it.
+
+    Shared by the winner banner and the notices
+    (:mod:`scoreboard.render.notices`): each says where it may go and what it
+    says; this finds the first place where the words fit at a readable size
+    (capitals :data:`BANNER_CAP` of the shorter side when they fit, never below
+    :data:`~scoreboard.render.overlay.NUMBER_CAP`) and paints it.
     """
 
-    def __init__(
-        self,
-        panels: PanelPainter,
-        layout: ScreenLayout,
-        look_at: Callable[[float], BannerLook | None],
-        newest: Callable[[], pygame.Rect | None] = lambda: None,
-    ) -> None:
-        """``newest()`` says where the big road's newest cell is drawn when the banner goes up."""
+    def __init__(self, panels: PanelPainter, layout: ScreenLayout, cap: float = BANNER_CAP) -> None:
         self.panels = panels
         self.layout = layout
-        self.look_at = look_at
-        self.newest = newest
-        self.anchor = banner_anchor(layout)
-        last_hand = layout.panels.get("last_coup")
-        self.fallback = pygame.Rect(last_hand.rect) if last_hand is not None else self.anchor
+        self.cap = cap
         self.shadow = layout.px(0.008)
-        self._cache: dict[BannerLook, PaintedBanner] = {}
-        self._spans: dict[int, tuple[tuple[int, int], ...]] = {}  # by the game that placed it
 
-    def painted(self, now: float) -> PaintedBanner | None:
-        """The banner as drawn at ``now`` (its plate, texts and rectangle); None while hidden."""
-        look = self.look_at(now)
-        if look is None:
-            return None
-        found = self._cache.get(look)
-        if found is None:
-            if len(self._cache) >= 8:
-                self._cache.clear()
-            found = self._cache[look] = self._paint(look)
-        return found
-
-    def area(self, now: float) -> pygame.Rect | None:
-        painted = self.painted(now)
-        return None if painted is None else pygame.Rect(painted.rect)
-
-    def version(self, now: float) -> Hashable:
-        return self.look_at(now)
-
-    def draw(self, surface: pygame.Surface, now: float) -> None:
-        painted = self.painted(now)
-        if painted is not None:
-            surface.blit(painted.image, painted.rect)
-
-    def _plate(self, span: tuple[int, int] | None, lines: int) -> pygame.Rect:
-        """The plate for ``lines`` lines, centred in ``span`` of the big road (None: fallback)."""
-        anchor = self.anchor if span is not None else self.fallback
-        layout = self.layout
-        height = min(round(layout.unit * BANNER_CAP * 2.3 * lines), round(anchor.height * 0.8))
-        left, right = span or (anchor.left, anchor.right)
+    def plate_for(self, placing: Placing, lines: int) -> pygame.Rect:
+        """The plate for ``lines`` lines, centred in ``placing``'s span."""
+        anchor, layout = placing.anchor, self.layout
+        height = min(round(layout.unit * self.cap * 2.3 * lines), round(anchor.height * 0.8))
+        left, right = placing.span
         inset = round(layout.unit * 0.02)
         width = min(round(anchor.width * 0.84), right - left - 2 * inset)
         plate = pygame.Rect(0, 0, max(1, width), height)
         plate.center = ((left + right) // 2, anchor.centery)
         return plate
 
-    def _place(self, look: BannerLook) -> tuple[tuple[int, int], ...]:
-        """Where the banner may go, found once per placing game (a text update keeps it)."""
-        found = self._spans.get(look.placed)
-        if found is None:
-            newest, road = self.newest(), self.layout.panels.get("big_road")
-            found = (
-                ()
-                if newest is None or road is None
-                else beside(newest, road.rect, self.layout.px(0.01))[:1]  # never over history
-            )
-            if len(self._spans) >= 4:
-                self._spans.clear()
-            self._spans[look.placed] = found
-        return found
+    def room(self, placing: Placing) -> int:
+        """How wide a line may be on the plate at ``placing``."""
+        plate = self.plate_for(placing, len(placing.lines))
+        return plate.width - plate.height // 2
 
-    def _lines(self, look: BannerLook) -> tuple[pygame.Rect, list[list[tuple[str, bool]]], int]:
-        """Where the plate goes, its lines of (text, on a chip) and their font size."""
-        words = [(look.words[0], False)]
-        if look.score is not None:
-            words.append((look.score, True))
-        others = [(word, False) for word in look.words[1:]]
-        floor = size_for_cap(self.panels, self.layout.unit * NUMBER_CAP, bold=True)
-        choices: list[tuple[tuple[int, int] | None, list[list[tuple[str, bool]]]]] = []
-        under = words[1:] + others  # a second line: the score and the other languages
-        for stretch in (*self._place(look), None):
-            choices.append((stretch, [words + others]))
-            if under:
-                choices.append((stretch, [words[:1], under]))
-        for number, (span, lines) in enumerate(choices, start=1):
-            plate_box = self._plate(span, len(lines))
+    def least_size(self) -> int:
+        """The smallest font size a sign's words are drawn at (number-floor capitals)."""
+        return size_for_cap(self.panels, self.layout.unit * NUMBER_CAP, bold=True)
+
+    def fit(self, placings: Sequence[Placing]) -> tuple[pygame.Rect, Lines, int]:
+        """The plate of the first placing whose lines fit, its lines and their font size."""
+        floor = self.least_size()
+        for number, placing in enumerate(placings, start=1):
+            lines = placing.lines
+            plate_box = self.plate_for(placing, len(lines))
             inner = plate_box.inflate(-plate_box.height // 2, -plate_box.height // 4)
-            cap = min(self.layout.unit * BANNER_CAP, inner.height * 0.5 / len(lines))
+            cap = min(self.layout.unit * self.cap, inner.height * 0.5 / len(lines))
             size = min(self._size(line, inner.width, cap, floor) for line in lines)
             needed = max(self._width(line, size) for line in lines)
-            if (needed <= inner.width and inner.width > 0) or number == len(choices):
+            if (needed <= inner.width and inner.width > 0) or number == len(placings):
                 snug = max(needed + plate_box.height, round(plate_box.height * 2.2))
                 plate_box.inflate_ip(min(0, snug - plate_box.width), 0)  # no wider than the text
                 return plate_box, lines, size
-        raise AssertionError("the last choice always fits")  # pragma: no cover
+        raise ValueError("a sign needs at least one placing")
 
-    def _paint(self, look: BannerLook) -> PaintedBanner:
-        """The banner's image (shadow included) for ``look``, beside the newest cell."""
-        p, layout = self.panels, self.layout
-        plate_box, lines, size = self._lines(look)
+    def paint(self, placings: Sequence[Placing], fill: RGB, edge: RGB) -> PaintedBanner:
+        """The sign's image (shadow included) at the first placing where it fits."""
+        layout, colors = self.layout, self.panels.colors
+        plate_box, lines, size = self.fit(placings)
         rect = plate_box.inflate(self.shadow * 2, self.shadow * 2).move(0, self.shadow)
         rect.union_ip(plate_box)
-        colors = p.colors
-        fill = {Winner.BANKER: colors.banker, Winner.PLAYER: colors.player}.get(
-            look.winner, colors.tie
-        )
         box = plate_box.move(-rect.x, -rect.y)
-        edge, radius = layout.px(0.004), layout.radius * 2
-        image = plated(rect.size, tuple(box), fill, colors.accent, radius, edge, self.shadow).copy()
+        line, radius = layout.px(0.004), layout.radius * 2
+        image = plated(rect.size, tuple(box), fill, edge, radius, line, self.shadow).copy()
         inner = box.inflate(-box.height // 2, -box.height // 4)
         pitch = inner.height // len(lines)
         drawn: list[DrawnText] = []
-        for index, line in enumerate(lines):
+        for index, parts in enumerate(lines):
             row = pygame.Rect(inner.x, inner.y + index * pitch, inner.width, pitch)
-            drawn += self._line(image, line, row, size, fill, ink_on(colors, fill))
+            drawn += self._line(image, parts, row, size, fill, ink_on(colors, fill))
         shown = tuple(
             DrawnText(d.text, d.rect.move(rect.topleft), d.size, d.color, d.bold) for d in drawn
         )
         return PaintedBanner(plate_box, rect, image, shown)
 
-    def _size(self, parts: list[tuple[str, bool]], room: int, cap: float, floor: int) -> int:
+    def _size(self, parts: Sequence[Part], room: int, cap: float, floor: int) -> int:
         """The font size for ``cap``, shrunk to fit ``room`` but not below ``floor``."""
         size = size_for_cap(self.panels, cap, bold=True)
         width = self._width(parts, size)
@@ -298,7 +257,7 @@ class WinnerBanner:
             size = max(floor, int(size * room / width))
         return size
 
-    def _width(self, parts: list[tuple[str, bool]], size: int) -> int:
+    def _width(self, parts: Sequence[Part], size: int) -> int:
         spacing = round(size * 0.6)
         widths = [self.panels.text.width(text, size, bold=True) for text, _ in parts]
         chips = sum(round(size * 0.7) for _, chip in parts if chip)
@@ -307,7 +266,7 @@ class WinnerBanner:
     def _line(
         self,
         image: pygame.Surface,
-        parts: list[tuple[str, bool]],
+        parts: Sequence[Part],
         inner: pygame.Rect,
         size: int,
         fill: RGB,
@@ -333,3 +292,113 @@ class WinnerBanner:
             drawn.append(put_cap(p, image, text, box, color, (cap, cap), bold=True))
             x += width + round(size * 0.6)
         return drawn
+
+
+L = TypeVar("L", bound=Hashable)
+
+
+class Sign(Generic[L]):
+    """A sign over the board as an :class:`~scoreboard.render.compose.Overlay`: what it
+    shows at any moment is ``look_at(now)`` (None: hidden), each look painted once."""
+
+    def __init__(self, look_at: Callable[[float], L | None]) -> None:
+        self.look_at = look_at
+        self._cache: dict[L, PaintedBanner] = {}
+
+    def paint(self, look: L) -> PaintedBanner:
+        """The image of ``look``; a subclass says how."""
+        raise NotImplementedError
+
+    def painted(self, now: float) -> PaintedBanner | None:
+        """The sign as drawn at ``now`` (its plate, texts and rectangle); None while hidden."""
+        look = self.look_at(now)
+        if look is None:
+            return None
+        found = self._cache.get(look)
+        if found is None:
+            if len(self._cache) >= 8:
+                self._cache.clear()
+            found = self._cache[look] = self.paint(look)
+        return found
+
+    def area(self, now: float) -> pygame.Rect | None:
+        painted = self.painted(now)
+        return None if painted is None else pygame.Rect(painted.rect)
+
+    def version(self, now: float) -> Hashable:
+        return self.look_at(now)
+
+    def draw(self, surface: pygame.Surface, now: float) -> None:
+        painted = self.painted(now)
+        if painted is not None:
+            surface.blit(painted.image, painted.rect)
+
+
+class WinnerBanner(Sign[BannerLook]):
+    """The winner banner: the winner's colour, the result, the score.
+
+    ``look_at(now)`` says what it shows (None: hidden).  It never hides a road
+    entry: the plate goes on the big road's empty stretch after its newest cell
+    (``newest()``) when the text fits there at a readable size (one line, else
+    two: the score and the other languages below), and otherwise over the last
+    hand's panel, whose cards the player has just seen dealt (the whole board's
+    middle without one).
+    """
+
+    def __init__(
+        self,
+        panels: PanelPainter,
+        layout: ScreenLayout,
+        look_at: Callable[[float], BannerLook | None],
+        newest: Callable[[], pygame.Rect | None] = lambda: None,
+    ) -> None:
+        """``newest()`` says where the big road's newest cell is drawn when the banner goes up."""
+        super().__init__(look_at)
+        self.panels = panels
+        self.layout = layout
+        self.newest = newest
+        self.signs = SignPainter(panels, layout)
+        self.anchor = banner_anchor(layout)
+        last_hand = layout.panels.get("last_coup")
+        self.fallback = pygame.Rect(last_hand.rect) if last_hand is not None else self.anchor
+        self._spans: dict[int, tuple[tuple[int, int], ...]] = {}  # by the game that placed it
+
+    def _place(self, look: BannerLook) -> tuple[tuple[int, int], ...]:
+        """Where the banner may go, found once per placing game (a text update keeps it)."""
+        found = self._spans.get(look.placed)
+        if found is None:
+            newest, road = self.newest(), self.layout.panels.get("big_road")
+            found = (
+                ()
+                if newest is None or road is None
+                else beside(newest, road.rect, self.layout.px(0.01))[:1]  # never over history
+            )
+            if len(self._spans) >= 4:
+                self._spans.clear()
+            self._spans[look.placed] = found
+        return found
+
+    def placings(self, look: BannerLook) -> list[Placing]:
+        """Beside the newest cell on one line, then on two (the score and the other
+        languages below), then the same over the fallback."""
+        words: list[Part] = [(look.words[0], False)]
+        if look.score is not None:
+            words.append((look.score, True))
+        others = [(word, False) for word in look.words[1:]]
+        under = words[1:] + others
+        found = []
+        fallback = (self.fallback.left, self.fallback.right)
+        stretches = [(self.anchor, span) for span in self._place(look)]
+        for anchor, span in (*stretches, (self.fallback, fallback)):
+            found.append(Placing(anchor, span, (tuple(words + others),)))
+            if under:
+                found.append(Placing(anchor, span, (tuple(words[:1]), tuple(under))))
+        return found
+
+    def paint(self, look: BannerLook) -> PaintedBanner:
+        """The banner's image (shadow included) for ``look``, beside the newest cell."""
+        colors = self.panels.colors
+        fill = {Winner.BANKER: colors.banker, Winner.PLAYER: colors.player}.get(
+            look.winner, colors.tie
+        )
+        return self.signs.paint(self.placings(look), fill, colors.accent)

@@ -14,6 +14,7 @@ import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.canvas import draw_rect
+from scoreboard.render.notices import alert_count, alert_text, draw_alert_mark
 from scoreboard.render.panels import DrawnText, Entry, PanelPainter, PanelView
 from scoreboard.theme import RGB, Colors
 
@@ -123,10 +124,13 @@ def draw_header(
     slots = [w + gap for w in slots]
     height = round(box.height * 0.46)
     room = right - box.x - round(box.width * 0.4) - sum(slots)
-    short = widest_marks(p, fault, journal_failing, height, short=False) > room
-    marks = header_marks(p, status, fault=fault, journal_failing=journal_failing, short=short)
+    alerts = 0 if "footer" in p.layout.panels else alert_count(table)  # else in the footer
+    short = widest_marks(p, fault, journal_failing, height, short=False, alerts=alerts) > room
+    marks = header_marks(
+        p, status, fault=fault, journal_failing=journal_failing, short=short, alerts=alerts
+    )
     # The numbers stay put whatever the status: room is kept for the widest marks.
-    need = widest_marks(p, fault, journal_failing, height, short=short)
+    need = widest_marks(p, fault, journal_failing, height, short=short, alerts=alerts)
     x = min(box.x + round(box.width * 0.4), right - need - gap - sum(slots))
     x = max(x, box.x + margin)
     draw_title(
@@ -165,11 +169,15 @@ def draw_header(
     return PanelView(tuple(entries), tuple(regions))
 
 
-def widest_marks(p: PanelPainter, fault: bool, journal: bool, height: int, *, short: bool) -> int:
+def widest_marks(
+    p: PanelPainter, fault: bool, journal: bool, height: int, *, short: bool, alerts: int = 0
+) -> int:
     """The width of the widest marks any feed status would show with these warnings."""
     return max(
         marks_width(
-            p, header_marks(p, s, fault=fault, journal_failing=journal, short=short), height
+            p,
+            header_marks(p, s, fault=fault, journal_failing=journal, short=short, alerts=alerts),
+            height,
         )
         for s in FeedStatus
     )
@@ -272,12 +280,14 @@ def header_marks(
     fault: bool,
     journal_failing: bool,
     short: bool = False,
+    alerts: int = 0,
 ) -> list[tuple[str, RGB]]:
     """The header's marks, right to left, as (text, fill): the feed mark, then any warning.
 
     The feed mark is green live, gold demo, amber connecting or missing games,
     red offline; while a panel fails to draw it is a red DISPLAY FAULT instead.
-    ``short``: the primary language only, for a narrow header.
+    ``short``: the primary language only, for a narrow header.  ``alerts``: the
+    integrity alerts' count, for a layout without a footer to carry the staff mark.
     """
     colors = p.colors
     fill = {
@@ -296,6 +306,8 @@ def header_marks(
     marks = [(text, fill)]
     if journal_failing:
         marks.append((words("journal_failing"), colors.warning))
+    if alerts:
+        marks.append((alert_text(p, alerts), colors.warning))
     return marks
 
 
@@ -411,16 +423,18 @@ def draw_cut_card_plate(
     return plate
 
 
-def draw_footer(p: PanelPainter, surface: pygame.Surface) -> None:
-    if not p.theme.style.disclaimer or "footer" not in p.layout.panels:
+def draw_footer(p: PanelPainter, surface: pygame.Surface, *, alerts: int = 0) -> None:
+    """The disclaimer, centred; with ``alerts`` the staff's alert mark at the right end
+    (:func:`~scoreboard.render.notices.draw_alert_mark`) and the disclaimer kept clear of it."""
+    if "footer" not in p.layout.panels:
         return
     box = p.layout.panels["footer"].body
     height = min(box.height * 0.62, p.layout.unit * 0.022)
-    p.put(
-        surface,
-        p.words("disclaimer", "   "),
-        box.inflate(-box.width // 20, 0),
-        p.colors.muted,
-        align="center",
-        height=height,
-    )
+    room = box.inflate(-box.width // 20, 0)
+    if alerts:
+        mark = draw_alert_mark(p, surface, alerts, room, height)
+        room = room.inflate(-2 * (room.right - mark.left + p.layout.px(0.016)), 0)
+    if not p.theme.style.disclaimer or room.width <= 0:
+        return
+    p.put(surface, p.words("disclaimer", "   "), room, p.colors.muted, align="center",
+          height=height)  # fmt: skip

@@ -11,7 +11,7 @@ drawing a road costs what the screen shows, not what the shoe holds.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 import pygame
@@ -98,15 +98,25 @@ def marker_columns(grid: Grid, unit: int) -> int:
     return max(1, min(grid.cols - 1, math.ceil(band / max(1.0, grid.cell_width))))
 
 
+Corrected = Callable[[int], bool]
+"""Whether game ``n``'s coup on the board was set by a correction (``TableState.corrected``)."""
+
+
+def never(_game: int) -> bool:
+    """No game was corrected."""
+    return False
+
+
 def entry_sprite(
     painter: RoadPainter,
     name: str,
     cell: BeadCell | BigRoadCell | DerivedCell,
     size: tuple[int, int],
+    corrected: Corrected = never,
 ) -> pygame.Surface:
-    """The sprite of one entry of road ``name``."""
+    """The sprite of one entry of road ``name`` (a corrected game's bead has its notch)."""
     if isinstance(cell, BeadCell):
-        return painter.bead(cell, size)
+        return painter.bead(cell, size, corrected=corrected(cell.game))
     if isinstance(cell, BigRoadCell):
         return painter.big_road(cell, size)
     return painter.derived(DerivedRoad(name).k, cell.color, size)
@@ -119,8 +129,12 @@ def visible_marks(
     index: ColumnIndex,
     window: RoadWindow,
     indices: Iterable[int] | None = None,
+    *,
+    corrected: Corrected = never,
 ) -> list[tuple[int, pygame.Rect, pygame.Surface]]:
     """(entry index, cell, sprite) of the shown entries: all of them, or only ``indices``.
+
+    ``corrected(n)`` says which games the bead plate marks as corrected.
 
     A full road places a few hundred marks, so the window and the column
     edges are worked out once, not per mark (the cells equal ``window.cell``'s).
@@ -153,7 +167,7 @@ def visible_marks(
                 if sprite is None:
                     sprite = derived[cell.color] = entry_sprite(painter, name, cell, size)
             else:
-                sprite = entry_sprite(painter, name, cell, size)
+                sprite = entry_sprite(painter, name, cell, size, corrected)
             placed.append((at, rect, sprite))
     return placed
 

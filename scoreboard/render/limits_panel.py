@@ -8,9 +8,13 @@ Functions of a :class:`~scoreboard.render.panels.PanelPainter`.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Hashable
+
 import pygame
 
-from scoreboard.core.table import Limits
+from scoreboard.core.limits import Limits, ScheduledLimits
+from scoreboard.core.table import TableState
 from scoreboard.render.canvas import draw_rect
 from scoreboard.render.panels import PanelPainter
 from scoreboard.theme import RGB
@@ -22,22 +26,146 @@ SHORT_KEYS = {"min_bet": "minimum", "max_bet": "maximum"}
 """The headline's shorter labels, for a panel too narrow for "Minimum bet" at the label floor."""
 
 HEADLINE_SHARE = 0.32
+
+ANNOUNCE_CAP = 1.15
+"""The scheduled limits' announcement: its capitals, in label floors."""
+
+ANNOUNCE_LINES = 2
+"""The most lines the announcement takes: the limit table keeps its room."""
 """How much of the panel's body the minimum and maximum bet take."""
 
 
-def draw_limits(p: PanelPainter, surface: pygame.Surface, limits: Limits) -> None:
+def draw_limits(
+    p: PanelPainter,
+    surface: pygame.Surface,
+    limits: Limits,
+    *,
+    scheduled: ScheduledLimits | None = None,
+    now: float | None = None,
+) -> None:
     """The main bets' minimum and maximum as a headline, then every bet and its pay.
 
     Unknown limits (no bets yet) say so, "Limits —", and the table keeps the
     variant's pays with a dash for each span: never a made-up default.
+    ``scheduled`` limits (:attr:`TableState.scheduled`) are announced under the
+    headline ahead of time: "New limits from 22:00: 50 – 20,000" (kiosk's local
+    time at ``now``, unix time, default the wall clock; the date too when not today).
     """
     known = limits.known
     p.title(surface, "limits", f"  ({limits.currency})" if known else "")
     body = p.layout.panels["limits"].body
     head = pygame.Rect(body.x, body.y, body.width, round(body.height * HEADLINE_SHARE))
+    lines: list[tuple[str, bool]] = []
+    pitch, gap = round(p.floor("label") * ANNOUNCE_CAP * 2.1), p.layout.px(0.006)
+    if scheduled is not None and scheduled.limits.known:
+        said = scheduled_lines(p, scheduled, time.time() if now is None else now)
+        lines = wrapped(p, said, body.width - 2 * p.layout.px(0.008), spare_lines(p, limits))
+        short = pitch * len(lines) + gap - (body.bottom - head.bottom - table_need(p, limits))
+        head.height -= max(0, min(short, head.height - headline_need(p)))
     draw_headline(p, surface, limits, head)
     rest = pygame.Rect(body.x, head.bottom, body.width, body.bottom - head.bottom)
+    if lines:
+        strip = pygame.Rect(rest.x, rest.y + gap, rest.width, pitch * len(lines))
+        draw_scheduled(p, surface, lines, strip)
+        rest = pygame.Rect(rest.x, strip.bottom, rest.width, rest.bottom - strip.bottom)
     draw_limit_table(p, surface, limits, rest)
+
+
+def limits_key(table: TableState) -> Hashable:
+    """What the limits panel shows, as a key the renderer compares: the limits, the
+    scheduled ones and, while some are scheduled, today's date (their date goes at midnight)."""
+    scheduled = table.scheduled
+    day = time.localtime()[:3] if scheduled is not None else None
+    return (id(table.limits), table.limits.currency, id(scheduled), day)
+
+
+def local_when(at: float, now: float) -> str:
+    """``at`` in the kiosk's local time: ``"22:00"``, with the date when not ``now``'s day.
+
+    >>> at = time.mktime((2026, 12, 1, 22, 0, 0, 0, 0, -1))  # 22:00 local
+    >>> local_when(at, at - 3600), local_when(at, at - 3 * 86400)
+    ('22:00', '2026-12-01 22:00')
+    """
+    when, today = time.localtime(at), time.localtime(now)
+    if when[:3] == today[:3]:
+        return time.strftime("%H:%M", when)
+    return time.strftime("%Y-%m-%d %H:%M", when)
+
+
+def main_span(limits: Limits) -> tuple[int, int]:
+    """The headline's minimum and maximum: of the main bets, else of every bet."""
+    main = [limits.bets[bet] for bet in MAIN_BETS if bet in limits.bets]
+    spans = main or list(limits.bets.values())
+    return min(low for low, _ in spans), max(high for _, high in spans)
+
+
+def scheduled_lines(p: PanelPainter, scheduled: ScheduledLimits, now: float) -> list[str]:
+    """ "New limits from 22:00: 50 – 20,000", a line per shown language."""
+    low, high = main_span(scheduled.limits)
+    words = p.theme.filled("new_limits", time=local_when(scheduled.at, now))
+    return [f"{word}: {low:,} – {high:,}" for word in dict.fromkeys(words)]
+
+
+def table_need(p: PanelPainter, limits: Limits) -> int:
+    """The height the limit table needs for its rows at the label floor: 1.6 capitals a
+    row keeps a row's letters (descenders included) clear of the next row's."""
+    rows = len(set(limits.bets) | set(limits.pays)) + 1
+    return round(rows * 1.6 * p.floor("label"))
+
+
+def headline_need(p: PanelPainter) -> int:
+    """The least height of the headline: a caption and a number at their floors."""
+    return round(3.4 * p.floor("number"))
+
+
+def spare_lines(p: PanelPainter, limits: Limits) -> int:
+    """How many lines the announcement may take, 1 to :data:`ANNOUNCE_LINES`, leaving
+    the limit table and the headline their least room."""
+    body = p.layout.panels["limits"].body
+    room = body.height - table_need(p, limits) - headline_need(p) - p.layout.px(0.006)
+    pitch = round(p.floor("label") * ANNOUNCE_CAP * 2.1)
+    return max(1, min(ANNOUNCE_LINES, room // max(1, pitch)))
+
+
+def wrapped(
+    p: PanelPainter, lines: list[str], room: int, most: int = ANNOUNCE_LINES
+) -> list[tuple[str, bool]]:
+    """At most ``most`` lines (with whether each is the first language's): the first
+    language, broken after its time ("… 22:00" / "50 – 20,000") when it does not fit
+    ``room`` at the label floor (and two lines may be had); the other languages while
+    lines are left (side by side when only one line is left and they fit)."""
+    size = p.text.size_for_cap(p.floor("label") * ANNOUNCE_CAP, bold=True)
+    least = p.min_size("label", bold=True)
+    joined = "  ·  ".join(lines)
+    if most < len(lines) and p.text.width(joined, size, bold=True) <= room:
+        return [(joined, True)]  # the languages side by side on the one line there is
+    found: list[tuple[str, bool]] = []
+    for index, line in enumerate(lines):
+        parts = [line]
+        if p.text.width(line, least, bold=True) > room and ": " in line and most > 1:
+            head, _, tail = line.rpartition(": ")
+            parts = [head, tail]
+        elif p.text.width(line, size, bold=True) > room and index:
+            break  # another language only where it fits at the announcement's size
+        if found and len(found) + len(parts) > most:
+            break
+        found += [(part, index == 0) for part in parts]
+    return found
+
+
+def draw_scheduled(
+    p: PanelPainter, surface: pygame.Surface, lines: list[tuple[str, bool]], strip: pygame.Rect
+) -> None:
+    """The announcement on a band of the panel's background: the first language in the
+    accent colour, bold; the others in the text colour."""
+    draw_rect(surface, p.colors.background, strip, border_radius=p.layout.radius)
+    pitch = strip.height // max(1, len(lines))
+    inset = p.layout.px(0.008)
+    for index, (line, first) in enumerate(lines):
+        row = pygame.Rect(strip.x + inset, strip.y + index * pitch, strip.width - 2 * inset, pitch)
+        color = p.colors.accent if first else p.colors.text
+        p.put(surface, line, row, color, bold=first, align="center",
+              cap=p.floor("label") * ANNOUNCE_CAP, role="label")  # fmt: skip
 
 
 def draw_headline(
@@ -57,9 +185,7 @@ def draw_headline(
             role="label",
         )
         return
-    main = [limits.bets[bet] for bet in MAIN_BETS if bet in limits.bets]
-    spans = main or list(limits.bets.values())
-    values = (min(low for low, _ in spans), max(high for _, high in spans))
+    values = main_span(limits)
     half = head.width // 2
     label_cap = max(p.floor("label"), head.height * 0.17)
     number_cap = max(p.floor("number"), head.height * 0.36)

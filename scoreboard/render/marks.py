@@ -61,6 +61,9 @@ NATURAL_GAP = 0.03
 BEAD_LETTER = 0.4
 """A bead letter's cap height, as a fraction of the bead plate's cell."""
 
+CORRECTED_NOTCH = 0.4
+"""The corrected game's corner notch: its sides, as a fraction of the bead plate's cell."""
+
 TIE_BADGE = 0.66
 """The tie-count badge's diameter, as a fraction of a big-road cell."""
 
@@ -159,12 +162,16 @@ class RoadPainter:
             label = self.text.fit(text, inner.height * 0.9, inner.width, ink, bold=True)
         surface.blit(label, label.get_rect(center=inner.center))
 
-    def bead(self, cell: BeadCell, size: tuple[int, int]) -> pygame.Surface:
+    def bead(
+        self, cell: BeadCell, size: tuple[int, int], *, corrected: bool = False
+    ) -> pygame.Surface:
+        """A bead plate entry; ``corrected``: its game was corrected (a notch in a corner)."""
         coup = cell.coup
         style = self.theme.roads
         text = self._bead_text(cell)
         natural = style.natural_mark and coup.natural
-        key = ("bead", size, coup.winner, text, coup.banker_pair, coup.player_pair, natural)
+        pairs = (coup.banker_pair, coup.player_pair)
+        key = ("bead", size, coup.winner, text, *pairs, natural, corrected)
         found = self.sprites.get(key)
         if found is not None:
             return found
@@ -179,7 +186,28 @@ class RoadPainter:
         label = self.bead_label(text, size, area.width)
         surface.blit(label, label.get_rect(center=area.center))
         self._pair_dots(surface, area, coup.banker_pair, coup.player_pair)
+        if corrected:
+            self.corrected_notch(surface)
         return self.sprites.put(key, surface)
+
+    def corrected_notch(self, surface: pygame.Surface) -> pygame.Rect:
+        """The corrected game's mark: a triangle filling the cell's top-right corner.
+
+        That corner is free on every bead (the pair dots sit top-left and
+        bottom-right).  The notch is in the natural ring's colour (the accent where
+        it stands out on the panel), set off from the bead by a gap of panel
+        colour, so it reads on any bead.  Returns the rectangle it covers.
+        """
+        width, height = surface.get_size()
+        leg = max(4, round(min(width, height) * CORRECTED_NOTCH))
+        gap = max(1, round(leg * NATURAL_GAP / CORRECTED_NOTCH))
+        right = width - 1
+        outer = [(right - leg - 2 * gap, 0), (right, 0), (right, leg + 2 * gap)]
+        pygame.draw.polygon(surface, self.theme.colors.panel, outer)
+        pygame.draw.polygon(
+            surface, self.natural_color, [(right - leg, 0), (right, 0), (right, leg)]
+        )
+        return pygame.Rect(width - leg - 1, 0, leg + 1, leg + 1)
 
     def bead_label(self, text: str, size: tuple[int, int], room: int) -> pygame.Surface:
         """A bead's letter: capitals 40 % of the cell, the same on a natural's smaller bead.
@@ -194,9 +222,10 @@ class RoadPainter:
 
     @property
     def natural_color(self) -> RGB:
-        """The natural ring: the accent where it stands out on the panel, else the text colour.
+        """The natural ring and the corrected notch: the accent where it stands out on the
+        panel, else the text colour.
 
-        A gap of panel colour keeps it apart from the bead, so it reads on any bead.
+        A gap of panel colour keeps the ring apart from the bead, so it reads on any bead.
         """
         colors = self.theme.colors
         if contrast_ratio(colors.accent, colors.panel) >= 3:

@@ -64,8 +64,10 @@ from scoreboard.render.grid import (
 )
 from scoreboard.render.hand import draw_last_coup
 from scoreboard.render.layout import PanelBox, ScreenLayout, compute_layout
+from scoreboard.render.limits_panel import draw_limits, limits_key
 from scoreboard.render.marks import RoadPainter
 from scoreboard.render.motion import Motion, MotionSettings
+from scoreboard.render.notices import Notices, alert_count
 from scoreboard.render.overlay import draw_shuffle_screen
 from scoreboard.render.panels import PanelPainter, PanelView
 from scoreboard.render.scroll import ShoeIndex, starts
@@ -132,6 +134,8 @@ class Renderer:
         self.compositor = Compositor(self.base)
         self.static = static_layer(theme, self.layout, self.panels)
         self.motion = self._motion(motion)
+        #: The correction notices and the keypad's prompt (shown with motion off too).
+        self.notices = Notices(theme, self.panels, self.layout)
         self.index = ShoeIndex(tuple(self.layout.grids))
         self.reserved = {
             name: marker_columns(grid, self.layout.unit) for name, grid in self.layout.grids.items()
@@ -165,7 +169,8 @@ class Renderer:
         return self.compositor.frame
 
     def _compose(self, now: float, dirty: list[pygame.Rect]) -> list[pygame.Rect]:
-        overlays = self.motion.overlays() if self.motion is not None else ()
+        overlays = [*(self.motion.overlays() if self.motion is not None else ())]
+        overlays += self.notices.overlays()
         return self.compositor.compose(overlays, now, dirty)
 
     def invalidate(self) -> None:
@@ -199,11 +204,13 @@ class Renderer:
         clock: str = "",
         now: float = 0.0,
         journal_failing: bool = False,
+        notice: str | None = None,
     ) -> list[pygame.Rect]:
         """Redraw what changed; return the rectangles touched.
 
         ``journal_failing`` puts the journal warning beside the feed mark.  The
         header is drawn last, so its mark reflects the panels of this very frame.
+        ``notice``: the keypad's prompt, shown on a plate while given.
         """
         dirty: list[pygame.Rect] = []
         full = not self._keys
@@ -219,12 +226,14 @@ class Renderer:
                 self.motion.coup_arrived(table, now)
             elif changed is None and not full:
                 self.motion.stop(now)
+        self.notices.set_prompt(notice)
+        self.notices.observe(table, now)
         version = (table.version, table.shuffling)
         self._refresh("counters", version, given, dirty, full)
         self._refresh("predictions", version, given, dirty, full)
         self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, full)
-        self._refresh("limits", (id(table.limits), table.limits.currency), given, dirty, full)
-        self._refresh("footer", (), given, dirty, full)
+        self._refresh("limits", limits_key(table), given, dirty, full)
+        self._refresh("footer", alert_count(table), given, dirty, full)
         grown = self._update_roads(given, changed, dirty, full)
         header = (
             table.table_name,
@@ -236,6 +245,7 @@ class Renderer:
             plate_shows(table),
             self._fault_shown(),
             journal_failing,
+            alert_count(table),
         )
         self._refresh("header", header, given, dirty, full)
         if table.shuffling and "big_road" in self.layout.panels and dirty:
@@ -253,6 +263,7 @@ class Renderer:
         due = []
         if self.motion is not None:
             due.append(self.motion.next_deadline(now))
+        due.append(self.notices.next_deadline(now))
         due.append(self.newest.next_change(now))
         found = [when for when in due if when is not None]
         return min(found, default=None)
@@ -302,6 +313,8 @@ class Renderer:
             if name in self.drawers:
                 key = (key, table.version)
             touched = [] if changed is None else changed.get(name, [])
+            if changed is None:  # rebuilt (a void, a correction): every cell may differ
+                self._keys.pop(name, None)
             if changed is None or self._keys.get(name) != key:
                 self._refresh(name, key, given, dirty, full)
             elif touched:
@@ -316,7 +329,13 @@ class Renderer:
     ) -> None:
         window = self.windows[name]
         placed = visible_marks(
-            self.roads, name, table.roads, self.index.columns[name], window, touched
+            self.roads,
+            name,
+            table.roads,
+            self.index.columns[name],
+            window,
+            touched,
+            corrected=table.corrected,
         )
         for _, cell, sprite in placed:
             self.base.blit(self.static, cell, cell)
@@ -327,7 +346,9 @@ class Renderer:
     def _draw_road(self, name: str, table: TableState) -> None:
         frame, panels, window = self.base, self.panels, self.windows[name]
         index = self.index.columns[name]
-        placed = visible_marks(self.roads, name, table.roads, index, window)
+        placed = visible_marks(
+            self.roads, name, table.roads, index, window, corrected=table.corrected
+        )
         frame.fblits([(sprite, centred(sprite, cell)) for _, cell, sprite in placed])
         if window.start > 0:
             label = self.theme.label("earlier")[0]
@@ -345,7 +366,13 @@ class Renderer:
         newest = None
         if length:
             placed = visible_marks(
-                self.roads, name, table.roads, self.index.columns[name], window, [length - 1]
+                self.roads,
+                name,
+                table.roads,
+                self.index.columns[name],
+                window,
+                [length - 1],
+                corrected=table.corrected,
             )
             if placed:
                 _, cell, sprite = placed[0]
@@ -483,6 +510,6 @@ class Renderer:
         elif name == "last_coup":
             draw_last_coup(panels, frame, table, shown=self._cards_shown(given.now))
         elif name == "limits":
-            panels.limits(frame, table.limits)
+            draw_limits(panels, frame, table.limits, scheduled=table.scheduled)
         elif name == "footer":
-            draw_footer(panels, frame)
+            draw_footer(panels, frame, alerts=alert_count(table))

@@ -1,0 +1,50 @@
+"""The kiosk's theme file watcher: reload on change, keep the last good theme on a bad edit.
+
+Re-exported by :mod:`scoreboard.app`, whose loop checks it every few seconds and on SIGHUP.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from scoreboard.render.probe import require_drawable
+from scoreboard.theme import Theme, ThemeError, load_theme
+
+log = logging.getLogger("scoreboard.app")  # the kiosk's one name in the logs
+
+
+class ThemeWatcher:
+    """Reloads a theme file when it changes; a bad edit keeps the last good theme."""
+
+    def __init__(self, theme: Theme) -> None:
+        self.theme = theme
+        self.path: Path | None = theme.source
+        self._stamp = self._read_stamp()
+
+    def _read_stamp(self) -> tuple[int, int] | None:
+        if self.path is None:
+            return None
+        try:
+            info = self.path.stat()
+        except OSError:
+            return None
+        return (info.st_mtime_ns, info.st_size)
+
+    def check(self, *, force: bool = False) -> Theme | None:
+        """A newly loaded theme, or None when unchanged or invalid (errors are logged)."""
+        if self.path is None:
+            return None
+        stamp = self._read_stamp()
+        if not force and stamp == self._stamp:
+            return None
+        self._stamp = stamp
+        try:
+            theme = require_drawable(load_theme(self.path))
+        except ThemeError as error:
+            for line in error.errors:
+                log.error("theme reload refused, keeping %s: %s", self.theme.name, line)
+            return None
+        log.info("theme %s reloaded from %s", theme.name, self.path)
+        self.theme = theme
+        return theme
