@@ -68,7 +68,8 @@ def opening(table: TableState, first: Record) -> list[Record]:
     the event that started the shoe), then where the table stands (its position, an
     unfinished previous shoe): after that event, or replaying it would find it stale."""
     history = {"shoe_number": table.shoe_number - 1, "archived": list(table.archived)}
-    opened = [line(*encode(LimitsReceived(table.limits))), line(HISTORY_KIND, history), first]
+    limits = [line(*encode(event)) for event in limits_events(table)]
+    opened = [*limits, line(HISTORY_KIND, history), first]
     after = [*position_records(table), *unfinished_records(table)]
     return opened + [line(*record) for record in after]
 
@@ -162,7 +163,8 @@ def state_records(table: TableState) -> list[tuple[str, dict[str, Any]]]:
         "shoe_number": table.shoe_number - (shoe is not None),
         "archived": list(table.archived),
     }
-    events: list[Event] = [LimitsReceived(table.limits)]
+    events: list[Event] = limits_events(table)
+    shown = len(events)
     if shoe is not None:
         events.append(NewShoe(shoe))
         if holds_games(table):
@@ -174,12 +176,21 @@ def state_records(table: TableState) -> list[tuple[str, dict[str, Any]]]:
         events.append(Shuffle(shoe=shoe))
     records = [encode(event) for event in events]
     return [
-        records[0],
+        *records[:shown],
         (HISTORY_KIND, history),
-        *records[1:],
+        *records[shown:],
         *position_records(table),
         *unfinished_records(table),
     ]
+
+
+def limits_events(table: TableState) -> list[Event]:
+    """The limits shown, and those scheduled for a set time (so a new journal keeps both)."""
+    events: list[Event] = [LimitsReceived(table.limits)]
+    if table.scheduled is not None:
+        scheduled = table.scheduled
+        events.append(LimitsReceived(scheduled.limits, effective_at=scheduled.at))
+    return events
 
 
 def holds_games(table: TableState) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +77,7 @@ def apply_lines(table: TableState, raw: bytes, path: Path) -> int:
         where = f"journal {path} line {number}"
         try:
             record = json.loads(line)
+            _as_it_was_then(table, record)
             if record["kind"] in INFORMATIONAL:
                 continue
             if record["kind"] in RESTORERS:
@@ -92,6 +94,14 @@ def apply_lines(table: TableState, raw: bytes, path: Path) -> int:
         except (ValueError, KeyError, TypeError, ProtocolError) as error:
             log.warning("%s: skipped (%s)", where, error)
     return count
+
+
+def _as_it_was_then(table: TableState, record: dict) -> None:
+    """Give ``table`` the wall clock the line was kept at, as the kiosk gave it then: limits
+    scheduled for a time before that switch before the line applies, as they did live."""
+    at = record.get("at") if isinstance(record, dict) else None
+    if isinstance(at, int | float) and not isinstance(at, bool) and math.isfinite(at):
+        table.switch_limits(float(at))
 
 
 def restore_history(table: TableState, data: dict, where: str) -> None:
