@@ -120,7 +120,9 @@ def test_a_shoe_published_by_scoreboard_shoe_arrives_complete_and_in_order(
     assert display.session.rejected == 0
     # The controller said goodbye: the mark says so, the roads stay.
     assert display.until(lambda: display.status() is FeedStatus.CONTROLLER_OFFLINE, 5)
-    # Coups were published in game order, each with cards.
+    # Coups were published in game order, each with cards (the recorder is a client
+    # of its own: on a loaded machine its last messages may still be on their way).
+    assert wait_for(lambda: len(recorder.on(f"{prefix}/coup")) >= len(games), 10)
     coups = [json.loads(p) for p in recorder.on(f"{prefix}/coup")]
     assert [c["game"] for c in coups] == list(range(1, len(games) + 1))
     assert all("cards" in c for c in coups)
