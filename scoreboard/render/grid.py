@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import pygame
 
 from scoreboard.core.roads import BeadCell, BigRoadCell, DerivedCell, DerivedRoad, Roads
+from scoreboard.render.canvas import copy_area
 from scoreboard.render.chrome import luminance
 from scoreboard.render.layout import Grid, ScreenLayout
 from scoreboard.render.marks import RoadPainter
@@ -279,7 +280,7 @@ class NewestMarks:
             if view is None or view.newest is None or view.newest_sprite is None:
                 continue
             cell = view.newest
-            surface.blit(static, cell, cell)
+            copy_area(surface, static, cell)  # a road cell: SDL's blit is slow on some
             size = 1.0 if scale is None else scale
             if look != ("blink", 1) and size > 0:
                 blit_centred(surface, view.newest_sprite, cell, size)
