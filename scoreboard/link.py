@@ -104,6 +104,18 @@ class Unreachable:
 
 
 @dataclass(frozen=True, slots=True)
+class PublishRefused:
+    """The broker acknowledged a publish with a failure (MQTT 5 PUBACK reason code >= 0x80).
+
+    Typically "Not authorized": the account's ACL does not let it write that
+    topic, so nobody subscribed ever gets the message.  MQTT 3.1.1 has no such
+    answer (the broker drops the message silently), so this cannot be known there.
+    """
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Message:
     """A raw message, as received: parsing is the owner's job, on its own thread."""
 
@@ -112,7 +124,7 @@ class Message:
     received_at: float
 
 
-LinkEvent = Connected | Subscribed | Disconnected | Refused | Unreachable | Message
+LinkEvent = Connected | Subscribed | Disconnected | Refused | Unreachable | PublishRefused | Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +289,7 @@ class Link:
         self._client.on_disconnect = self._on_disconnect
         self._client.on_connect_fail = self._on_connect_fail
         self._client.on_message = self._on_message
+        self._client.on_publish = self._on_publish
         self._client.on_log = self._pings.on_log
 
     @property
@@ -299,7 +312,10 @@ class Link:
         self._pings.start(self._cut)
 
     def publish(self, message: Publish) -> Delivery:
-        """Queue ``message`` for sending (thread-safe); wait on the result for the broker's ack."""
+        """Queue ``message`` for sending (thread-safe); wait on the result for the broker's ack.
+
+        A publish the broker refuses comes back as a :class:`PublishRefused` link event.
+        """
         return self._client.publish(
             message.topic, message.payload, qos=message.qos, retain=message.retain
         )
@@ -387,6 +403,12 @@ class Link:
             return Disconnected(cut or str(reason_code))
 
         self._hand_over(disconnected, "on_disconnect")
+
+    def _on_publish(
+        self, _client: mqtt.Client, _userdata: Any, _mid: int, reason_code: Any, _properties: Any
+    ) -> None:
+        if getattr(reason_code, "is_failure", False):
+            self._hand_over(lambda: PublishRefused(str(reason_code)), "on_publish")
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, message: Any) -> None:
         self._hand_over(

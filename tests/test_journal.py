@@ -141,3 +141,21 @@ def test_a_replayed_table_keeps_its_gap(tmp_path):
     feed(journal, table, [CoupReceived(SHOE, GAMES[0]), CoupReceived(SHOE, Game(3, GAMES[2].coup))])
     journal.close()
     assert replayed(tmp_path).missing == (2,)
+
+
+def test_limits_scheduled_for_later_survive_a_new_shoe_and_a_rewrite(tmp_path):
+    later = Limits("USD", {"tie": (10, 1000)}, {"tie": "8:1"})
+    at = 4_102_444_800.0  # 2100-01-01: still ahead when the test runs
+    table = TableState()
+    journal = Journal(tmp_path)
+    journal.replay(table)
+    feed(journal, table, [LimitsReceived(LIMITS), LimitsReceived(later, effective_at=at)])
+    feed(journal, table, [NewShoe(SHOE), CoupReceived(SHOE, GAMES[0]), NewShoe("NEXT")])
+    assert replayed(tmp_path).scheduled == table.scheduled is not None  # the new shoe's journal
+    (tmp_path / JOURNAL_NAME).unlink()
+    feed(journal, table, [CoupReceived("NEXT", GAMES[0])])  # rewritten from the table
+    journal.close()
+    again = replayed(tmp_path)
+    assert (again.limits, again.scheduled) == (LIMITS, table.scheduled)
+    again.switch_limits(at)
+    assert again.limits == later

@@ -202,3 +202,29 @@ def test_scoreboard_run_feed_keypad_publishes_its_journaled_shoe(table_net, tmp_
                 process.wait()
     assert other.until(lambda: other.status() is FeedStatus.CONTROLLER_OFFLINE, 10)
     assert "keypad: publishing to" in log_path.read_text()
+
+
+def test_a_keypad_whose_publishes_the_broker_refuses_is_not_live(tmp_path, caplog):
+    """The lab's broker let the keypad's account read but not write: it showed LIVE and
+    no display ever got a coup.  MQTT 5 says so in each PUBACK: the keypad must too."""
+    acl = tmp_path / "acl"
+    acl.write_text("topic read #\n")  # anonymous clients: read only
+    with running_broker(tmp_path / "broker", acl_file=acl) as broker:
+        prefix = unique_prefix()
+        with keypad_kiosk(keypad_feed(broker, prefix, tmp_path / "keypad")) as pad:
+            deadline = time.monotonic() + 15
+            while not pad.feed.publisher.connected:
+                assert time.monotonic() < deadline, "the keypad never connected"
+                time.sleep(0.05)
+                pad.at(pad.clock.now + 0.05)
+            t = pad.type("[3]", pad.clock.now)
+            deadline = time.monotonic() + 15
+            while pad.feed.status(t) is FeedStatus.LIVE:
+                assert time.monotonic() < deadline, "the keypad stayed LIVE"
+                time.sleep(0.05)
+                t += 0.05
+                pad.at(t)
+            assert pad.feed.status(t) is FeedStatus.OFFLINE
+            assert [g.coup.winner.value for g in pad.table.games] == ["B"]  # kept locally
+    refusals = [r for r in caplog.records if "refuses what this controller publishes" in r.message]
+    assert len(refusals) == 1 and refusals[0].levelname == "ERROR"

@@ -208,11 +208,6 @@ def test_the_schema_takes_what_the_display_takes() -> None:
         assert not validator.is_valid(limits_payload(effective_at=bad)), bad
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="journal/records.py opening() and state_records() write the limits shown but not"
-    " the schedule: a new shoe's journal forgets it (chain owns journal/*; see the report)",
-)
 def test_a_restart_after_a_new_shoe_still_knows_the_schedule(tmp_path: Path) -> None:
     live = TableState()
     events = (
@@ -232,12 +227,6 @@ def test_a_restart_after_a_new_shoe_still_knows_the_schedule(tmp_path: Path) -> 
     assert again.shoe_id == "S2" and again.scheduled == ScheduledLimits(TEN_PM, NIGHT)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="journal/replay.py applies the lines without the time they were kept at: a schedule"
-    " switched to before a later immediate change comes back on top of it (chain owns"
-    " journal/*: call table.switch_limits(record['at']) before each line; see the report)",
-)
 def test_a_replay_switches_a_schedule_when_the_journal_says_it_was_due(tmp_path: Path) -> None:
     now = limits_from_spec("10-5000", VARIANTS["commission"])
     kept = [

@@ -9,11 +9,12 @@ import pygame
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_notices_state import Framed, dealt
+from test_notices_state import WINNERS, Framed, dealt
 
 from scoreboard.core.cards import parse_cards
+from scoreboard.core.events import Correct, CoupReceived, NewShoe, Origin, Void
 from scoreboard.core.rules import Game, Winner, deal_coup, result_coup
-from scoreboard.core.table import TableState
+from scoreboard.core.table import TableState, apply_event
 from scoreboard.render.motion import BANNER_GAP_SECONDS
 from scoreboard.render.notices import MAX_WAITING, Notices, game_runs
 from scoreboard.render.overlay import NUMBER_CAP
@@ -181,6 +182,33 @@ def test_many_at_once_merge_by_kind_and_none_is_lost(classic):
     seconds = classic.motion.notice_seconds
     shown = [words(framed, 1.0 + k * seconds) for k in range(4)]
     assert shown == [("Games 6, 8–10 voided",), ("Games 1–2 corrected",), None, None]
+
+
+def test_merged_plates_name_where_each_game_ended(classic):
+    """The lab's burst: game 7 voided before it arrived, then dealt (a v2 redeal); game 6
+    corrected, then voided.  The merged plates come later than those changes, so they say
+    where each game ended: 7 is on the board (not "voided"), 6 is voided (not "corrected")."""
+    framed, table = Framed(classic, SIZE), TableState()
+    seq = itertools.count(1)
+
+    def apply(event_type, *args):
+        apply_event(table, event_type("S1", *args, origin=Origin(1, next(seq))))
+
+    apply(NewShoe)
+    for number, winner in enumerate("BPBPBP", start=1):
+        apply(CoupReceived, Game(number, result_coup(WINNERS[winner])))
+    framed.update(table, 0.0)
+    apply(Void, 7)  # before it arrived
+    apply(CoupReceived, Game(7, result_coup(Winner.BANKER)))  # dealt after all: a redeal
+    for number in (1, 3, 4, 5, 6):
+        apply(Correct, Game(number, result_coup(Winner.TIE)))
+    apply(Void, 6)
+    apply(Void, 2)
+    assert table.game(7) is not None and table.voided == (2, 6)
+    framed.update(table, 1.0)
+    seconds = classic.motion.notice_seconds
+    shown = [words(framed, 1.0 + k * seconds) for k in range(3)]
+    assert shown == [("Games 2, 6 voided",), ("Games 1, 3–5 corrected",), None]
 
 
 def test_game_numbers_are_listed_as_runs_and_cut_when_many():

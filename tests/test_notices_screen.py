@@ -103,7 +103,7 @@ def test_an_alert_puts_the_staff_mark_in_the_footer(classic):
 def test_scheduled_limits_show_on_the_limits_panel(classic):
     renderer, table = Renderer(classic, SIZE, motion=False), dealt("BP")
     renderer.update(table, FeedStatus.LIVE, now=0.0)
-    at = time.time() + 3600
+    at = float((int(time.time()) // 60 + 60) * 60)  # a whole minute, an hour or so ahead
     new = Limits(currency="USD", bets={"player": (50, 20_000), "banker": (50, 20_000)})
     table.set_limits(new, effective_at=at)
     log: list[DrawnText] = []

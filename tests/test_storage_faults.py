@@ -24,7 +24,7 @@ import pytest
 from dealt import dealt_shoe
 
 from scoreboard.cli import main
-from scoreboard.core.table import TableState
+from scoreboard.core.table import Applied, TableState
 from scoreboard.health import JournalHealth, JournalState
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal, JournalError
 from scoreboard.protocol import CoupReceived, NewShoe, Snapshot, Void, apply_event
@@ -408,24 +408,12 @@ def test_an_unreadable_journal_starts_empty_and_is_set_aside(tmp_path):
 
 
 # -- a late snapshot completing a finished shoe ----------------------------------------
-@dataclass(frozen=True)
-class LateSnapshot:
-    """What apply_event says of a snapshot that completed the finished shoe ``completed``."""
-
-    completed: str
-    changed: bool = False
-    conflicts: tuple[int, ...] = ()
-    overrides: tuple[int, ...] = ()
-    retired: int = 0
-    worth_keeping: bool = False
-
-
 def test_a_late_snapshot_completing_a_finished_shoe_goes_to_its_archive(tmp_path):
     state = tmp_path / "state"
     journal, table = started(state)
     feed(journal, table, shoe("S1", 4) + shoe("S2", 1))
     late = Snapshot("S1", tuple(GAMES[:6]))
-    journal.keep(late, table, LateSnapshot("S1"))  # type: ignore[arg-type]
+    journal.keep(late, table, Applied(completed="S1"))  # what apply_event says of it
     journal.close()
     (records,) = archives(state).values()
     assert [r["kind"] for r in records][-2:] == ["coup", "snapshot"]

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli import scoreboard
 from dealt import dealt_shoe, raw_message
 from mqtt_broker import Recorder, needs_mosquitto, publisher, running_broker, unique_prefix
 from mqtt_broker import wait_for as wait_until
@@ -139,6 +140,9 @@ def test_a_full_disk_across_shoes_keeps_the_board_and_loses_no_shoe(
         assert board.errors() == errors  # one ERROR for the whole fault
         kept = archives(state)
         assert [coups_in(records) for records in kept.values()] == [10, len(GAMES)]
+        audited = scoreboard("audit", str(state))  # the full stretch is on the record
+        assert audited.returncode == 0, audited.stdout
+        assert "could not be written (No space left on device)" in audited.stdout
         again = replayed(state)
         assert (again.shoe_id, again.shoe_number, len(again.games)) == ("S3", 3, 20)
         board.start()  # a restart shows the same shoe, before the controller says a word

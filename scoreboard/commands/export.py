@@ -130,16 +130,40 @@ def run(args: argparse.Namespace) -> int:
     fmt = args.format or ("json" if output is not None and output.suffix == ".json" else "csv")
     data = to_csv(chosen) if fmt == "csv" else to_json(chosen, state_dir, time.time())
     if output is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-    else:
         try:
-            replace_durably(output, data)
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
         except OSError as error:
-            raise UsageError(f"cannot write {output}: {why(error)}") from None
+            raise UsageError(f"cannot write the export to stdout: {why(error)}") from None
+    else:
+        write_output(output, data, state_dir)
     _summarise(chosen, output)
     target = "stdout" if output is None else str(output.resolve())
     return mark(chosen, state_dir, fmt, target)
+
+
+def write_output(output: Path, data: bytes, state_dir: Path) -> None:
+    """Write the export to ``output``, never into the record it was read from.
+
+    A regular file (or a link to one) is replaced whole (a temporary file renamed
+    over it, so a half-written export never stands); anything else that exists
+    (a device, a pipe) is written to as it is, never replaced by a file.
+    """
+    target = output.resolve()
+    record = state_dir.resolve()
+    if target == record or record in target.parents:
+        raise UsageError(
+            f"will not write {output} inside the state directory {state_dir}: "
+            "it holds the record the export reads; choose a file elsewhere"
+        )
+    try:
+        if target.exists() and not target.is_file():
+            with target.open("wb") as stream:
+                stream.write(data)
+        else:
+            replace_durably(target, data)
+    except OSError as error:
+        raise UsageError(f"cannot write {output}: {why(error)}") from None
 
 
 def choose(

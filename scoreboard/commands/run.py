@@ -133,15 +133,17 @@ def open_journal(
 ) -> Journal:
     """The journal in ``state_dir``, replayed into ``table``; the caller closes it (``with``).
 
-    ``retention`` is the config's ``journal:`` section (how many shoes are kept).
+    ``retention`` is the config's ``journal:`` section (how many shoes are kept, and
+    whether a shoe must be exported before it may be pruned).
     A state dir that is plainly not one (a file in its way) is a usage error.  A
     disk that cannot be written (read-only, full) is not: the board starts from
     what it could read and runs from memory, and ``journal.health`` says why.
     """
     retention = retention or JournalConfig()
     try:
-        # TODO(issue 11): require_export=retention.require_export once the chain part lands.
-        journal = Journal(state_dir, keep_shoes=retention.keep_shoes)
+        journal = Journal(
+            state_dir, keep_shoes=retention.keep_shoes, require_export=retention.require_export
+        )
     except JournalError as error:
         raise UsageError(str(error)) from None
     journal.replay(table)

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from scoreboard.link import Connected, Disconnected, LinkEvent, Message, Refused
+from scoreboard.link import Connected, Disconnected, LinkEvent, Message, PublishRefused, Refused
 from scoreboard.protocol import ProtocolError, ResyncRequest, Topics, parse_message
 
 log = logging.getLogger("scoreboard.controller")  # one name in the logs for the whole controller
@@ -50,6 +50,9 @@ class ControllerInbox:
         self.announce_due = False
         self.resync_due = False
         self.renew_due = False
+        #: Why the broker refused this connection's last refused publish (MQTT 5), if it did:
+        #: the table's displays are not getting what this controller sends.
+        self.publish_refused: str | None = None
         #: The shoe ids the resync requests since the last answer named.
         self.shoes_asked: set[str] = set()
 
@@ -60,6 +63,15 @@ class ControllerInbox:
             match event:
                 case Connected():
                     self.connected = self.announce_due = True
+                    self.publish_refused = None  # new connection: its answers will say again
+                case PublishRefused(reason=reason):
+                    if self.publish_refused is None:
+                        log.error(
+                            "controller: the broker refuses what this controller publishes (%s):"
+                            " the table's displays do not get it; check its account and ACL",
+                            reason,
+                        )
+                    self.publish_refused = reason
                 case Disconnected(reason=reason):
                     if self.connected and not stopping:
                         log.warning("controller: disconnected (%s); waiting to reconnect", reason)

@@ -19,6 +19,8 @@ from scoreboard.core.variants import Variant
 #: The bets a limits spec may name, in the order the board lists them.
 MAIN_BETS = ("player", "banker")
 SIDE_BETS = ("tie", "player_pair", "banker_pair")
+#: The variants' own side bets (EZ), listed after the pairs.
+VARIANT_SIDE_BETS = ("dragon7", "panda8")
 #: The largest stake a limit may name (what the limits payload accepts).
 MAX_STAKE = 1_000_000_000_000
 _SPAN = re.compile(r"\s*(\d+)\s*-\s*(\d+)\s*")
@@ -53,6 +55,22 @@ class Limits:
     def known(self) -> bool:
         """True when some bet's limits are known (a controller, the config or the demo said)."""
         return bool(self.bets)
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """Every bet named, in the order the board lists them: Player, Banker, Tie, the
+        pairs, the variant's side bets as a spec lists them, then any other by name.
+
+        Fixed rather than the payload's key order, so a display restarted from its
+        journal (which stores keys sorted) lists them as the one that never stopped.
+
+        >>> Limits(bets={"tie": (5, 500), "banker": (25, 1000), "zebra": (1, 2),
+        ...              "player": (25, 1000)}, pays={"dragon7": "40:1"}).order
+        ('player', 'banker', 'tie', 'dragon7', 'zebra')
+        """
+        named = dict.fromkeys([*self.bets, *self.pays])
+        first = [bet for bet in (*MAIN_BETS, *SIDE_BETS, *VARIANT_SIDE_BETS) if bet in named]
+        return (*first, *sorted(set(named) - set(first)))
 
     @classmethod
     def unknown(cls, variant: Variant, *, currency: str = "") -> Limits:

@@ -100,8 +100,12 @@ class KeypadPublisher:
         return self.inbox.connected
 
     def status(self) -> FeedStatus:
-        """LIVE while the broker takes the entries; CONNECTING, then OFFLINE, while not."""
-        if self.inbox.connected:
+        """LIVE while the broker takes the entries; CONNECTING, then OFFLINE, while not.
+
+        A connection whose publishes the broker refuses (an account or ACL that may
+        not write the table's topics) is OFFLINE too: the table's displays get nothing.
+        """
+        if self.inbox.connected and self.inbox.publish_refused is None:
             return FeedStatus.LIVE
         return FeedStatus.OFFLINE if self.ever_connected else FeedStatus.CONNECTING
 

@@ -5,7 +5,15 @@ next shoe starts (if it holds games; a shoe of limits and history alone is not
 worth a file), a late snapshot that completes a finished shoe is appended to
 its file, and pruning keeps the newest ``keep_shoes`` shoes with games and
 everything newer than them: nothing with games is dropped to make room for a
-shoe without.
+shoe without, and with ``require_export`` no shoe with games goes before
+``scoreboard export`` wrote it out.
+
+The hash chain runs through these files: a new shoe's journal chains to the
+last line of the shoe archived before it.  A late snapshot appended to an
+archived file is a branch off the chain (its ``prev`` names the live tip when it
+was written, and a ``completed`` record on the live chain confirms its hash), so
+an archive's own chain ends at its last line that is not such a branch:
+:func:`own_end`.  What pruning removes is first named on the live chain.
 """
 
 from __future__ import annotations
@@ -16,7 +24,9 @@ import re
 import time
 from pathlib import Path
 
-from scoreboard.journal.disk import append_durably, free_name, why
+from scoreboard.journal.disk import append_durably, free_name, fsync_dir, why
+from scoreboard.journal.exports import was_exported
+from scoreboard.journal.links import ZERO, Line, read_lines, start_link
 from scoreboard.protocol import canonical_json
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
@@ -42,31 +52,171 @@ def new_archive_file(state_dir: Path, shoe: str | None) -> Path:
     return free_name(state_dir / ARCHIVE_DIR, stem, ".jsonl")
 
 
-def complete(state_dir: Path, shoe: str | None, lines: bytes) -> None:
-    """Append a late snapshot to its finished shoe's archived file (a new one if none)."""
+def move_away(state_dir: Path, path: Path, shoe: str | None, *, ours: bool) -> Path:
+    """Move the journal at ``path`` out of the way; returns where it went.
+
+    ``ours``: it is the display's own journal of ``shoe``, archived in ``shoes/``;
+    else whatever stands there is set aside next to it, never deleted.
+    """
+    if ours:
+        target = new_archive_file(state_dir, shoe)
+    else:
+        target = free_name(state_dir, f"{path.name}.aside-{time.strftime('%Y%m%d-%H%M%S')}", "")
+        log.warning("journal %s: what was there is set aside as %s", path, target.name)
+    make_dirs(state_dir)
+    os.replace(path, target)
+    fsync_dir(target.parent)
+    return target
+
+
+def complete(state_dir: Path, shoe: str | None, line: bytes) -> tuple[Path, int]:
+    """Append a late snapshot to its finished shoe's archived file (a new one if none).
+
+    Returns the file and the number of the line appended.
+    """
     target = _archived_file(state_dir / ARCHIVE_DIR, shoe or "none")
     if target is None:
         target = new_archive_file(state_dir, shoe)
     make_dirs(state_dir)
-    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        append_durably(fd, lines)
+        number = _count_lines(fd) + 1
+        append_durably(fd, line)
     finally:
         os.close(fd)
+    return target, number
 
 
-def prune(state_dir: Path, keep_shoes: int) -> None:
-    """Keep the newest ``keep_shoes`` shoes with games and everything newer than them."""
+def doomed(
+    state_dir: Path, keep_shoes: int, *, require_export: bool = False, told: set[Path] | None = None
+) -> list[Path]:
+    """The archived files pruning removes, oldest first.
+
+    The newest ``keep_shoes`` shoes with games stay, and everything newer than them;
+    with ``require_export`` a shoe with games that was never exported stays too (logged
+    once per file in ``told``).
+    """
     folder = state_dir / ARCHIVE_DIR
-    real = 0
+    real, going = 0, []
     for path in sorted(folder.glob("*.jsonl"), key=_age, reverse=True):
+        games = _has_games(path)
         if real < keep_shoes:
-            real += _has_games(path)
+            real += games
             continue
+        if games and require_export and not was_exported(path):
+            if told is None or path not in told:
+                log.info("journal: keeping old shoe %s: it was never exported", path.name)
+                if told is not None:
+                    told.add(path)
+            continue
+        going.append(path)
+    return going[::-1]
+
+
+def remove(paths: list[Path]) -> None:
+    for path in paths:
         try:
             path.unlink()
         except OSError as error:
             log.warning("journal: cannot remove old shoe %s (%s)", path, why(error))
+
+
+def describe(path: Path) -> dict[str, object]:
+    """What a ``pruned`` record says of a file about to go: name, lines, hashes, shoe.
+
+    ``tip`` is the hash of the archive's own last line (where the chain went on
+    from), ``last`` that of its last line (a late completion's branch, if any).
+    """
+    try:
+        lines = read_lines(path).lines
+    except OSError:
+        lines = ()
+    return {
+        "file": name_in(path),
+        "shoe": shoe_of(lines),
+        "lines": len(lines),
+        "tip": own_end(lines) or ZERO,
+        "last": lines[-1].hash if lines else ZERO,
+    }
+
+
+def own_end(lines: tuple[Line, ...]) -> str | None:
+    """The hash of the last line of a file's own chain (before any appended branch).
+
+    A line whose ``prev`` does not name the line before it starts a branch.
+    """
+    end = None
+    for number, each in enumerate(lines):
+        if number and each.prev is not None and each.prev != lines[number - 1].hash:
+            break
+        end = each.hash
+    return end
+
+
+def shoe_of(lines: tuple[Line, ...]) -> str | None:
+    """The shoe a journal file holds: that of its first event or snapshot naming one."""
+    for each in lines:
+        data = each.data
+        if each.kind in ("event", "snapshot", "coup") and isinstance(data, dict):
+            shoe = data.get("shoe")
+            if isinstance(shoe, str):
+                return shoe
+    return None
+
+
+def named_for(path: Path, shoe: str) -> bool:
+    """Whether an archived file's name is one the journal gives a file of ``shoe``.
+
+    >>> named_for(Path("20261201-120000-S_1.jsonl"), "S 1"), named_for(Path("x-S2.jsonl"), "S1")
+    (True, True)
+    >>> named_for(Path("20261201-120000-S1-2.jsonl"), "S1")
+    True
+    >>> named_for(Path("20261201-120000-S2.jsonl"), "S1")
+    False
+    """
+    found = re.fullmatch(r"\d{8}-\d{6}-(.*)\.jsonl", path.name)
+    if found is None:
+        return True  # not a name the journal gave: nothing to compare
+    rest, safe = found.group(1), _safe(shoe)
+    return rest == safe or re.fullmatch(re.escape(safe) + r"-\d+", rest) is not None
+
+
+def chain_end(state_dir: Path) -> str:
+    """The hash the next line of a state dir with no live journal chains to.
+
+    The own end of the archive no other archive chains from (the newest such by
+    age if several: a broken chain, which audit names); :data:`ZERO` with none.
+    """
+    ends: dict[str, Path] = {}
+    starts: set[str | None] = set()
+    try:
+        found = sorted((state_dir / ARCHIVE_DIR).glob("*.jsonl"), key=_age)
+    except OSError:
+        return ZERO
+    for path in found:
+        try:
+            lines = read_lines(path).lines
+        except OSError:
+            continue
+        end = own_end(lines)
+        if end is not None:
+            ends[end] = path
+            starts.add(start_link(lines[0]))
+    open_ends = [end for end in ends if end not in starts]
+    return (open_ends or list(ends) or [ZERO])[-1]
+
+
+def name_in(path: Path) -> str:
+    """``shoes/<file>``: how a record names an archived file."""
+    return f"{ARCHIVE_DIR}/{path.name}"
+
+
+def _count_lines(fd: int) -> int:
+    count = 0
+    os.lseek(fd, 0, os.SEEK_SET)
+    while chunk := os.read(fd, 1 << 16):
+        count += chunk.count(b"\n")
+    return count
 
 
 def _has_games(path: Path) -> bool:

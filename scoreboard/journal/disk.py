@@ -98,3 +98,11 @@ def fsync_dir(path: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def blocker(path: Path, inner: str) -> Path:
+    """The file standing where ``path``, a parent, or ``path/inner`` should be a directory."""
+    for each in [*reversed(path.parents), path, path / inner]:
+        if each.exists() and not each.is_dir():
+            return each
+    return path

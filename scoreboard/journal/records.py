@@ -1,12 +1,16 @@
 """The journal's lines: one JSON record per line, as appended and as rewritten.
 
-``{"at": <unix time>, "kind": <payload kind>, "data": <payload>}``, the payload in
-the wire format of :mod:`scoreboard.protocol`, or a ``history`` record.
+``{"at": <unix time>, "mono": <monotonic time>, "kind": <payload kind>, "data":
+<payload>, "prev": <hash of the line before>}``, the payload in the wire format
+of :mod:`scoreboard.protocol`, or one of the records below.  Lines are kept as
+:class:`~scoreboard.journal.links.Record` until written, when ``prev`` seals them
+into the chain.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from scoreboard.core.events import (
@@ -18,8 +22,10 @@ from scoreboard.core.events import (
     Shuffle,
     Snapshot,
 )
+from scoreboard.core.integrity import IntegrityAlert
 from scoreboard.core.table import TableState, UnfinishedShoe
-from scoreboard.protocol import canonical_json, encode
+from scoreboard.journal.links import Record
+from scoreboard.protocol import encode
 
 #: The record a rotated journal holds after the limits: the shoes before this one
 #: (their count and recent ids), so a restart shows the right shoe number and a
@@ -36,19 +42,52 @@ ORDERING_KEYS = ("position", "games", "limits")
 #: a restart goes on asking the controller for it.
 UNFINISHED_KIND = "unfinished"
 
+# Informational records: replay skips them, audit reads them.
+#: Writing resumed after the journal could not take lines or lost some (a full or
+#: read-only disk, the file deleted or replaced, a torn line cut): from when to when,
+#: why, how many held lines follow, how many were dropped, and which lines were lost.
+GAP_KIND = "gap"
+#: An integrity alert the table raised (:class:`~scoreboard.core.integrity.IntegrityAlert`).
+ALERT_KIND = "alert"
+#: A file the retention removed (an archived shoe) or a shoe's journal replaced because it
+#: held no games: its name, lines and last line's hash, so audit tells pruning from removal.
+PRUNED_KIND = "pruned"
+#: A late snapshot appended to its finished shoe's archive: that line's file, number and
+#: hash (the archive's appended line is a branch off the chain that this record confirms).
+COMPLETED_KIND = "completed"
+INFORMATIONAL = frozenset({GAP_KIND, ALERT_KIND, PRUNED_KIND, COMPLETED_KIND})
 
-def line(kind: str, data: dict[str, Any] | None) -> bytes:
-    return canonical_json({"at": round(time.time(), 3), "kind": kind, "data": data}) + b"\n"
+
+def line(kind: str, data: Any) -> Record:
+    """A record kept now, to be sealed into the chain when written."""
+    return Record(round(time.time(), 3), round(time.monotonic(), 3), str(kind), data)
 
 
-def opening(table: TableState, first: bytes) -> bytes:
+def opening(table: TableState, first: Record) -> list[Record]:
     """A new shoe's journal: the limits and the shoes before it, then ``first`` (the line of
     the event that started the shoe), then where the table stands (its position, an
     unfinished previous shoe): after that event, or replaying it would find it stale."""
     history = {"shoe_number": table.shoe_number - 1, "archived": list(table.archived)}
-    opened = line(*encode(LimitsReceived(table.limits))) + line(HISTORY_KIND, history) + first
+    limits = [line(*encode(event)) for event in limits_events(table)]
+    opened = [*limits, line(HISTORY_KIND, history), first]
     after = [*position_records(table), *unfinished_records(table)]
-    return opened + b"".join(line(*record) for record in after)
+    return opened + [line(*record) for record in after]
+
+
+def alert_records(alerts: Iterable[IntegrityAlert]) -> list[Record]:
+    """An ``alert`` record for each integrity alert an event raised."""
+    return [
+        line(
+            ALERT_KIND,
+            {
+                "shoe": alert.shoe,
+                "game": alert.game,
+                "kind": alert.kind.value,
+                "detail": alert.detail,
+            },
+        )
+        for alert in alerts
+    ]
 
 
 def position_records(table: TableState) -> list[tuple[str, dict[str, Any]]]:
@@ -124,7 +163,8 @@ def state_records(table: TableState) -> list[tuple[str, dict[str, Any]]]:
         "shoe_number": table.shoe_number - (shoe is not None),
         "archived": list(table.archived),
     }
-    events: list[Event] = [LimitsReceived(table.limits)]
+    events: list[Event] = limits_events(table)
+    shown = len(events)
     if shoe is not None:
         events.append(NewShoe(shoe))
         if holds_games(table):
@@ -136,12 +176,21 @@ def state_records(table: TableState) -> list[tuple[str, dict[str, Any]]]:
         events.append(Shuffle(shoe=shoe))
     records = [encode(event) for event in events]
     return [
-        records[0],
+        *records[:shown],
         (HISTORY_KIND, history),
-        *records[1:],
+        *records[shown:],
         *position_records(table),
         *unfinished_records(table),
     ]
+
+
+def limits_events(table: TableState) -> list[Event]:
+    """The limits shown, and those scheduled for a set time (so a new journal keeps both)."""
+    events: list[Event] = [LimitsReceived(table.limits)]
+    if table.scheduled is not None:
+        scheduled = table.scheduled
+        events.append(LimitsReceived(scheduled.limits, effective_at=scheduled.at))
+    return events
 
 
 def holds_games(table: TableState) -> bool:

@@ -3,12 +3,15 @@
 A torn last line, as a power cut mid-write leaves it, is cut off the file so the
 next append starts on a clean line; a line that cannot be read is skipped with
 a warning naming it.  Each payload is validated again by :mod:`scoreboard.protocol`.
+The chain's fields (``prev``, ``mono``) and its informational records (``gap``,
+``alert``, ``pruned``, ``completed``) change nothing on the table: replay skips them.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +20,7 @@ from scoreboard.core.table import TableState, apply_event
 from scoreboard.journal.disk import Identity, truncate
 from scoreboard.journal.records import (
     HISTORY_KIND,
+    INFORMATIONAL,
     POSITION_KIND,
     UNFINISHED_KIND,
     restore_ordering,
@@ -31,11 +35,13 @@ log = logging.getLogger(__package__)  # the journal logs under one name: scorebo
 class Found:
     """A journal read back: its complete ``lines`` and the file's identity as they end.
 
-    ``cut_failed``: the torn last line could not be cut off the file.
+    ``torn``: the bytes of a torn last line dropped; ``cut_failed``: it could not be
+    cut off the file.
     """
 
     lines: bytes
     identity: Identity
+    torn: int = 0
     cut_failed: OSError | None = None
 
 
@@ -58,7 +64,8 @@ def read_back(path: Path) -> Found | None:
             truncate(path, complete)
         except OSError as error:
             cut_failed = error
-    return Found(raw[:complete], (seen.st_dev, seen.st_ino, complete), cut_failed)
+    torn = len(raw) - complete
+    return Found(raw[:complete], (seen.st_dev, seen.st_ino, complete), torn, cut_failed)
 
 
 def apply_lines(table: TableState, raw: bytes, path: Path) -> int:
@@ -70,6 +77,9 @@ def apply_lines(table: TableState, raw: bytes, path: Path) -> int:
         where = f"journal {path} line {number}"
         try:
             record = json.loads(line)
+            _as_it_was_then(table, record)
+            if record["kind"] in INFORMATIONAL:
+                continue
             if record["kind"] in RESTORERS:
                 RESTORERS[record["kind"]](table, record["data"], where)
                 count += 1
@@ -84,6 +94,14 @@ def apply_lines(table: TableState, raw: bytes, path: Path) -> int:
         except (ValueError, KeyError, TypeError, ProtocolError) as error:
             log.warning("%s: skipped (%s)", where, error)
     return count
+
+
+def _as_it_was_then(table: TableState, record: dict) -> None:
+    """Give ``table`` the wall clock the line was kept at, as the kiosk gave it then: limits
+    scheduled for a time before that switch before the line applies, as they did live."""
+    at = record.get("at") if isinstance(record, dict) else None
+    if isinstance(at, int | float) and not isinstance(at, bool) and math.isfinite(at):
+        table.switch_limits(float(at))
 
 
 def restore_history(table: TableState, data: dict, where: str) -> None:

@@ -5,6 +5,11 @@ are written in order, appends in one fsync.  Before each write the file at the
 journal's path is checked to be the one written here, as long as written: if it
 was deleted, replaced or changed meanwhile, what is there is set aside and the
 journal is rewritten from the table, which is the truth.
+
+Each line is sealed into the hash chain as it is written (:mod:`.tip` keeps the
+tip): whatever happened on the way (a disk fault, a lost file, a torn line cut,
+events dropped from memory, a journal without games replaced, old shoes pruned)
+is written down on the chain by the first write after it.
 """
 
 from __future__ import annotations
@@ -13,9 +18,7 @@ import itertools
 import logging
 import os
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from scoreboard.core.events import Event
@@ -26,41 +29,25 @@ from scoreboard.journal.archive import ARCHIVE_DIR, make_dirs
 from scoreboard.journal.disk import (
     Identity,
     append_durably,
-    free_name,
-    fsync_dir,
+    blocker,
     identity,
     replace_durably,
     why,
 )
 from scoreboard.journal.faults import DiskFaults
+from scoreboard.journal.links import Record, digest, seal
+from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
 from scoreboard.journal.replay import apply_lines, read_back
+from scoreboard.journal.tip import ChainTip
 from scoreboard.protocol import encode
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
 
 JOURNAL_NAME = "journal.jsonl"
-#: Beyond this many entries waiting for the disk, the journal is rewritten from the table.
-MAX_PENDING = 10_000
 
 
 class JournalError(OSError):
     """The state directory is plainly not one (a file stands in its way): a setup mistake."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """What one kept event adds to the disk, held in memory until the disk takes it.
-
-    ``fresh``: the event began shoe ``shoe``, so the finished shoe's journal leaves
-    and a new one starts with ``lines``.  ``archive``: ``lines`` complete the
-    archived file of the finished shoe ``shoe``.  ``games``: the shoe has games.
-    """
-
-    shoe: str | None
-    lines: bytes
-    fresh: bool = False
-    archive: bool = False
-    games: bool = False
 
 
 class Journal:
@@ -88,10 +75,15 @@ class Journal:
         state_dir: str | os.PathLike[str],
         *,
         keep_shoes: int = 200,
+        require_export: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.state_dir = Path(state_dir)
         self.keep_shoes = keep_shoes
+        #: Never prune an archived shoe with games that ``scoreboard export`` did not write.
+        self.require_export = require_export
+        self._told: set[Path] = set()  # shoes kept for want of an export, logged once
+        self._chain = ChainTip()
         self.path = self.state_dir / JOURNAL_NAME
         self._faults = DiskFaults(self.path, clock)
         self._synced: Identity | None = None  # device, inode, size as last written
@@ -99,7 +91,7 @@ class Journal:
         self._queued_shoe: str | None = None  # ... once what is pending is written
         self._ordering = records.ordering(TableState())  # the position as last queued
         self._games_kept = False  # the file on disk holds games: archive it, never drop it
-        self._pending: deque[_Entry] = deque()
+        self._pending = Waiting()
         self._rewrite = False  # the disk lost track: write the journal afresh from the table
         self._table: TableState | None = None
         self._lost: str | None = None
@@ -107,9 +99,8 @@ class Journal:
         try:
             make_dirs(self.state_dir)
         except (FileExistsError, NotADirectoryError):
-            raise JournalError(
-                f"state dir {self.state_dir}: {_blocker(self.state_dir)} is not a directory"
-            ) from None
+            found = blocker(self.state_dir, ARCHIVE_DIR)
+            raise JournalError(f"state dir {self.state_dir}: {found} is not a directory") from None
         except OSError as error:
             self._failed(error)
 
@@ -159,11 +150,14 @@ class Journal:
                 "journal %s: unreadable (%s); the board starts empty", self.path, why(error)
             )
             self._rewrite = True
+            self._chain.start(None, self.state_dir, unreadable=why(error))
             return None
         if found is None:
-            self._pending.append(_Entry(None, b"", fresh=True))
+            self._pending.append(Entry(None, (), fresh=True))
+            self._chain.start(None, self.state_dir)
             return None
         self._synced = found.identity
+        self._chain.start(found.lines, self.state_dir, torn=found.torn)
         if found.cut_failed is not None:
             self._rewrite = True
             self._failed(found.cut_failed)
@@ -176,21 +170,27 @@ class Journal:
         That is when it changed the table, and also when it was refused but taught
         the table that a coup is not a game's truth (``applied.retired``).  A late
         snapshot that completed a finished shoe (``applied.completed``) goes to
-        that shoe's archived file.  While the disk fails the entry waits in memory.
+        that shoe's archived file.  Each integrity alert the event raised gets an
+        ``alert`` line.  While the disk fails the entry waits in memory.
         """
         completed = applied.completed
+        alerts = applied.alerts
         ordering = records.ordering(table)
+        line: Record | None = None
         if applied.worth_keeping or completed:
             line = records.line(*encode(event))
         elif ordering != self._ordering:  # the position moved with nothing else to keep
             line = records.line(records.POSITION_KIND, ordering)
-        else:
+        elif not alerts:
             return
         self._ordering = ordering
         if self._table is None:
             self._adopt()
         self._table = table
-        self._queue(line, table, completed)
+        if line is not None:
+            self._queue(line, table, completed)
+        if alerts:
+            self._push(Entry(table.shoe_id, tuple(records.alert_records(alerts)), kept=True))
         if not self._faults.failing or self._faults.retry_due():
             self._flush()
 
@@ -198,14 +198,18 @@ class Journal:
         """Take the file found at ``path`` as this journal's (``keep`` before any ``replay``)."""
         try:
             seen = os.stat(self.path)
+            raw = self.path.read_bytes()
         except OSError:
-            self._pending.append(_Entry(None, b"", fresh=True))
+            self._pending.append(Entry(None, (), fresh=True))
+            self._chain.read(b"", self.state_dir)
             return
         self._synced = identity(seen)
+        complete = raw[: raw.rfind(b"\n") + 1]
+        self._chain.read(complete, self.state_dir)
 
-    def _queue(self, line: bytes, table: TableState, completed: str | None) -> None:
+    def _queue(self, line: Record, table: TableState, completed: str | None) -> None:
         if completed:
-            self._push(_Entry(completed, line, archive=True))
+            self._push(Entry(completed, (line,), archive=True))
             # ... and the current journal forgets it, so a restart stops asking for it.
             line = records.line(records.UNFINISHED_KIND, None)
         games = records.holds_games(table)
@@ -213,22 +217,26 @@ class Journal:
             fresh = self._queued_shoe is not None
             self._queued_shoe = table.shoe_id
             if fresh and not self._rewrite:
-                opened = records.opening(table, line)
-                self._push(_Entry(table.shoe_id, opened, fresh=True, games=games))
+                opened = tuple(records.opening(table, line))
+                self._push(Entry(table.shoe_id, opened, fresh=True, games=games))
                 return
         if not self._rewrite:  # else the rewrite writes the table as it is by then
-            self._push(_Entry(table.shoe_id, line, games=games))
+            self._push(Entry(table.shoe_id, (line,), games=games))
 
-    def _push(self, entry: _Entry) -> None:
+    def _push(self, entry: Entry) -> None:
         self._pending.append(entry)
-        if len(self._pending) > MAX_PENDING:
+        if self._pending.overflowing:
             log.warning(
                 "journal %s: %d events wait for the disk; it will be rewritten from the table",
                 self.path,
                 len(self._pending),
             )
-            self._pending.clear()
+            self._chain.trouble(f"more than {MAX_PENDING:,} events waited for the disk")
+            self._drop_pending()
             self._rewrite = True
+
+    def _drop_pending(self) -> None:
+        self._chain.dropped(self._pending.drop_events())
 
     # -- writing ---------------------------------------------------------------
     def _flush(self) -> None:
@@ -240,38 +248,65 @@ class Journal:
                     self._rewrite_from_table()
                 elif head is not None and (head.fresh or head.archive):
                     self._perform(head)
+                elif head is None and not self._chain.owed():
+                    break
                 elif not self._in_step():
                     self._lose_track()
-                elif head is not None:
-                    self._perform(head)
                 else:
-                    break
+                    self._perform(head)
             if self._prune_due:
+                self._prune()
                 self._prune_due = False
-                archive.prune(self.state_dir, self.keep_shoes)
         except OSError as error:
             self._failed(error)
             return
         self._faults.recovered()
 
-    def _perform(self, entry: _Entry) -> None:
+    def _perform(self, entry: Entry | None) -> None:
         """Write the head of what waits (the appends that follow it in one fsync)."""
-        if entry.archive:
-            archive.complete(self.state_dir, entry.shoe, entry.lines)
-            self._pending.popleft()
-        elif entry.fresh:
-            self._clear_the_way(entry.shoe)
-            self._write_fresh(entry.lines)
+        if entry is not None and entry.archive:
+            self._branch(entry)
+        elif entry is not None and entry.fresh:
+            self._clear_the_way(entry.shoe, fresh=True)
+            self._write_fresh(list(entry.lines))
             self._disk_shoe, self._games_kept = entry.shoe, entry.games
+            self._chain.shoe = entry.shoe
             self._prune_due = True
             self._pending.popleft()
         else:
-            batch = list(itertools.takewhile(_plain, self._pending))
-            self._append(b"".join(each.lines for each in batch))
+            batch = list(itertools.takewhile(lambda each: each.plain, self._pending))
+            self._append_records([line for each in batch for line in each.lines])
             self._games_kept |= any(each.games for each in batch)
-            self._disk_shoe = batch[-1].shoe
+            shoes = [each.shoe for each in batch if not each.kept]
+            if shoes:
+                self._disk_shoe = self._chain.shoe = shoes[-1]
             for _ in batch:
                 self._pending.popleft()
+
+    def _branch(self, entry: Entry) -> None:
+        """Append a late snapshot to its archived shoe: a branch off the live tip, then
+        a ``completed`` record on the live chain confirming its file, line and hash."""
+        data, _ = seal(entry.lines, self._chain.tip)
+        path, number = archive.complete(self.state_dir, entry.shoe, data)
+        confirm = {"shoe": entry.shoe, "file": archive.name_in(path), "line": number}
+        confirm["hash"] = digest(data)
+        line = records.line(records.COMPLETED_KIND, confirm)
+        self._pending[0] = Entry(self._disk_shoe, (line,), kept=True)
+
+    def _append_records(self, lines: list[Record]) -> None:
+        data, count, tip = self._chain.sealed(lines, self._pending.held())
+        self._append(data)
+        self._chain.wrote(count, tip, lines)
+
+    def _prune(self) -> None:
+        """Name the old shoes going on the live chain, then remove them."""
+        going = archive.doomed(
+            self.state_dir, self.keep_shoes, require_export=self.require_export, told=self._told
+        )
+        if going and self._in_step():
+            described = [archive.describe(path) for path in going]
+            self._append_records([records.line(records.PRUNED_KIND, each) for each in described])
+            archive.remove(going)
 
     def _in_step(self) -> bool:
         """Whether the file at ``path`` is still the one written here, as long as written."""
@@ -306,18 +341,16 @@ class Journal:
 
     def _lose_track(self) -> None:
         log.warning("journal %s: %s; rewriting it from memory", self.path, self._lost)
-        self._pending = deque(entry for entry in self._pending if entry.archive)
+        self._drop_pending()
         self._rewrite = True
 
     def _rewrite_from_table(self) -> None:
         """Write the journal afresh as the table is: limits, history, the shoe's snapshot."""
         table = self._table
         assert table is not None  # replay or keep set it
-        self._clear_the_way(table.shoe_id)
-        self._write_fresh(
-            b"".join(records.line(*record) for record in records.state_records(table))
-        )
-        self._disk_shoe = self._queued_shoe = table.shoe_id
+        self._clear_the_way(table.shoe_id, fresh=False)
+        self._write_fresh([records.line(*record) for record in records.state_records(table)])
+        self._disk_shoe = self._queued_shoe = self._chain.shoe = table.shoe_id
         self._games_kept = records.holds_games(table)
         self._rewrite, self._lost, self._prune_due = False, None, True
         log.info(
@@ -327,40 +360,45 @@ class Journal:
             len(table.games),
         )
 
-    def _clear_the_way(self, shoe: str | None) -> None:
+    def _clear_the_way(self, shoe: str | None, *, fresh: bool) -> None:
         """Make room for a new journal of ``shoe``; whatever was there is kept, not deleted.
 
         The finished shoe's journal goes to ``shoes/`` when it holds games (else it
         is replaced: it held only limits and history); anything that is not this
-        journal's file is set aside next to it.
+        journal's file is set aside next to it.  The chain is told which.
         """
+        lost = self._lost or "rewritten from memory"
         try:
             seen = os.stat(self.path)
         except FileNotFoundError:
+            self._chain.lose(self._lost or f"{JOURNAL_NAME} was deleted")
             return
         ours = self._synced is not None and identity(seen)[:2] == self._synced[:2]
         if ours and (not self._games_kept or self._disk_shoe == shoe):
+            if fresh:
+                self._chain.replace("it held no games" if not self._games_kept else "same shoe")
+            else:
+                self._chain.lose(lost)
             return
+        target = archive.move_away(self.state_dir, self.path, self._disk_shoe, ours=ours)
         if ours:
-            target = archive.new_archive_file(self.state_dir, self._disk_shoe)
+            self._chain.archived()
         else:
-            target = free_name(
-                self.state_dir, f"{JOURNAL_NAME}.aside-{time.strftime('%Y%m%d-%H%M%S')}", ""
-            )
-            log.warning("journal %s: what was there is set aside as %s", self.path, target.name)
-        make_dirs(self.state_dir)
-        os.replace(self.path, target)
-        fsync_dir(target.parent)
+            self._chain.lose(f"{lost}; what was there is set aside as {target.name}", always=True)
         self._synced, self._games_kept = None, False
 
-    def _write_fresh(self, data: bytes) -> None:
+    def _write_fresh(self, lines: list[Record]) -> None:
+        data, count, tip = self._chain.sealed(lines, self._pending.held())
         make_dirs(self.state_dir)
         self._synced = replace_durably(self.path, data)
+        self._chain.lines = 0
+        self._chain.wrote(count, tip, lines)
 
     # -- faults --------------------------------------------------------------
     def _failed(self, error: OSError) -> None:
-        """Note a disk fault, with what the disk lost track of if it did."""
+        """Note a disk fault, with what the disk lost track of if it did (and on the chain)."""
         self._faults.failed(error, self._lost)
+        self._chain.trouble(f"the journal could not be written ({why(error)})", time.time())
 
     def close(self) -> None:
         """Give a failing disk one last try (the journal holds no file open between writes)."""
@@ -372,15 +410,3 @@ class Journal:
 
     def __exit__(self, *_: object) -> None:
         self.close()
-
-
-def _plain(entry: _Entry) -> bool:
-    return not (entry.fresh or entry.archive)
-
-
-def _blocker(path: Path) -> Path:
-    """The file standing where ``path`` or one of its parents should be a directory."""
-    for each in [*reversed(path.parents), path, path / ARCHIVE_DIR]:
-        if each.exists() and not each.is_dir():
-            return each
-    return path

@@ -284,6 +284,34 @@ class NewestMarks:
         if look == self._look:
             return []
         self._look = look
+        size = 0.0 if look == ("blink", 1) else 1.0 if scale is None else scale
+        dirty = self._paint(surface, static, views, size)
+        if look == "done":
+            self.roads = []
+        return dirty
+
+    def settle(
+        self, surface: pygame.Surface, static: pygame.Surface, views: Mapping[str, RoadView]
+    ) -> list[pygame.Rect]:
+        """Draw the marks still animating whole and still, before newer marks take over.
+
+        A coup that arrives while the last one's mark is drawn in or blinking would
+        otherwise leave that mark as it was at that instant: shrunk, or blinked off.
+        """
+        if not self.roads:
+            return []
+        dirty = self._paint(surface, static, views, 1.0)
+        self.roads, self._look = [], "done"
+        return dirty
+
+    def _paint(
+        self,
+        surface: pygame.Surface,
+        static: pygame.Surface,
+        views: Mapping[str, RoadView],
+        size: float,
+    ) -> list[pygame.Rect]:
+        """Each growing road's newest mark over its paper at ``size`` (0: the paper only)."""
         dirty = []
         for road in self.roads:
             view = views.get(road)
@@ -291,12 +319,9 @@ class NewestMarks:
                 continue
             cell = view.newest
             copy_area(surface, static, cell)  # a road cell: SDL's blit is slow on some
-            size = 1.0 if scale is None else scale
-            if look != ("blink", 1) and size > 0:
+            if size > 0:
                 blit_centred(surface, view.newest_sprite, cell, size)
             dirty.append(cell)
-        if look == "done":
-            self.roads = []
         return dirty
 
 

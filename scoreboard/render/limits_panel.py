@@ -82,14 +82,18 @@ def limits_key(table: TableState) -> Hashable:
 def local_when(at: float, now: float) -> str:
     """``at`` in the kiosk's local time: ``"22:00"``, with the date when not ``now``'s day.
 
+    A time off the whole minute keeps its seconds, so the board never says
+    "from 22:29" while it still shows the old limits until 22:29:32.
+
     >>> at = time.mktime((2026, 12, 1, 22, 0, 0, 0, 0, -1))  # 22:00 local
-    >>> local_when(at, at - 3600), local_when(at, at - 3 * 86400)
-    ('22:00', '2026-12-01 22:00')
+    >>> local_when(at, at - 3600), local_when(at, at - 3 * 86400), local_when(at + 32, at)
+    ('22:00', '2026-12-01 22:00', '22:00:32')
     """
     when, today = time.localtime(at), time.localtime(now)
+    clock = "%H:%M" if when.tm_sec == 0 and at == int(at) else "%H:%M:%S"
     if when[:3] == today[:3]:
-        return time.strftime("%H:%M", when)
-    return time.strftime("%Y-%m-%d %H:%M", when)
+        return time.strftime(clock, when)
+    return time.strftime(f"%Y-%m-%d {clock}", when)
 
 
 def main_span(limits: Limits) -> tuple[int, int]:
@@ -213,7 +217,7 @@ def draw_limit_table(
 ) -> None:
     """Bet, minimum – maximum, pays: columns as wide as their texts, one size for all."""
     colors = p.colors
-    bets = list(limits.bets) + [b for b in limits.pays if b not in limits.bets]
+    bets = list(limits.order)
     head = ("", f"{p.words('minimum')} – {p.words('maximum')}", p.words("pays"))
     spans = []
     for bet in bets:

@@ -127,13 +127,30 @@ def amendment_notice(theme: Theme, amendment: Amendment) -> Notice:
     return Notice("correct", (amendment.game,), words)
 
 
-def merged(theme: Theme, notices: Sequence[Notice]) -> list[Notice]:
-    """The notices as at most one plate per kind, voids first: "Games 17, 18 voided"."""
+def merged(
+    theme: Theme, notices: Sequence[Notice], on_board: Callable[[int], bool] = lambda _: False
+) -> list[Notice]:
+    """The notices as at most one plate per kind, voids first: "Games 17, 18 voided".
+
+    A merged plate shows later than the changes it names, so it says where each game
+    ended: a game in the kind of its last notice only, and not "voided" when it is
+    on the board again (voided before it arrived, then dealt).
+    """
+    last: dict[int, Notice] = {}
+    for notice in notices:
+        for game in notice.games:
+            last[game] = notice
     found: list[Notice] = []
     for kind, key in (("void", "games_voided"), ("correct", "games_corrected")):
-        games = tuple(g for n in notices if n.kind == kind for g in n.games)
+        games = tuple(
+            sorted(
+                game
+                for game, notice in last.items()
+                if notice.kind == kind and not (kind == "void" and on_board(game))
+            )
+        )
         if len(games) == 1:
-            found.extend(n for n in notices if n.kind == kind)
+            found.append(last[games[0]])
         elif games:
             found.append(Notice(kind, games, theme.filled(key, games=game_runs(games))))
     return found
@@ -201,14 +218,15 @@ class Notices:
             self._banner.plan(now, [(now, None)])
         if not fresh:  # the first frame (a replay included) and a new shoe have none
             return
-        self._enqueue([amendment_notice(self.theme, a) for a in fresh], now)
+        notices = [amendment_notice(self.theme, a) for a in fresh]
+        self._enqueue(notices, now, lambda game: table.game(game) is not None)
 
-    def _enqueue(self, notices: list[Notice], now: float) -> None:
+    def _enqueue(self, notices: list[Notice], now: float, on_board: Callable[[int], bool]) -> None:
         kept = [slot for slot in self._queue if slot.end > now]
         shown = [slot for slot in kept if slot.start <= now]
         waiting = [slot.notice for slot in kept if slot.start > now] + notices
         if len(waiting) > MAX_WAITING + (0 if shown else 1):
-            waiting = merged(self.theme, waiting)
+            waiting = merged(self.theme, waiting, on_board)
         start = shown[-1].end if shown else now
         self._queue = shown[-1:]
         for notice in waiting:

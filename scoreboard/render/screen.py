@@ -228,6 +228,8 @@ class Renderer:
                 self.motion.stop(now)
         self.notices.set_prompt(notice)
         self.notices.observe(table, now)
+        if changed:  # new entries: the marks still drawing in or blinking are finished first
+            dirty += self.newest.settle(self.base, self.static, self.views)
         version = (table.version, table.shuffling)
         self._refresh("counters", version, given, dirty, full)
         self._refresh("predictions", version, given, dirty, full)
