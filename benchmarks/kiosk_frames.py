@@ -52,7 +52,8 @@ class Plan:
 
     ``shoes`` shoes of ``shoe`` coups each, ``repeat`` full frames and theme
     reloads, ``cold`` new kiosks, the last ``long_timed`` coups of a
-    ``long_shoe``-coup shoe, ``shipped_shoes`` shoes with the kiosk as shipped.
+    ``long_shoe``-coup shoe (the ``long_drawn`` before them drawn one by one,
+    as an 80-coup shoe's are), ``shipped_shoes`` shoes with the kiosk as shipped.
     """
 
     shoe: int = 80
@@ -61,6 +62,7 @@ class Plan:
     cold: int = 2
     long_shoe: int = 1000
     long_timed: int = 10
+    long_drawn: int = 70
     shipped_shoes: int = 1
 
 
@@ -291,14 +293,26 @@ def theme_reloads(bench: Bench, repeat: int) -> None:
 
 
 def long_shoe(bench: Bench, plan: Plan) -> int:
-    """The last coups of a ``long_shoe``-coup shoe (the rest dealt in one untimed step).
+    """The last coups of a ``long_shoe``-coup shoe, the rest dealt untimed.
+
+    Most of the shoe comes in one step; the ``long_drawn`` coups before the
+    timed ones are drawn one by one, as the 80-coup shoe's 70 before its timed
+    coups are.  So both cases time coups of a renderer that drew the same
+    number of coups before them, and the ratio is the shoe's length alone:
+    this runs right after the theme reloads, on a new renderer whose kept
+    layouts, card faces and texts would otherwise be cold (until 2026-12-01
+    the whole untimed part was one step, and the ratio held that too).
 
     Returns how many games the table holds after it (``long_shoe`` unless refused).
     """
     games = shoe_games(7, plan.long_shoe)
     untimed = len(games) - plan.long_timed
-    bench.step(*shoe_events("long", games[:untimed]))
+    drawn = max(0, untimed - plan.long_drawn)
+    bench.step(*shoe_events("long", games[:drawn]))
     bench.settle(None)
+    for game in games[drawn:untimed]:
+        bench.step(CoupReceived("long", game))
+        bench.settle(None)
     label = f"coup, late in a {plan.long_shoe}-coup shoe"
     for game in games[untimed:]:
         note(bench.samples, label, bench.step(CoupReceived("long", game)))

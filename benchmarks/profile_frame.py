@@ -6,6 +6,7 @@ is aimed at a measured cause.  Run::
 
     .venv/bin/python benchmarks/profile_frame.py --size 1920x1080 --case coup
     .venv/bin/python benchmarks/profile_frame.py --size 3840x2160 --case full --top 40
+    .venv/bin/python benchmarks/profile_frame.py --case long   # coups 991-1,000 of one shoe
 """
 
 from __future__ import annotations
@@ -29,6 +30,15 @@ def profile(theme: str, size: tuple[int, int], case: str, shoes: int, sort: str,
     bench = kf.Bench(kiosk, feed)
     bench.step()
     profiler = cProfile.Profile()
+    if case == "long":
+        games = kf.shoe_games(7, 1000)
+        bench.step(*kf.shoe_events("long", games[:990]))
+        bench.settle(None)
+        for game in games[990:]:
+            feed.give(CoupReceived("long", game))
+            profiler.runcall(kiosk.step, bench.now)
+            bench.settle(None)
+        shoes = 0
     for seed in range(1, shoes + 1):
         shoe = f"p-{seed}"
         bench.step(NewShoe(shoe))
@@ -52,7 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--theme", default="classic")
     parser.add_argument("--size", default="1920x1080")
-    parser.add_argument("--case", choices=("coup", "full"), default="coup")
+    parser.add_argument("--case", choices=("coup", "full", "long"), default="coup")
     parser.add_argument("--shoes", type=int, default=2)
     parser.add_argument("--sort", default="tottime")
     parser.add_argument("--top", type=int, default=35)

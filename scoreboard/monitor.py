@@ -23,6 +23,7 @@ from __future__ import annotations
 import pygame
 
 from scoreboard.config import ROTATIONS as ANGLES
+from scoreboard.render.canvas import copy_area
 
 #: SDL's drivers that show nothing: fine when chosen (tests, CI), a mistake when fallen back to.
 INVISIBLE_DRIVERS = frozenset({"offscreen", "dummy"})
@@ -98,7 +99,7 @@ def copy_rotated(
     """Copy ``frame``'s ``rect`` onto ``screen`` turned by ``angle``; returns the screen rect."""
     rect = pygame.Rect(rect).clip(frame.get_rect())
     if angle == 0:
-        screen.blit(frame, rect, rect)
+        copy_area(screen, frame, rect)  # SDL's blit, split where it would copy slowly
         return rect
     size = frame.get_size()
     for y in range(rect.top, rect.bottom, TILE):

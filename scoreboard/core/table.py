@@ -94,7 +94,7 @@ class TableState:
         self.shuffling = False
         self.cut_card_out = False
         self.version = 0
-        self._last_number: tuple[int, int] | None = None  # (version, last number)
+        self._last_number = 0  # the highest recorded number, kept by _change_many
         #: The highest origin applied (v2): what is not newer is stale.
         self.position: Origin | None = None
         #: The origin of the last event that changed the shoe's games (a coup, void,
@@ -143,16 +143,11 @@ class TableState:
     def last_number(self) -> int:
         """The highest recorded game number (0 for an empty shoe).
 
-        Kept per :attr:`version` (every change to the recorded games bumps it), so
-        a frame asking from several panels does not scan the whole shoe each time:
-        a late coup of a long shoe costs what an early one does.
+        Kept as the games change (a coup raises it; only a void, correction or
+        snapshot that takes the highest game off the board scans the shoe), so a
+        late coup of a long shoe costs what an early one does.
         """
-        known = self._last_number
-        if known is not None and known[0] == self.version:
-            return known[1]
-        number = max((n for n, r in self._records.items() if r.recorded), default=0)
-        self._last_number = (self.version, number)
-        return number
+        return self._last_number
 
     @property
     def last_game(self) -> Game | None:
@@ -237,6 +232,7 @@ class TableState:
         self.shoe_id = shoe_id
         self.shoe_number += 1
         self._records = {}
+        self._last_number = 0
         self._amended = AmendmentLog()
         self.decks = valid_decks(decks) or self.default_decks
         self._integrity = ShoeIntegrity(shoe_id, self.decks)
@@ -454,6 +450,7 @@ class TableState:
             elif effect is Effect.OVERRIDE:
                 overrides.append(number)
             made.append(amendment(shoe, number, changes[number], before, after, effect, reason))
+        self._last_number = self._top_after(set(changes) | set(forget))
         if changed:
             self.version += 1
         amendments = tuple(m for m in made if m is not None)
@@ -469,6 +466,15 @@ class TableState:
             amendments=amendments,
             alerts=alerts,
         )
+
+    def _top_after(self, touched: set[int]) -> int:
+        """The highest recorded number once ``touched`` changed: a scan only when the top left."""
+        records = self._records
+        top = self._last_number
+        if top in touched and not (top in records and records[top].recorded):
+            return max((n for n, r in records.items() if r.recorded), default=0)
+        raised = [n for n in touched if n > top and n in records and records[n].recorded]
+        return max(raised, default=top)
 
     def _coup_at(self, number: int) -> Coup | None:
         """Game ``number``'s coup as dealt (a voided game's too), for the integrity checks."""

@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 
 import pygame
 
-from scoreboard.core.rules import Coup, Winner
+from scoreboard.core.rules import Coup, Winner, result_coup
 from scoreboard.core.table import TableState
 from scoreboard.render.layout import ScreenLayout
 from scoreboard.render.overlay import (
@@ -362,6 +362,25 @@ class WinnerBanner(Sign[BannerLook]):
         last_hand = layout.panels.get("last_coup")
         self.fallback = pygame.Rect(last_hand.rect) if last_hand is not None else self.anchor
         self._spans: dict[int, tuple[tuple[int, int], ...]] = {}  # by the game that placed it
+        self.prepaint()
+
+    def prepaint(self) -> None:
+        """Paint each winner's banner once where a shoe's first coup puts it, and drop it.
+
+        The first banner of a renderer otherwise paints its plate (the soft
+        shadow) and loads its font size in the frame that shows it, about 30 ms
+        at 4K; kept by :func:`plated` and the text cache, later banners of that
+        size (digits are as wide as each other) cost a few milliseconds.  The
+        pixels are the same: the same functions paint them.
+        """
+        grid, road = self.layout.grids.get("big_road"), self.layout.panels.get("big_road")
+        if grid is None or road is None:
+            return
+        spans = beside(grid.cell(0, 0), road.rect, self.layout.px(0.01))[:1]
+        for winner in Winner:
+            player, banker = {Winner.PLAYER: (9, 8), Winner.BANKER: (8, 9)}.get(winner, (5, 5))
+            coup = result_coup(winner, player_total=player, banker_total=banker)
+            self.paint_at(banner_look(self.panels.theme, coup), spans)
 
     def _place(self, look: BannerLook) -> tuple[tuple[int, int], ...]:
         """Where the banner may go, found once per placing game (a text update keeps it)."""
@@ -378,9 +397,12 @@ class WinnerBanner(Sign[BannerLook]):
             self._spans[look.placed] = found
         return found
 
-    def placings(self, look: BannerLook) -> list[Placing]:
+    def placings(
+        self, look: BannerLook, spans: tuple[tuple[int, int], ...] | None = None
+    ) -> list[Placing]:
         """Beside the newest cell on one line, then on two (the score and the other
-        languages below), then the same over the fallback."""
+        languages below), then the same over the fallback.  ``spans``: the stretches
+        beside the newest cell, when not the ones found for ``look``."""
         words: list[Part] = [(look.words[0], False)]
         if look.score is not None:
             words.append((look.score, True))
@@ -388,7 +410,9 @@ class WinnerBanner(Sign[BannerLook]):
         under = words[1:] + others
         found = []
         fallback = (self.fallback.left, self.fallback.right)
-        stretches = [(self.anchor, span) for span in self._place(look)]
+        stretches = [
+            (self.anchor, span) for span in (self._place(look) if spans is None else spans)
+        ]
         for anchor, span in (*stretches, (self.fallback, fallback)):
             found.append(Placing(anchor, span, (tuple(words + others),)))
             if under:
@@ -397,8 +421,14 @@ class WinnerBanner(Sign[BannerLook]):
 
     def paint(self, look: BannerLook) -> PaintedBanner:
         """The banner's image (shadow included) for ``look``, beside the newest cell."""
+        return self.paint_at(look)
+
+    def paint_at(
+        self, look: BannerLook, spans: tuple[tuple[int, int], ...] | None = None
+    ) -> PaintedBanner:
+        """The banner's image for ``look``, beside the newest cell or in ``spans``."""
         colors = self.panels.colors
         fill = {Winner.BANKER: colors.banker, Winner.PLAYER: colors.player}.get(
             look.winner, colors.tie
         )
-        return self.signs.paint(self.placings(look), fill, colors.accent)
+        return self.signs.paint(self.placings(look, spans), fill, colors.accent)

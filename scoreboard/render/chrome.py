@@ -172,15 +172,24 @@ def draw_header(
 def widest_marks(
     p: PanelPainter, fault: bool, journal: bool, height: int, *, short: bool, alerts: int = 0
 ) -> int:
-    """The width of the widest marks any feed status would show with these warnings."""
-    return max(
-        marks_width(
-            p,
-            header_marks(p, s, fault=fault, journal_failing=journal, short=short, alerts=alerts),
-            height,
+    """The width of the widest marks any feed status would show with these warnings.
+
+    Measured once per painter and set of warnings (it runs twice a header draw).
+    """
+
+    def widest() -> int:
+        return max(
+            marks_width(
+                p,
+                header_marks(
+                    p, s, fault=fault, journal_failing=journal, short=short, alerts=alerts
+                ),
+                height,
+            )
+            for s in FeedStatus
         )
-        for s in FeedStatus
-    )
+
+    return p.laid_out(("widest_marks", fault, journal, height, short, alerts), widest)
 
 
 def field_width(

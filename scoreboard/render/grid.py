@@ -10,6 +10,7 @@ drawing a road costs what the screen shows, not what the shoe holds.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 import pygame
 
 from scoreboard.core.roads import BeadCell, BigRoadCell, DerivedCell, DerivedRoad, Roads
+from scoreboard.render.canvas import copy_area
 from scoreboard.render.chrome import luminance
 from scoreboard.render.layout import Grid, ScreenLayout
 from scoreboard.render.marks import RoadPainter
@@ -149,8 +151,8 @@ def visible_marks(
         return []
     low, high = min(wanted), max(wanted) + 1
     cells = roads.entries(name, low, high)
-    left, width = grid.rect.x, grid.cell_width
-    top, height = grid.rect.y, grid.cell_height
+    xs = edges(grid.rect.x, grid.cell_width, grid.cols)
+    ys = edges(grid.rect.y, grid.cell_height, rows)
     placed = []
     derived: dict[object, pygame.Surface] = {}  # a derived road's sprite is one per colour
     for at in wanted:
@@ -158,10 +160,8 @@ def visible_marks(
         col, row = cell.col, cell.row
         if start <= col < stop and 0 <= row < rows:
             col += offset - start
-            x0, y0 = left + round(col * width), top + round(row * height)
-            rect = pygame.Rect(
-                x0, y0, left + round((col + 1) * width) - x0, top + round((row + 1) * height) - y0
-            )
+            x0, y0 = xs[col], ys[row]
+            rect = pygame.Rect(x0, y0, xs[col + 1] - x0, ys[row + 1] - y0)
             if isinstance(cell, DerivedCell):
                 sprite = derived.get(cell.color)
                 if sprite is None:
@@ -170,6 +170,17 @@ def visible_marks(
                 sprite = entry_sprite(painter, name, cell, size, corrected)
             placed.append((at, rect, sprite))
     return placed
+
+
+@functools.lru_cache(maxsize=32)
+def edges(origin: int, step: float, count: int) -> tuple[int, ...]:
+    """The pixel edges of ``count`` cells ``step`` wide from ``origin`` (as ``Grid.cell``
+    rounds them), worked out once per grid instead of twice per mark.
+
+    >>> edges(10, 2.5, 4)
+    (10, 12, 15, 18, 20)
+    """
+    return tuple(origin + round(i * step) for i in range(count + 1))
 
 
 def centred(sprite: pygame.Surface, cell: pygame.Rect) -> tuple[int, int]:
@@ -307,7 +318,7 @@ class NewestMarks:
             if view is None or view.newest is None or view.newest_sprite is None:
                 continue
             cell = view.newest
-            surface.blit(static, cell, cell)
+            copy_area(surface, static, cell)  # a road cell: SDL's blit is slow on some
             if size > 0:
                 blit_centred(surface, view.newest_sprite, cell, size)
             dirty.append(cell)
