@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from scoreboard.cli import CommandError, UsageError
+from scoreboard.core.visible import escaped
 from scoreboard.journal.chain import ChainReport, Gap, NotAStateDir, verify
 from scoreboard.journal.contents import ShoeHeld, shoes_held
 
@@ -114,7 +115,7 @@ def _verb(kind: str) -> str:
 
 
 def _reason(reason: str) -> str:
-    return f": {reason}" if reason else ""
+    return f": {escaped(reason)}" if reason else ""
 
 
 def _gap_line(gap: Gap, state_dir: Path) -> str:

@@ -18,7 +18,6 @@ import json
 import logging
 import sys
 import time
-import unicodedata
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any
 
 from scoreboard.cli import UsageError
 from scoreboard.core.rules import Coup, deal_order
+from scoreboard.core.visible import escaped
 from scoreboard.journal.archive import ARCHIVE_DIR
 from scoreboard.journal.disk import replace_durably, why
 from scoreboard.journal.exports import mark_exported
@@ -51,7 +51,6 @@ _FLAGS = (
 #: and the quote that neutralises one (so a text starting with its own quote reads back).
 FORMULA_STARTS = frozenset("=+-@\t\r\n＝＋－＠'")
 #: Bidirectional overrides and isolates: they make a cell read other than it is.
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 JSON_VERSION = 1
 
 EPILOG = """\
@@ -302,17 +301,8 @@ def cell(value: object) -> str:
     >>> cell("void\x00 game\n3"), cell(7), cell("misdeal")
     ('void\\x00 game\\x0a3', '7', 'misdeal')
     """
-    text = str(value)
-    if not text.isprintable():  # the rare cell with a control or format character
-        text = "".join(_shown(char) for char in text)
+    text = escaped(str(value))
     return "'" + text if text[:1] in FORMULA_STARTS else text
-
-
-def _shown(char: str) -> str:
-    if char in _BIDI or unicodedata.category(char) in ("Cc", "Cs"):
-        code = ord(char)
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-    return char
 
 
 def iso(at: float) -> str:

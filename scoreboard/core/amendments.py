@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from scoreboard.core.records import Change, Corrected, Effect, GameRecord, Voided
 from scoreboard.core.rules import Coup
+from scoreboard.core.visible import escaped
 
 __all__ = ["AmendKind", "Amendment", "AmendmentLog", "amendment", "describe", "dropped"]
 
@@ -150,7 +151,7 @@ def describe(change: Amendment) -> str:
     'game 4 voided by a newer snapshot: nothing'
     """
     how = " by a newer snapshot" if change.by_snapshot else ""
-    reason = f" ({change.reason})" if change.reason else ""
+    reason = f" ({escaped(change.reason)})" if change.reason else ""
     if change.kind is AmendKind.VOID:
         return f"game {change.game} voided{how}: {_side(change.before)}{reason}"
     return (
