@@ -20,9 +20,8 @@ from pathlib import Path
 from scoreboard.cli import UsageError
 from scoreboard.commands.demo import LIMITS_HELP, add_table_arguments, limits_from_args
 from scoreboard.commands.themes import add_display_arguments, display_from_args
-from scoreboard.core.events import CoupReceived, NewShoe
 from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
+from scoreboard.core.shoe import Dealer, opening
 from scoreboard.core.table import FeedStatus, TableState, apply_event
 from scoreboard.core.variants import VARIANTS
 
@@ -118,14 +117,8 @@ def dealt_table(
         # used: an empty table never rejected --decks, and still does not.
         apply_event(table, next(iter(Dealer(seed=seed))))
         return table
-    dealt = 0
-    for event in Dealer(decks=decks, seed=seed):
-        if isinstance(event, NewShoe | CoupReceived):
-            apply_event(table, event)
-        if isinstance(event, CoupReceived):
-            dealt += 1
-            if dealt >= coups:
-                break
+    for event in opening(Dealer(decks=decks, seed=seed), coups):
+        apply_event(table, event)
     return table
 
 

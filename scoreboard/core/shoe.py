@@ -164,6 +164,23 @@ class Dealer:
         return timed(self, pace, shuffle_seconds)
 
 
+def opening(events: Iterable[ShoeEvent], coups: int) -> Iterator[NewShoe | CoupReceived]:
+    """The new shoe and its first ``coups`` coups from ``events`` (burns, shuffles and the
+    cut card left out): a board as it looks with that hand just dealt.
+
+    >>> [type(e).__name__ for e in opening(Dealer(decks=1, seed=3), 2)]
+    ['NewShoe', 'CoupReceived', 'CoupReceived']
+    """
+    dealt = 0
+    for event in events:
+        if dealt >= coups:
+            return
+        if isinstance(event, NewShoe | CoupReceived):
+            yield event
+        if isinstance(event, CoupReceived):
+            dealt += 1
+
+
 def timed(
     events: Iterable[ShoeEvent], pace: float, shuffle_seconds: float
 ) -> Iterator[tuple[float, ShoeEvent]]:

@@ -20,7 +20,7 @@ import pygame
 
 from scoreboard.core.table import TableState
 from scoreboard.render.layout import ScreenLayout
-from scoreboard.render.panels import DrawnText, PanelPainter
+from scoreboard.render.panels import DrawnText, PanelPainter, aligned
 from scoreboard.theme import RGB, Colors
 
 NUMBER_CAP = 0.03
@@ -136,12 +136,7 @@ def put_cap(
     font = p.text.font(size, bold=bold)
     cap = cap_ratio(p, bold=bold) * size
     where = rendered.get_rect(top=round(box.centery + cap / 2 - font.get_ascent()))
-    if align == "left":
-        where.left = box.left
-    elif align == "right":
-        where.right = box.right
-    else:
-        where.centerx = box.centerx
+    aligned(where, box, align)
     surface.blit(rendered, where)
     return DrawnText(shown, where, size, color, bold)
 

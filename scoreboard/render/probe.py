@@ -20,9 +20,8 @@ import itertools
 
 import pygame
 
-from scoreboard.core.events import CoupReceived, NewShoe
 from scoreboard.core.limits import Limits
-from scoreboard.core.shoe import Dealer
+from scoreboard.core.shoe import Dealer, opening
 from scoreboard.core.table import FeedStatus, TableState, apply_event
 from scoreboard.core.variants import VARIANTS
 from scoreboard.render.layout import ScreenLayout
@@ -48,14 +47,8 @@ def sample_table() -> TableState:
     """An EZ table 80 coups into a seeded shoe, with limits: every panel has its longest texts."""
     variant = VARIANTS["ez"]
     table = TableState(table_id="T1", variant=variant, limits=Limits.default_for(variant))
-    dealt = 0
-    for event in Dealer(seed=1):
-        if isinstance(event, NewShoe | CoupReceived):
-            apply_event(table, event)
-        if isinstance(event, CoupReceived):
-            dealt += 1
-            if dealt >= SAMPLE_COUPS:
-                break
+    for event in opening(Dealer(seed=1), SAMPLE_COUPS):
+        apply_event(table, event)
     return table
 
 
