@@ -87,7 +87,9 @@ def as_text(report: ChainReport, shoes: list[ShoeHeld], state_dir: Path) -> str:
     alerts = [alert for shoe in shoes for alert in shoe.alerts]
     out += ["alerts:", *(f"  {_alert_line(a)}" for a in alerts)] if alerts else ["alerts: none"]
     out += ["notes:", *(f"  {note}" for note in report.notes)] if report.notes else []
-    return "\n".join(out) + "\n"
+    # Shoe ids, reasons and file names come from the feed and the disk: no line may hide
+    # a control or direction-changing character that reverses or splits it.
+    return "\n".join(escaped(line) for line in out) + "\n"
 
 
 def _shoe_line(shoe: ShoeHeld) -> str:
@@ -115,7 +117,7 @@ def _verb(kind: str) -> str:
 
 
 def _reason(reason: str) -> str:
-    return f": {escaped(reason)}" if reason else ""
+    return f": {reason}" if reason else ""
 
 
 def _gap_line(gap: Gap, state_dir: Path) -> str:
