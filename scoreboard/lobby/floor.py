@@ -1,0 +1,101 @@
+"""Every table the lobby shows: the ones the config lists and the ones the feed discovers.
+
+A wildcard subscription hears whatever any client publishes under the root
+prefix, so admitting a table is a decision: its id must be one a topic and a
+tile can carry, it must not be ``lobby`` (the lobbies' own status topics live
+there), and the floor is bounded (:data:`MAX_TABLES`), so a flood of made-up
+table ids cannot grow the lobby's memory.  With ``discover`` off only the
+listed tables are shown.
+
+>>> floor = Floor([Listing("T1", "Macau 1", "A")])
+>>> floor.entry("T2").listing.title, len(floor)
+('T2', 2)
+>>> floor.entry("lobby")
+Traceback (most recent call last):
+...
+scoreboard.lobby.floor.TableRefused: table id 'lobby' is reserved for the lobbies' own status
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from scoreboard.core.good_roads import GoodRoadRules
+from scoreboard.lobby.tables import Listing, LobbyTable, TileView
+
+__all__ = ["MAX_TABLES", "RESERVED", "TABLE_ID", "Floor", "TableRefused"]
+
+#: The most tables one lobby holds (a floor has hundreds; a flood of ids is refused).
+MAX_TABLES = 1000
+#: The table id no table may have: ``<root>/lobby/<id>/status`` is the lobbies' status.
+RESERVED = "lobby"
+#: What a table id must be (as ``table.id`` in a display's config).
+TABLE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+class TableRefused(ValueError):
+    """A table id the lobby will not show; the message says why."""
+
+
+def check_table_id(table_id: str) -> str:
+    """``table_id`` if a lobby may show it, else :class:`TableRefused` saying why."""
+    if table_id == RESERVED:
+        raise TableRefused(f"table id {RESERVED!r} is reserved for the lobbies' own status")
+    if not TABLE_ID.fullmatch(table_id):
+        raise TableRefused(
+            f"table id {table_id[:80]!r}: expected 1-64 letters, digits, '.', '_' or '-'"
+        )
+    return table_id
+
+
+class Floor:
+    """The lobby's tables by id, listed first, then discovered in the order they were heard."""
+
+    def __init__(
+        self,
+        listings: Iterable[Listing] = (),
+        *,
+        discover: bool = True,
+        rules: GoodRoadRules | None = None,
+        max_tables: int = MAX_TABLES,
+    ) -> None:
+        self.rules = rules or GoodRoadRules()
+        self.discover = discover
+        self.max_tables = max_tables
+        self.tables: dict[str, LobbyTable] = {}
+        for listing in listings:
+            check_table_id(listing.table_id)
+            self.tables[listing.table_id] = LobbyTable(listing, self.rules)
+        self._added = 0
+
+    def __len__(self) -> int:
+        return len(self.tables)
+
+    @property
+    def version(self) -> int:
+        """Grows whenever any table's tile content or the set of tables changes."""
+        return self._added + sum(entry.version for entry in self.tables.values())
+
+    def entry(self, table_id: str) -> LobbyTable:
+        """The table ``table_id``, admitted now if it is new; :class:`TableRefused` if not."""
+        found = self.tables.get(table_id)
+        if found is not None:
+            return found
+        check_table_id(table_id)
+        if not self.discover:
+            raise TableRefused(f"table {table_id} is not listed in lobby.tables")
+        if len(self.tables) >= self.max_tables:
+            raise TableRefused(f"table {table_id}: the lobby already shows {self.max_tables}")
+        created = self.tables[table_id] = LobbyTable(Listing(table_id), self.rules)
+        self._added += 1
+        return created
+
+    def views(self, now: float, stale_seconds: float) -> list[TileView]:
+        return [entry.view(now, stale_seconds) for entry in self.tables.values()]
+
+    def next_change(self, now: float, stale_seconds: float) -> float | None:
+        """The earliest time a tile changes by time alone (None: no tile ever will)."""
+        times = [entry.next_change(now, stale_seconds) for entry in self.tables.values()]
+        due = [t for t in times if t is not None]
+        return min(due) if due else None

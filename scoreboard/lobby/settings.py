@@ -1,0 +1,214 @@
+"""The lobby's configuration: the ``lobby:`` section beside a display's ``display:`` and ``mqtt:``.
+
+``scoreboard lobby --config FILE`` reads one YAML file: ``display`` (theme, size,
+rotation, windowed) and ``mqtt`` (broker, credentials, TLS, an HMAC key for every
+table) mean what they mean for ``scoreboard run``, except that ``mqtt.prefix`` is
+the *root* under which every table lives (default ``baccarat/v2``).  ``lobby``
+holds the rest; a mistake is ``file: key.path: what was expected``, before
+anything connects.
+
+>>> settings = lobby_from_mapping({"lobby": {"id": "L1", "tables": [{"id": "T1", "pit": "A"}],
+...                                          "sort": "min_bet"}})
+>>> settings.lobby_id, settings.tables[0].pit, settings.sort.value, settings.root
+('L1', 'A', 'min_bet', 'baccarat/v2')
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scoreboard.config import Config, ConfigError, config_from_mapping, read_secret
+from scoreboard.config_reader import Reader
+from scoreboard.core.good_roads import GoodRoadRules
+from scoreboard.lobby.arrange import SortKey
+from scoreboard.lobby.floor import RESERVED, TableRefused, check_table_id
+from scoreboard.lobby.tables import Listing
+from scoreboard.yamlfile import YamlSyntaxError, load_yaml
+
+__all__ = ["DEFAULT_ROOT", "LobbySettings", "load_lobby_settings", "lobby_from_mapping"]
+
+DEFAULT_ROOT = "baccarat/v2"
+PER_PAGE_RANGE = (4, 48)
+#: Sections of a display's config that mean nothing to a lobby (refused, not ignored).
+NOT_FOR_A_LOBBY = ("table", "feed", "keypad", "journal")
+GOOD_ROAD_KEYS = ("streak", "chop", "double", "one_two", "red")
+
+
+def default_lobby_id() -> str:
+    """The host name, cut to what a topic level may hold ("lobby-1" without one)."""
+    name = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname())[:64].strip("-")
+    return name if name and name != RESERVED else "lobby-1"
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySettings:
+    """The lobby's settings; ``base`` holds the display and MQTT ones (a display's Config)."""
+
+    base: Config = field(default_factory=Config)
+    lobby_id: str = field(default_factory=default_lobby_id)
+    tables: tuple[Listing, ...] = ()
+    #: Per-table HMAC key files (``lobby.tables[].hmac_key_file``), read at start.
+    key_files: tuple[tuple[str, Path], ...] = ()
+    #: Tables heard on the feed but not listed are shown too.
+    discover: bool = True
+    page_seconds: float = 15.0
+    per_page: int = 24
+    sort: SortKey = SortKey.PIT
+    filter_pit: tuple[str, ...] = ()
+    stale_seconds: float = 300.0
+    good_roads: GoodRoadRules = field(default_factory=GoodRoadRules)
+
+    @property
+    def root(self) -> str:
+        return (self.base.mqtt.prefix or DEFAULT_ROOT).rstrip("/")
+
+    def keys(self) -> dict[str, bytes]:
+        """Each listed table's HMAC key, read from its file (a ConfigError names the file)."""
+        return {
+            table: read_secret(path, f"HMAC key of table {table}") for table, path in self.key_files
+        }
+
+
+def load_lobby_settings(path: str | os.PathLike[str]) -> LobbySettings:
+    """Read and validate a lobby's YAML file."""
+    source = str(path)
+    try:
+        data = load_yaml(path, source)
+    except OSError as error:
+        raise ConfigError(f"{source}: cannot read ({error.strerror or error})") from None
+    except YamlSyntaxError as error:
+        raise ConfigError(str(error)) from None
+    return lobby_from_mapping(data or {}, source=source)
+
+
+def lobby_from_mapping(data: Any, *, source: str = "<config>") -> LobbySettings:
+    """Validate a parsed YAML document into :class:`LobbySettings`."""
+    reader = Reader(source)
+    root = dict(reader.mapping(data, "", {"lobby", "display", "mqtt", *NOT_FOR_A_LOBBY}))
+    for section in NOT_FOR_A_LOBBY:
+        if section in root:
+            reader.fail(
+                section, "no such section in a lobby's config (it shows many tables)", section
+            )
+    lobby = reader.mapping(
+        root.pop("lobby", None) or {},
+        "lobby",
+        {
+            "id",
+            "tables",
+            "discover",
+            "page_seconds",
+            "per_page",
+            "sort",
+            "filter_pit",
+            "stale_seconds",
+            "good_roads",
+        },
+    )
+    base = config_from_mapping(root, source=source)
+    defaults = LobbySettings(base=base, lobby_id="x")
+    listings, key_files = _read_tables(reader, lobby.get("tables", []))
+    return LobbySettings(
+        base=base,
+        lobby_id=_lobby_id(reader, lobby.get("id")),
+        tables=listings,
+        key_files=key_files,
+        discover=reader.boolean(lobby.get("discover", True), "lobby.discover"),
+        page_seconds=_seconds(reader, lobby.get("page_seconds", 15), "lobby.page_seconds", 2),
+        per_page=reader.integer(
+            lobby.get("per_page", defaults.per_page), "lobby.per_page", *PER_PAGE_RANGE
+        ),
+        sort=SortKey(
+            reader.one_of(
+                lobby.get("sort", "pit"), "lobby.sort", tuple(key.value for key in SortKey)
+            )
+        ),
+        filter_pit=_pits(reader, lobby.get("filter_pit")),
+        stale_seconds=_seconds(reader, lobby.get("stale_seconds", 300), "lobby.stale_seconds", 5),
+        good_roads=_read_good_roads(reader, lobby.get("good_roads", {})),
+    )
+
+
+def _lobby_id(reader: Reader, value: Any) -> str:
+    if value is None:
+        return default_lobby_id()
+    lobby_id = reader.ident(value, "lobby.id")
+    if lobby_id == RESERVED:
+        reader.fail("lobby.id", f"an id other than {RESERVED!r}", lobby_id)
+    return lobby_id
+
+
+def _read_tables(
+    reader: Reader, data: Any
+) -> tuple[tuple[Listing, ...], tuple[tuple[str, Path], ...]]:
+    if not isinstance(data, list):
+        reader.fail("lobby.tables", "a list of tables ({id, name, pit, hmac_key_file})", data)
+    listings: list[Listing] = []
+    keys: list[tuple[str, Path]] = []
+    for index, item in enumerate(data):
+        where = f"lobby.tables[{index}]"
+        entry = reader.mapping(item, where, {"id", "name", "pit", "hmac_key_file"})
+        table_id = reader.text(entry.get("id"), f"{where}.id") if "id" in entry else None
+        if table_id is None:
+            reader.fail(f"{where}.id", "the table's id (its topic level)", None)
+        try:
+            check_table_id(table_id)
+        except TableRefused as error:
+            raise ConfigError(f"{reader.source}: {where}.id: {error}") from None
+        if any(listing.table_id == table_id for listing in listings):
+            reader.fail(f"{where}.id", "each table listed once", table_id)
+        listings.append(
+            Listing(
+                table_id,
+                name=_drawable(reader, entry.get("name", ""), f"{where}.name"),
+                pit=_drawable(reader, entry.get("pit", ""), f"{where}.pit"),
+            )
+        )
+        key = reader.path(entry.get("hmac_key_file"), f"{where}.hmac_key_file")
+        if key is not None:
+            keys.append((table_id, key))
+    return tuple(listings), tuple(keys)
+
+
+def _drawable(reader: Reader, value: Any, key: str) -> str:
+    text = reader.text(value, key)
+    if len(text) > 64 or any(ord(c) < 32 or ord(c) == 127 for c in text):
+        reader.fail(key, "at most 64 characters, no control characters", text)
+    return text
+
+
+def _pits(reader: Reader, value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str | int) and not isinstance(value, bool):
+        return (str(value),)
+    if not isinstance(value, list):
+        reader.fail("lobby.filter_pit", "a pit or a list of pits", value)
+    return tuple(reader.text(pit, f"lobby.filter_pit[{i}]") for i, pit in enumerate(value))
+
+
+def _seconds(reader: Reader, value: Any, key: str, least: float) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not (least <= value <= 86_400)
+    ):
+        reader.fail(key, f"seconds, {least:g} to 86400", value)
+    return float(value)
+
+
+def _read_good_roads(reader: Reader, data: Any) -> GoodRoadRules:
+    section = reader.mapping(data, "lobby.good_roads", set(GOOD_ROAD_KEYS))
+    defaults = GoodRoadRules()
+    values = {
+        name: reader.integer(
+            section.get(name, getattr(defaults, name)), f"lobby.good_roads.{name}", 2, 99
+        )
+        for name in GOOD_ROAD_KEYS
+    }
+    return GoodRoadRules(**values)

@@ -1,0 +1,246 @@
+"""One lobby tile: a table's name, state, limits, the whole shoe's big road, counts, good roads.
+
+The tile reads a view of its table (the lobby's ``TileView``, described here
+by :class:`TileContent` so the renderer needs nothing of the lobby's feed) and
+draws it into its rectangle, in the theme's colours and fonts, with the road
+marks of the table display (:class:`~scoreboard.render.marks.RoadPainter`).
+
+Text is sized by its cap height as a share of its row, so the name and the
+limits of a tile of 16 on a 1080p wall are over 2.5 % of the screen's height
+(about 27 pixels: readable from a few metres); see docs/lobby.md.  A stale or
+offline table's road is veiled, and its state says how old the data is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import pygame
+
+from scoreboard.core.good_roads import GoodRoad
+from scoreboard.core.roads import BigRoadCell
+from scoreboard.render.grid import draw_grid_lines
+from scoreboard.render.layout import Grid
+from scoreboard.render.lobby_labels import LobbyWords
+from scoreboard.render.lobby_layout import TileLayout, road_grid, tile_layout
+from scoreboard.render.marks import RoadPainter, most_contrasting
+from scoreboard.render.text import TextCache
+from scoreboard.theme import RGB, Theme
+
+__all__ = ["LobbyText", "TileContent", "TilePainter"]
+
+CAP_OF_ROW = 0.6  # a text's cap height, of its row's height
+VEIL_ALPHA = 170  # how much a stale or offline tile's road is veiled
+MAX_PAPERS = 64  # road papers kept (one per grid size: a page has a few)
+
+
+class TileContent(Protocol):
+    """What a tile shows (the lobby's ``TileView``)."""
+
+    table_id: str
+    title: str
+    pit: str
+    state: Any  # an enum whose value is "live", "stale", ...
+    age: tuple[int, str] | None
+    currency: str
+    bets: tuple[int, int] | None
+    shoe: str | None
+    game: int
+    counts: tuple[int, int, int]
+    good: tuple[GoodRoad, ...]
+    road: Sequence[BigRoadCell]
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyText:
+    """A text as a tile or the page drew it: which part, what, where, its cap height."""
+
+    part: str
+    text: str
+    rect: pygame.Rect
+    cap: int
+
+
+class TilePainter:
+    """Draws tiles; ``log``, when a list, receives every :class:`LobbyText` drawn."""
+
+    def __init__(self, theme: Theme, text: TextCache, roads: RoadPainter, words: LobbyWords):
+        self.theme = theme
+        self.text = text
+        self.roads = roads
+        self.words = words
+        self.log: list[LobbyText] | None = None
+        self._papers: dict[tuple[tuple[int, int], int], pygame.Surface] = {}
+        colors = theme.colors
+        self.state_colors: dict[str, RGB] = {
+            "live": colors.ok,
+            "shuffling": colors.warning,
+            "final hand": colors.accent,
+            "offline": colors.error,
+            "stale": colors.warning,
+            "waiting": colors.muted,
+        }
+
+    # -- text ------------------------------------------------------------------------------
+    def put(
+        self,
+        surface: pygame.Surface,
+        part: str,
+        words: str,
+        box: pygame.Rect,
+        color: RGB,
+        *,
+        bold: bool = False,
+        align: str = "left",
+        cap: float | None = None,
+    ) -> pygame.Rect:
+        """``words`` with capitals ``cap`` tall (default: of ``box``), cut to its width."""
+        text = self.text
+        size = text.size_for_cap(cap if cap is not None else box.height * CAP_OF_ROW, bold=bold)
+        shown = text.shorten(words, size, box.width, bold=bold)
+        rendered = text.render(shown, size, color, bold=bold)
+        where = rendered.get_rect()
+        where.top = box.centery - text.cap_middle(size, bold=bold)
+        if align == "right":
+            where.right = box.right
+        elif align == "center":
+            where.centerx = box.centerx
+        else:
+            where.left = box.left
+        surface.blit(rendered, where)
+        if self.log is not None:
+            self.log.append(LobbyText(part, shown, where, text.cap_height(size, bold=bold)))
+        return where
+
+    # -- the tile --------------------------------------------------------------------------
+    def paint(self, surface: pygame.Surface, rect: pygame.Rect, view: TileContent) -> None:
+        """Draw ``view`` into ``rect`` of ``surface`` (the whole rectangle, nothing outside)."""
+        colors = self.theme.colors
+        parts = tile_layout(rect)
+        state = str(view.state.value)
+        surface.set_clip(rect)
+        try:
+            border = max(1, round(parts.pad / 3))
+            surface.fill(colors.background, rect)
+            radius = parts.pad
+            pygame.draw.rect(surface, colors.panel, rect, 0, border_radius=radius)
+            edge = colors.accent if view.good else colors.border
+            pygame.draw.rect(surface, edge, rect, border * (2 if view.good else 1), radius)
+            self.put(surface, "name", view.title, parts.name, colors.text, bold=True)
+            self._state(surface, parts, state)
+            self._limits(surface, parts, view)
+            self._road(surface, parts, view.road)
+            self._info(surface, parts, view)
+            self._good(surface, parts, view.good)
+            if state in ("stale", "offline", "waiting"):
+                veil = parts.road.union(parts.info).union(parts.good)
+                shade = pygame.Surface(veil.size, pygame.SRCALPHA)
+                shade.fill((*colors.panel, VEIL_ALPHA))
+                surface.blit(shade, veil)
+                if view.age is not None or state == "waiting":
+                    words = (
+                        self.words.say("waiting") if view.age is None else self.words.age(view.age)
+                    )
+                    where = parts.info.union(parts.good)
+                    cap = parts.info.height * CAP_OF_ROW
+                    ink = colors.muted if view.age is None else colors.error
+                    self.put(surface, "age", words, where, ink, bold=True, align="center", cap=cap)
+        finally:
+            surface.set_clip(None)
+
+    def _state(self, surface: pygame.Surface, parts: TileLayout, state: str) -> None:
+        colors = self.theme.colors
+        if state == "stale":
+            words = self.words.say("stale_badge")
+        elif state == "waiting":
+            words = self.words.say("waiting_badge")
+        else:
+            words = self.words.state(state)
+        plate = parts.state.inflate(0, -round(parts.state.height * 0.2))
+        fill = self.state_colors.get(state, colors.muted)
+        pygame.draw.rect(surface, fill, plate, 0, border_radius=max(2, plate.height // 4))
+        ink = most_contrasting(fill, (colors.header_text, colors.text, (255, 255, 255), (0, 0, 0)))
+        inner = plate.inflate(-parts.pad, 0)
+        self.put(
+            surface, "state", words, inner, ink, bold=True, align="center", cap=plate.height * 0.5
+        )
+
+    def _limits(self, surface: pygame.Surface, parts: TileLayout, view: TileContent) -> None:
+        colors = self.theme.colors
+        if view.bets is None:
+            words = self.words.theme_word("no_limits")
+            self.put(surface, "limits", words, parts.limits, colors.muted, bold=True)
+            return
+        low, high = view.bets
+        minimum = self.theme.label("minimum")[0]
+        maximum = self.theme.label("maximum")[0]
+        words = f"{minimum} {low:,} · {maximum} {high:,}"
+        if view.currency and view.currency != "USD":
+            words = f"{words} {view.currency}"
+        self.put(surface, "limits", words, parts.limits, colors.text, bold=True)
+
+    def _road(self, surface: pygame.Surface, parts: TileLayout, road: Sequence[BigRoadCell]):
+        columns = max((cell.col for cell in road), default=-1) + 1
+        grid = road_grid(parts.road, columns)
+        surface.blit(self._paper(grid), grid.rect)
+        step = grid.rect.height // grid.rows  # square cells of whole pixels (road_grid)
+        size = (max(2, step), max(2, step))
+        x, y = grid.rect.topleft
+        big_road = self.roads.big_road
+        surface.blits(
+            [(big_road(cell, size), (x + cell.col * step, y + cell.row * step)) for cell in road],
+            doreturn=False,
+        )
+
+    def _paper(self, grid: Grid) -> pygame.Surface:
+        """The ruled paper of a road grid of this size, drawn once per size."""
+        key = (grid.rect.size, grid.cols)
+        paper = self._papers.get(key)
+        if paper is None:
+            paper = pygame.Surface(grid.rect.size)
+            paper.fill(self.theme.colors.panel)
+            draw_grid_lines(
+                paper, Grid(paper.get_rect(), grid.rows, grid.cols), self.theme.colors.grid, 1
+            )
+            if len(self._papers) >= MAX_PAPERS:
+                self._papers.clear()
+            self._papers[key] = paper
+        return paper
+
+    def _info(self, surface: pygame.Surface, parts: TileLayout, view: TileContent) -> None:
+        colors = self.theme.colors
+        box = parts.info
+        letters = self.theme.roads.letters
+        sides = (("banker", colors.banker), ("player", colors.player), ("tie", colors.tie))
+        right = box.right
+        for (side, color), count in reversed(list(zip(sides, view.counts, strict=True))):
+            piece = pygame.Rect(box.left, box.top, right - box.left, box.height)
+            drawn = self.put(
+                surface,
+                "counts",
+                f"{letters.get(side, side[0].upper())} {count}",
+                piece,
+                color,
+                bold=True,
+                align="right",
+            )
+            right = drawn.left - max(2, parts.pad // 2)
+        label = self.theme.label
+        shoe = view.shoe or "—"
+        words = f"{label('shoe')[0]} {shoe} · {label('game')[0]} {view.game}"
+        left = pygame.Rect(box.left, box.top, max(0, right - box.left - parts.pad), box.height)
+        self.put(surface, "info", words, left, colors.muted)
+
+    def _good(self, surface: pygame.Surface, parts: TileLayout, good: tuple[GoodRoad, ...]):
+        if not good:
+            return
+        colors = self.theme.colors
+        plate = parts.good.inflate(0, -max(2, parts.good.height // 8))
+        pygame.draw.rect(surface, colors.accent, plate, 0, border_radius=max(2, plate.height // 4))
+        ink = most_contrasting(colors.accent, (colors.header_text, colors.text, (0, 0, 0)))
+        words = self.words.good_road(good[0])
+        if len(good) > 1:
+            words = f"{words} +{len(good) - 1}"
+        self.put(surface, "good", words, plate.inflate(-parts.pad, 0), ink, bold=True)
