@@ -1,0 +1,300 @@
+"""``scoreboard lobby``: a lobby wall of every table on the floor, fed by the tables' own feed.
+
+Settings come from ``--config`` (a display's ``display:`` and ``mqtt:`` sections
+plus ``lobby:``; see docs/lobby.md) and are overridden by flags.  The window
+loop is the kiosk's in small: it wakes when the feed has news, when a tile's
+age or a page is due, or at least once a second; polls the feed; draws only
+the tiles that changed; publishes the lobby's retained status; and tells
+systemd it is alive (:mod:`scoreboard.heartbeat`) when run as a service.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from scoreboard.cli import CommandError, UsageError, sigterm_as_interrupt
+from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
+from scoreboard.commands.themes import parse_size
+from scoreboard.config import ROTATIONS, ConfigError
+from scoreboard.lobby.arrange import SortKey, arrange, page_at, paged
+from scoreboard.lobby.feed import LobbyFeed, status_topic
+from scoreboard.lobby.floor import Floor
+from scoreboard.lobby.settings import PER_PAGE_RANGE, LobbySettings, load_lobby_settings
+from scoreboard.lobby.status import LOBBY_OFFLINE, StatusSchedule, lobby_status
+from scoreboard.theme import Theme
+
+log = logging.getLogger(__name__)
+
+WINDOWED_SIZE = (1280, 720)
+INPUT_POLL_SECONDS = 0.1  # how often the keyboard is looked at while asleep
+LONGEST_SLEEP = 1.0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "lobby",
+        help="a lobby wall: every table of the floor as a tile, fed from the broker",
+        description=(
+            "Show many tables as tiles (name, limits, shoe and game, the whole shoe's big "
+            "road, counts, good roads, live/shuffling/final hand/offline/stale), discovered "
+            "under the root prefix or listed in --config, pages rotating. Publishes its "
+            "retained status on ROOT/lobby/ID/status. Flags override the --config file."
+        ),
+    )
+    parser.add_argument("--config", metavar="FILE", type=Path, help="YAML configuration file")
+    add_mqtt_arguments(parser)
+    parser.add_argument("--lobby-id", metavar="ID", help="this lobby's id (default: hostname)")
+    parser.add_argument("--theme", metavar="NAME|FILE", help="theme name or YAML file")
+    parser.add_argument("--windowed", action="store_true", default=None, help="not full screen")
+    parser.add_argument("--size", metavar="WxH", help="window size, e.g. 1920x1080")
+    parser.add_argument(
+        "--rotate",
+        type=int,
+        choices=ROTATIONS,
+        metavar="{0,90,180,270}",
+        help="turn the picture clockwise for a monitor mounted on its side",
+    )
+    parser.add_argument(
+        "--sort", choices=[key.value for key in SortKey], help="tile order (lobby.sort)"
+    )
+    parser.add_argument(
+        "--filter-pit", metavar="PIT", action="append", help="show only this pit (repeatable)"
+    )
+    parser.add_argument("--per-page", type=int, metavar="N", help="tiles per page, 4-48")
+    parser.add_argument("--page-seconds", type=float, metavar="S", help="seconds per page")
+    parser.add_argument(
+        "--stale-seconds", type=float, metavar="S", help="no update for this long: stale"
+    )
+    parser.add_argument(
+        "--duration", type=float, metavar="SECONDS", help="quit after this long (tests, demos)"
+    )
+    parser.set_defaults(func=run)
+
+
+def settings_from_args(args: argparse.Namespace) -> LobbySettings:
+    """The config file, then the flags over it; every mistake a one-line usage error."""
+    if args.table:
+        raise UsageError("--table: a lobby shows every table; list them under lobby.tables")
+    try:
+        settings = load_lobby_settings(args.config) if args.config else LobbySettings()
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+    base = apply_mqtt_arguments(settings.base, args)
+    flags = {
+        "theme": args.theme or None,
+        "windowed": True if args.windowed else None,
+        "size": parse_size(args.size) if args.size else None,
+        "rotate": args.rotate,
+    }
+    base = replace(base, **{name: value for name, value in flags.items() if value is not None})
+    if args.per_page is not None and not PER_PAGE_RANGE[0] <= args.per_page <= PER_PAGE_RANGE[1]:
+        raise UsageError(f"--per-page must be 4 to 48, got {args.per_page}")
+    for flag, value, least in (
+        ("--page-seconds", args.page_seconds, 2.0),
+        ("--stale-seconds", args.stale_seconds, 5.0),
+        ("--duration", args.duration, 0.0),
+    ):
+        if value is not None and not least <= value <= 86_400 * 365:
+            raise UsageError(f"{flag} must be {least:g} seconds or more, got {value:g}")
+    if args.lobby_id is not None:
+        from scoreboard.lobby.settings import lobby_from_mapping
+
+        try:  # the config's own check of an id
+            lobby_from_mapping({"lobby": {"id": args.lobby_id}}, source="--lobby-id")
+        except ConfigError as error:
+            raise UsageError(str(error)) from None
+    changes = {
+        "base": base,
+        "lobby_id": args.lobby_id,
+        "sort": SortKey(args.sort) if args.sort else None,
+        "filter_pit": tuple(args.filter_pit) if args.filter_pit else None,
+        "per_page": args.per_page,
+        "page_seconds": args.page_seconds,
+        "stale_seconds": args.stale_seconds,
+    }
+    return replace(settings, **{key: value for key, value in changes.items() if value is not None})
+
+
+def run(args: argparse.Namespace) -> int:
+    from scoreboard.link import Publish
+    from scoreboard.theme import ThemeError, load_theme
+
+    settings = settings_from_args(args)
+    try:
+        theme = load_theme(settings.base.theme)
+    except ThemeError as error:
+        raise UsageError(str(error)) from None
+    base = settings.base
+    endpoint = endpoint_from(replace(base, mqtt=replace(base.mqtt, prefix=settings.root)))
+    try:
+        keys = settings.keys()
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+    topic = status_topic(settings.root, settings.lobby_id)
+    feed = LobbyFeed(
+        endpoint,
+        root=settings.root,
+        lobby_id=settings.lobby_id,
+        keys=keys,
+        will=Publish(topic, LOBBY_OFFLINE, qos=1, retain=True),
+    )
+    floor = Floor(settings.tables, discover=settings.discover, rules=settings.good_roads)
+    with sigterm_as_interrupt(), no_display_is_an_error():
+        wall = LobbyWall(settings, feed, floor, theme)
+        try:
+            return wall.run(args.duration)
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            import pygame
+
+            pygame.display.quit()
+
+
+@contextlib.contextmanager
+def no_display_is_an_error():
+    from scoreboard.monitor import NoDisplayError
+
+    try:
+        yield
+    except NoDisplayError as error:
+        raise CommandError(str(error)) from None
+
+
+class LobbyWall:
+    """The window, the renderer, the feed and the status, advanced one wake-up at a time."""
+
+    def __init__(self, settings: LobbySettings, feed: LobbyFeed, floor: Floor, theme: Theme):
+        import pygame
+
+        from scoreboard.heartbeat import Heartbeat
+        from scoreboard.monitor import check_angle, check_display, logical_size
+        from scoreboard.render.lobby_screen import LobbyRenderer
+        from scoreboard.sdnotify import Notifier
+
+        self.settings, self.feed, self.floor = settings, feed, floor
+        base = settings.base
+        self.rotate = check_angle(base.rotate)
+        chosen = os.environ.get("SDL_VIDEODRIVER")
+        if not pygame.display.get_init():
+            pygame.display.init()
+        check_display(pygame.display.get_driver(), chosen)
+        pygame.font.init()
+        flags = 0 if base.windowed else pygame.FULLSCREEN
+        wanted = base.size or (WINDOWED_SIZE if base.windowed else (0, 0))
+        self.screen = pygame.display.set_mode(wanted, flags)
+        pygame.display.set_caption("scoreboard lobby")
+        pygame.mouse.set_visible(False)
+        self.renderer = LobbyRenderer(theme, logical_size(self.screen.get_size(), self.rotate))
+        self.status = StatusSchedule()
+        self.status_topic = status_topic(settings.root, settings.lobby_id)
+        self.heartbeat = Heartbeat(Notifier.from_environ())
+        self.started = time.monotonic()
+        self.woken = threading.Event()
+        self.running = True
+        self.was_connected = False
+        self._drawn: tuple[object, ...] | None = None
+        self._time_change: float | None = None
+        self._pages = 1
+
+    def page(self, now: float, wall_now: float) -> tuple[list, int, int, list]:
+        """The tables shown (all pages, arranged), this page's index, the page count, its tiles."""
+        settings = self.settings
+        views = arrange(
+            self.floor.views(wall_now, settings.stale_seconds), settings.sort, settings.filter_pit
+        )
+        pages = paged(views, settings.per_page)
+        index = page_at(now - self.started, settings.page_seconds, len(pages))
+        return views, index, len(pages), pages[index]
+
+    def step(self, now: float, wall_now: float) -> None:
+        import pygame
+
+        from scoreboard.link import Publish
+        from scoreboard.monitor import copy_rotated
+
+        self.feed.poll(self.floor, wall_now)
+        index = page_at(now - self.started, self.settings.page_seconds, self._pages)
+        key = (self.floor.version, index, self.feed.connected)
+        due = self._time_change is not None and wall_now >= self._time_change
+        if key != self._drawn or due:
+            views, index, pages, tiles = self.page(now, wall_now)
+            self._pages = pages
+            dirty = self.renderer.draw(
+                tiles, page=index, pages=pages, connected=self.feed.connected
+            )
+            if dirty:
+                frame = self.renderer.frame
+                shown = [copy_rotated(self.screen, frame, rect, self.rotate) for rect in dirty]
+                pygame.display.update(shown)
+            self._drawn = key
+            self._time_change = self.floor.next_change(wall_now, self.settings.stale_seconds)
+            self._publish(views, (index + 1, pages), now, wall_now, Publish)
+        self.heartbeat.good_step(now, f"lobby: {len(self.floor)} tables")
+
+    def _publish(self, views, page, now, wall_now, publish_type) -> None:
+        connected = self.feed.connected
+        if connected and not self.was_connected:
+            self.status.reconnected()
+        self.was_connected = connected
+        if not connected:
+            return
+        status = lobby_status(
+            self.settings.lobby_id, views, rejected=self.feed.rejected, page=page, now=wall_now
+        )
+        payload = self.status.offer(status, now)
+        if payload is not None:
+            self.feed.publish(publish_type(self.status_topic, payload, qos=1, retain=True))
+
+    def timeout(self, now: float, wall_now: float) -> float:
+        deadlines = [now + LONGEST_SLEEP]
+        if self._time_change is not None:
+            deadlines.append(now + (self._time_change - wall_now))
+        beat = self.heartbeat.deadline(now)
+        if beat is not None:
+            deadlines.append(beat)
+        return max(0.01, min(deadlines) - now)
+
+    def take_input(self) -> None:
+        import pygame
+
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                self.running = False
+            elif (
+                event.type == pygame.KEYDOWN
+                and self.settings.base.windowed
+                and event.key in (pygame.K_ESCAPE, pygame.K_q)
+            ):
+                self.running = False
+
+    def run(self, duration: float | None = None) -> int:
+        from scoreboard.link import Publish
+
+        stop_at = None if duration is None else time.monotonic() + duration
+        self.feed.start(self.woken.set)
+        try:
+            while self.running:
+                now = time.monotonic()
+                if stop_at is not None and now >= stop_at:
+                    break
+                self.step(now, time.time())
+                wait = self.timeout(time.monotonic(), time.time())
+                if stop_at is not None:
+                    wait = min(wait, max(0.0, stop_at - time.monotonic()))
+                end = time.monotonic() + wait
+                while self.running and not self.woken.is_set() and time.monotonic() < end:
+                    self.woken.wait(min(INPUT_POLL_SECONDS, max(0.0, end - time.monotonic())))
+                    self.take_input()
+                self.woken.clear()
+        finally:
+            self.heartbeat.stopping()
+            self.feed.stop(Publish(self.status_topic, LOBBY_OFFLINE, qos=1, retain=True))
+        return 0
