@@ -266,9 +266,7 @@ class LobbyWall:
         import pygame
 
         for event in pygame.event.get():
-            if event.type == pygame.QUIT:
-                self.running = False
-            elif (
+            if event.type == pygame.QUIT or (
                 event.type == pygame.KEYDOWN
                 and self.settings.base.windowed
                 and event.key in (pygame.K_ESCAPE, pygame.K_q)
