@@ -34,9 +34,9 @@ MIN_ROAD_COLUMNS = 24
 ROAD_ROWS = 6
 
 # A tile's rows, as fractions of its height (top to bottom).
-NAME_ROW = 0.20
-LIMITS_ROW = 0.19
-ROAD_ROW = 0.37
+NAME_ROW = 0.21
+LIMITS_ROW = 0.21
+ROAD_ROW = 0.34
 INFO_ROW = 0.12
 GOOD_ROW = 0.12
 

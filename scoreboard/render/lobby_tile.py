@@ -31,7 +31,7 @@ from scoreboard.theme import RGB, Theme
 
 __all__ = ["LobbyText", "TileContent", "TilePainter"]
 
-CAP_OF_ROW = 0.6  # a text's cap height, of its row's height
+CAP_OF_ROW = 0.62  # a text's cap height, of its row's height
 VEIL_ALPHA = 170  # how much a stale or offline tile's road is veiled
 MAX_PAPERS = 64  # road papers kept (one per grid size: a page has a few)
 
