@@ -154,6 +154,8 @@ class LobbyTable:
         self.refused = 0
         self.version = 0
         self._good: tuple[int, tuple[GoodRoad, ...]] = (-1, ())
+        self._view: tuple[tuple[object, ...], TileView] | None = None
+        self._table_version = self.table.version
 
     def take(self, event: Event, received: float) -> Applied | None:
         """Apply a validated event received at ``received``; None when it was a status.
@@ -178,6 +180,7 @@ class LobbyTable:
             self._heard(received)
         if self.table.version != before:
             self.version += 1
+        self._table_version = self.table.version
         return applied
 
     def _heard(self, when: float) -> None:
@@ -195,6 +198,8 @@ class LobbyTable:
         if event.online != self.controller_online:
             self.controller_online = event.online
             self.version += 1
+        self.version += 0 if self.table.version == self._table_version else 1
+        self._table_version = self.table.version
 
     def good(self) -> tuple[GoodRoad, ...]:
         """The good roads of the current shoe, worked out once per change."""
@@ -222,16 +227,26 @@ class LobbyTable:
         return TileState.LIVE
 
     def view(self, now: float, stale_seconds: float) -> TileView:
-        table = self.table
+        """What the tile shows at ``now``; the same value until the table or its age changes."""
         state = self.state(now, stale_seconds)
         age = self.age(now)
+        shown_age = age_parts(age) if state is TileState.STALE and age is not None else None
+        key = (self.version, state, shown_age)
+        if self._view is not None and self._view[0] == key:
+            return self._view[1]
+        view = self._make_view(state, shown_age)
+        self._view = (key, view)
+        return view
+
+    def _make_view(self, state: TileState, age: tuple[int, str] | None) -> TileView:
+        table = self.table
         counts = table.roads.counts
         return TileView(
             table_id=self.listing.table_id,
             title=self.listing.title,
             pit=self.listing.pit,
             state=state,
-            age=age_parts(age) if state is TileState.STALE and age is not None else None,
+            age=age,
             currency=table.limits.currency,
             bets=bet_range(table.limits),
             shoe=table.shoe_id,

@@ -34,6 +34,8 @@ __all__ = ["LobbyText", "TileContent", "TilePainter"]
 CAP_OF_ROW = 0.62  # a text's cap height, of its row's height
 VEIL_ALPHA = 170  # how much a stale or offline tile's road is veiled
 MAX_PAPERS = 64  # road papers kept (one per grid size: a page has a few)
+MAX_SPRITES = 512  # road marks kept by look and size
+MAX_PLACED = 1024  # texts placed and kept (a page of 48 tiles shows about 350)
 
 
 class TileContent(Protocol):
@@ -73,6 +75,8 @@ class TilePainter:
         self.words = words
         self.log: list[LobbyText] | None = None
         self._papers: dict[tuple[tuple[int, int], int], pygame.Surface] = {}
+        self._sprites: dict[tuple[object, ...], pygame.Surface] = {}
+        self._placed: dict[tuple[object, ...], tuple[str, pygame.Surface, pygame.Rect, int]] = {}
         colors = theme.colors
         self.state_colors: dict[str, RGB] = {
             "live": colors.ok,
@@ -96,7 +100,27 @@ class TilePainter:
         align: str = "left",
         cap: float | None = None,
     ) -> pygame.Rect:
-        """``words`` with capitals ``cap`` tall (default: of ``box``), cut to its width."""
+        """``words`` with capitals ``cap`` tall (default: of ``box``), cut to its width.
+
+        Where and how a text goes is worked out once per (text, box, style) and kept:
+        a page turn puts the same names and numbers in the same boxes again.
+        """
+        key = (words, tuple(box), color, bold, align, cap)
+        placed = self._placed.get(key)
+        if placed is None:
+            placed = self._place(words, box, color, bold=bold, align=align, cap=cap)
+            if len(self._placed) >= MAX_PLACED:
+                self._placed.clear()
+            self._placed[key] = placed
+        shown, rendered, where, height = placed
+        surface.blit(rendered, where)
+        if self.log is not None:
+            self.log.append(LobbyText(part, shown, where.copy(), height))
+        return where
+
+    def _place(
+        self, words: str, box: pygame.Rect, color: RGB, *, bold: bool, align: str, cap: float | None
+    ) -> tuple[str, pygame.Surface, pygame.Rect, int]:
         text = self.text
         size = text.size_for_cap(cap if cap is not None else box.height * CAP_OF_ROW, bold=bold)
         shown = text.shorten(words, size, box.width, bold=bold)
@@ -109,10 +133,7 @@ class TilePainter:
             where.centerx = box.centerx
         else:
             where.left = box.left
-        surface.blit(rendered, where)
-        if self.log is not None:
-            self.log.append(LobbyText(part, shown, where, text.cap_height(size, bold=bold)))
-        return where
+        return shown, rendered, where, text.cap_height(size, bold=bold)
 
     # -- the tile --------------------------------------------------------------------------
     def paint(self, surface: pygame.Surface, rect: pygame.Rect, view: TileContent) -> None:
@@ -188,11 +209,25 @@ class TilePainter:
         step = grid.rect.height // grid.rows  # square cells of whole pixels (road_grid)
         size = (max(2, step), max(2, step))
         x, y = grid.rect.topleft
-        big_road = self.roads.big_road
+        sprite = self._sprite
         surface.blits(
-            [(big_road(cell, size), (x + cell.col * step, y + cell.row * step)) for cell in road],
+            [(sprite(cell, size), (x + cell.col * step, y + cell.row * step)) for cell in road],
             doreturn=False,
         )
+
+    def _sprite(self, cell: BigRoadCell, size: tuple[int, int]) -> pygame.Surface:
+        """The road painter's mark for ``cell``, kept here by what it looks like.
+
+        A page has a few cell sizes and a few dozen looks, against about 2,000
+        cells a page: a plain dict in front of the painter's LRU.
+        """
+        key = (size, cell.winner, cell.ties, cell.banker_pair, cell.player_pair)
+        found = self._sprites.get(key)
+        if found is None:
+            if len(self._sprites) >= MAX_SPRITES:
+                self._sprites.clear()
+            found = self._sprites[key] = self.roads.big_road(cell, size)
+        return found
 
     def _paper(self, grid: Grid) -> pygame.Surface:
         """The ruled paper of a road grid of this size, drawn once per size."""
