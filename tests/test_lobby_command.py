@@ -39,7 +39,7 @@ def test_the_lobby_shows_three_tables_and_publishes_its_status(tmp_path: Path) -
         try:
             done = scoreboard(
                 "lobby", "--mqtt", broker.address, "--prefix", root, "--lobby-id", "L1",
-                "--windowed", "--size", "960x540", "--duration", "3", timeout=60,
+                "--windowed", "--size", "960x540", "--rotate", "90", "--duration", "3", timeout=60,
             )  # fmt: skip
             assert done.returncode == 0, done.stderr
             topic = f"{root}/lobby/L1/status"

@@ -76,6 +76,7 @@ class TilePainter:
         self.log: list[LobbyText] | None = None
         self._papers: dict[tuple[tuple[int, int], int], pygame.Surface] = {}
         self._sprites: dict[tuple[object, ...], pygame.Surface] = {}
+        self._plates: dict[tuple[tuple[int, int], bool], pygame.Surface] = {}
         self._placed: dict[tuple[object, ...], tuple[str, pygame.Surface, pygame.Rect, int]] = {}
         colors = theme.colors
         self.state_colors: dict[str, RGB] = {
@@ -143,12 +144,7 @@ class TilePainter:
         state = str(view.state.value)
         surface.set_clip(rect)
         try:
-            border = max(1, round(parts.pad / 3))
-            surface.fill(colors.background, rect)
-            radius = parts.pad
-            pygame.draw.rect(surface, colors.panel, rect, 0, border_radius=radius)
-            edge = colors.accent if view.good else colors.border
-            pygame.draw.rect(surface, edge, rect, border * (2 if view.good else 1), radius)
+            surface.blit(self._plate(rect.size, bool(view.good)), rect)
             self.put(surface, "name", view.title, parts.name, colors.text, bold=True)
             self._state(surface, parts, state)
             self._limits(surface, parts, view)
@@ -170,6 +166,25 @@ class TilePainter:
                     self.put(surface, "age", words, where, ink, bold=True, align="center", cap=cap)
         finally:
             surface.set_clip(None)
+
+    def _plate(self, size: tuple[int, int], highlighted: bool) -> pygame.Surface:
+        """The tile's rounded plate and border (accent and doubled for a good road), kept."""
+        key = (size, highlighted)
+        plate = self._plates.get(key)
+        if plate is None:
+            colors = self.theme.colors
+            plate = pygame.Surface(size)
+            plate.fill(colors.background)
+            area = plate.get_rect()
+            radius = tile_layout(area).pad
+            border = max(1, round(radius / 3)) * (2 if highlighted else 1)
+            pygame.draw.rect(plate, colors.panel, area, 0, border_radius=radius)
+            edge = colors.accent if highlighted else colors.border
+            pygame.draw.rect(plate, edge, area, border, radius)
+            if len(self._plates) >= MAX_PAPERS:
+                self._plates.clear()
+            self._plates[key] = plate
+        return plate
 
     def _state(self, surface: pygame.Surface, parts: TileLayout, state: str) -> None:
         colors = self.theme.colors
