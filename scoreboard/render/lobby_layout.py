@@ -26,7 +26,7 @@ __all__ = ["MIN_SLOTS", "LobbyLayout", "TileLayout", "lobby_layout", "road_grid"
 
 TILE_ASPECT = 1.8  # width / height a tile is laid out for
 MIN_SLOTS = 4  # a page of fewer tables still lays out four tiles (no giant tiles)
-HEADER = 0.07  # of the screen's height
+HEADER = 0.07  # of the shorter side
 FOOTER = 0.045
 GAP = 0.006  # of the shorter side
 #: The big road of a tile has at least this many columns (an early shoe is not drawn huge).
@@ -86,8 +86,9 @@ def lobby_layout(size: tuple[int, int], count: int) -> LobbyLayout:
     """The page for ``count`` tiles (at least :data:`MIN_SLOTS` laid out) on a ``size`` screen."""
     width, height = size
     gap = max(2, round(GAP * min(size)))
-    header = pygame.Rect(0, 0, width, round(HEADER * height))
-    footer = pygame.Rect(0, height - round(FOOTER * height), width, round(FOOTER * height))
+    unit = min(size)  # bands as tall on a portrait wall as on a landscape one
+    header = pygame.Rect(0, 0, width, round(HEADER * unit))
+    footer = pygame.Rect(0, height - round(FOOTER * unit), width, round(FOOTER * unit))
     area = pygame.Rect(
         gap, header.bottom + gap, width - 2 * gap, footer.top - header.bottom - 2 * gap
     )
