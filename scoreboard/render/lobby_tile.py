@@ -26,6 +26,7 @@ from scoreboard.render.layout import Grid
 from scoreboard.render.lobby_labels import LobbyWords
 from scoreboard.render.lobby_layout import TileLayout, road_grid, tile_layout
 from scoreboard.render.marks import RoadPainter, most_contrasting
+from scoreboard.render.panels import aligned
 from scoreboard.render.text import TextCache
 from scoreboard.theme import RGB, Theme
 
@@ -128,12 +129,7 @@ class TilePainter:
         rendered = text.render(shown, size, color, bold=bold)
         where = rendered.get_rect()
         where.top = box.centery - text.cap_middle(size, bold=bold)
-        if align == "right":
-            where.right = box.right
-        elif align == "center":
-            where.centerx = box.centerx
-        else:
-            where.left = box.left
+        aligned(where, box, align)
         return shown, rendered, where, text.cap_height(size, bold=bold)
 
     # -- the tile --------------------------------------------------------------------------
