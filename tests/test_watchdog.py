@@ -348,3 +348,37 @@ def test_a_watchdog_meant_for_the_wrapper_process_is_left_alone(notify):
     finally:
         stop(process)
     assert WATCHDOG not in notify.messages
+
+
+@pytest.mark.mosquitto
+def test_a_headless_display_is_ready_reports_live_games_and_pings(notify, tmp_path):
+    from mqtt_broker import running_broker, unique_prefix
+
+    prefix = unique_prefix()
+    with running_broker(tmp_path / "broker") as broker:
+        common = ["--mqtt", broker.address, "--prefix", prefix]
+        shoe = subprocess.Popen(
+            [sys.executable, "-m", "scoreboard", "shoe", *common, "--pace", "0.1"],
+            stderr=subprocess.DEVNULL,
+        )
+        env = {**os.environ, "NOTIFY_SOCKET": notify.address, "WATCHDOG_USEC": "600000"}
+        env.pop("WATCHDOG_PID", None)
+        state = ["--state-dir", str(tmp_path / "state"), "--display-id", "d1"]
+        display = subprocess.Popen(
+            [sys.executable, "-m", "scoreboard", "run", "--headless", *common, *state],
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            notify.wait_for(lambda m: m.startswith(b"READY=1"), timeout=30)
+            notify.wait_for(lambda m: m.startswith(b"STATUS=LIVE, shoe 1, game 3"), timeout=30)
+            for _ in range(3):
+                notify.wait_for(lambda m: m == WATCHDOG)
+        finally:
+            shoe.terminate()
+            err = stop(display)
+            shoe.wait(20)
+        assert "Traceback" not in err
+        notify.drain()
+        assert notify.messages[-1] == b"STOPPING=1"
