@@ -3,52 +3,37 @@
 from __future__ import annotations
 
 import json
-import uuid
+import subprocess
+import sys
 from pathlib import Path
 
 from cli import scoreboard
 from mqtt_broker import Recorder, needs_mosquitto, running_broker, wait_for
 
-from scoreboard.config import Endpoint
-from scoreboard.controller import start_background_controller
-from scoreboard.core.limits import Limits
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.variants import VARIANTS
-from scoreboard.protocol import Topics
-
-
-def controllers(broker, root: str, count: int, pace: float = 0.2):
-    started = []
-    for i in range(1, count + 1):
-        endpoint = Endpoint(broker.settings(), Topics(f"{root}/T{i}"))
-        limits = Limits.default_for(VARIANTS["commission"])
-        started.append(
-            start_background_controller(
-                endpoint, dealer=Dealer(seed=i, table_id=f"T{i}"), limits=limits, pace=pace
-            )[0]
-        )
-    return started
-
 
 @needs_mosquitto
 def test_the_lobby_shows_three_tables_and_publishes_its_status(tmp_path: Path) -> None:
-    root = f"test/{uuid.uuid4().hex[:8]}"
+    """A floor of 3 tables (``scoreboard shoe --tables 3``) under the default root."""
+    topic = "baccarat/v2/lobby/L1/status"
     with running_broker(tmp_path / "broker") as broker:
-        tables = controllers(broker, root, 3)
-        recorder = Recorder(broker.settings(), f"{root}/lobby/L1/status").start()
+        floor_argv = [sys.executable, "-m", "scoreboard", "shoe", "--mqtt", broker.address,
+                      "--tables", "3", "--pace", "0.3", "--seed", "4"]  # fmt: skip
+        with open(tmp_path / "floor.log", "wb") as log:
+            floor = subprocess.Popen(floor_argv, stderr=log)
+        recorder = Recorder(broker.settings(), topic).start()
         try:
             done = scoreboard(
-                "lobby", "--mqtt", broker.address, "--prefix", root, "--lobby-id", "L1",
-                "--windowed", "--size", "960x540", "--rotate", "90", "--duration", "3", timeout=60,
+                "lobby", "--mqtt", broker.address, "--lobby-id", "L1", "--windowed",
+                "--size", "960x540", "--rotate", "90", "--duration", "3", timeout=60,
             )  # fmt: skip
             assert done.returncode == 0, done.stderr
-            topic = f"{root}/lobby/L1/status"
-            assert wait_for(lambda: len(recorder.on(topic)) >= 2, 10)
+            assert "Traceback" not in done.stderr
+            assert wait_for(lambda: recorder.on(topic)[-1:] == [b'{"online": false}'], 10)
             payloads = [json.loads(p) for p in recorder.on(topic)]
         finally:
             recorder.stop()
-            for controller in tables:
-                controller.stop()
+            floor.terminate()
+            floor.wait(20)
     online = [p for p in payloads if p.get("online")]
     assert online, payloads
     last = online[-1]
