@@ -187,3 +187,15 @@ def test_a_bilingual_theme_names_good_roads_in_english_and_chinese() -> None:
     texts = [t.text for t in renderer.log if t.part == "good"]
     assert texts and all(any("\u4e00" <= c <= "\u9fff" for c in t) for t in texts)
     assert any("Past results" in t.text and "過往" in t.text for t in renderer.log)
+
+
+def test_an_empty_lobby_says_it_waits_until_the_first_table_comes() -> None:
+    renderer = LobbyRenderer(theme(), (1920, 1080))
+    renderer.log = []
+    renderer.draw([], page=0, pages=1, connected=False)
+    words = {t.part: t.text for t in renderer.log}
+    assert words["waiting"] == "Waiting for the tables" and words["feed"] == "NO FEED"
+    renderer.log = []
+    dirty = renderer.draw(table("T1").views(NOW, 300), page=0, pages=1, connected=True)
+    assert dirty == [renderer.frame.get_rect()]  # the message goes with the whole page
+    assert "waiting" not in {t.part for t in renderer.log}

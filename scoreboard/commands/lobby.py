@@ -26,7 +26,12 @@ from scoreboard.config import ROTATIONS, ConfigError
 from scoreboard.lobby.arrange import SortKey, arrange, page_at, paged
 from scoreboard.lobby.feed import LobbyFeed, status_topic
 from scoreboard.lobby.floor import Floor
-from scoreboard.lobby.settings import PER_PAGE_RANGE, LobbySettings, load_lobby_settings
+from scoreboard.lobby.settings import (
+    PER_PAGE_RANGE,
+    LobbySettings,
+    check_lobby_id,
+    load_lobby_settings,
+)
 from scoreboard.lobby.status import LOBBY_OFFLINE, StatusSchedule, lobby_status
 from scoreboard.theme import Theme
 
@@ -104,10 +109,8 @@ def settings_from_args(args: argparse.Namespace) -> LobbySettings:
         if value is not None and not least <= value <= 86_400 * 365:
             raise UsageError(f"{flag} must be {least:g} seconds or more, got {value:g}")
     if args.lobby_id is not None:
-        from scoreboard.lobby.settings import lobby_from_mapping
-
-        try:  # the config's own check of an id
-            lobby_from_mapping({"lobby": {"id": args.lobby_id}}, source="--lobby-id")
+        try:
+            check_lobby_id(args.lobby_id)
         except ConfigError as error:
             raise UsageError(str(error)) from None
     changes = {
@@ -217,7 +220,6 @@ class LobbyWall:
     def step(self, now: float, wall_now: float) -> None:
         import pygame
 
-        from scoreboard.link import Publish
         from scoreboard.monitor import copy_rotated
 
         self.feed.poll(self.floor, wall_now)
@@ -236,10 +238,15 @@ class LobbyWall:
                 pygame.display.update(shown)
             self._drawn = key
             self._time_change = self.floor.next_change(wall_now, self.settings.stale_seconds)
-            self._publish(views, (index + 1, pages), now, wall_now, Publish)
+            self._publish(views, (index + 1, pages), now, wall_now)
         self.heartbeat.good_step(now, f"lobby: {len(self.floor)} tables")
 
-    def _publish(self, views, page, now, wall_now, publish_type) -> None:
+    def _publish(
+        self, views: list, page: tuple[int, int], now: float, wall_now: float
+    ) -> None:
+        """The lobby's status, when the schedule says (again at once after a reconnect)."""
+        from scoreboard.link import Publish
+
         connected = self.feed.connected
         if connected and not self.was_connected:
             self.status.reconnected()
@@ -251,7 +258,7 @@ class LobbyWall:
         )
         payload = self.status.offer(status, now)
         if payload is not None:
-            self.feed.publish(publish_type(self.status_topic, payload, qos=1, retain=True))
+            self.feed.publish(Publish(self.status_topic, payload, qos=1, retain=True))
 
     def timeout(self, now: float, wall_now: float) -> float:
         deadlines = [now + LONGEST_SLEEP]

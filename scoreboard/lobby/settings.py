@@ -30,7 +30,13 @@ from scoreboard.lobby.floor import RESERVED, TableRefused, check_table_id
 from scoreboard.lobby.tables import Listing
 from scoreboard.yamlfile import YamlSyntaxError, load_yaml
 
-__all__ = ["DEFAULT_ROOT", "LobbySettings", "load_lobby_settings", "lobby_from_mapping"]
+__all__ = [
+    "DEFAULT_ROOT",
+    "LobbySettings",
+    "check_lobby_id",
+    "load_lobby_settings",
+    "lobby_from_mapping",
+]
 
 DEFAULT_ROOT = "baccarat/v2"
 PER_PAGE_RANGE = (4, 48)
@@ -134,12 +140,17 @@ def lobby_from_mapping(data: Any, *, source: str = "<config>") -> LobbySettings:
     )
 
 
-def _lobby_id(reader: Reader, value: Any) -> str:
+def check_lobby_id(value: Any, source: str = "--lobby-id", key: str = "") -> str:
+    """``value`` if it can name a lobby's status topic, else ConfigError naming ``source``."""
+    return _lobby_id(Reader(source), value, key)
+
+
+def _lobby_id(reader: Reader, value: Any, key: str = "lobby.id") -> str:
     if value is None:
         return default_lobby_id()
-    lobby_id = reader.ident(value, "lobby.id")
+    lobby_id = reader.ident(value, key)
     if lobby_id == RESERVED:
-        reader.fail("lobby.id", f"an id other than {RESERVED!r}", lobby_id)
+        reader.fail(key, f"an id other than {RESERVED!r}", lobby_id)
     return lobby_id
 
 

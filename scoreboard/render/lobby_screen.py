@@ -68,7 +68,8 @@ class LobbyRenderer:
     ) -> list[pygame.Rect]:
         """Draw page ``page`` (0-based) of ``pages`` showing ``views``; the rectangles changed."""
         layout = self.layout
-        if layout is None or len(layout.tiles) != max(len(views), 4) or page != self._page:
+        whole = layout is None or len(layout.tiles) != max(len(views), 4) or page != self._page
+        if whole or bool(views) != bool(self._shown and any(self._shown)):
             return self._whole(views, page, pages, connected)
         dirty = self._header_if_changed(page, pages, connected)
         for index, slot in enumerate(layout.tiles):
@@ -94,6 +95,13 @@ class LobbyRenderer:
             view = views[index] if index < len(views) else None
             self._slot(slot, view)
             self._shown.append(view)
+        if not views:  # no table heard of yet: say so rather than show an empty wall
+            area = layout.tiles[0].unionall(layout.tiles[1:])
+            cap = layout.header.height * HEADER_CAP
+            words = self.words.say("no_tables")
+            self.tiles.put(
+                frame, "waiting", words, area, self.theme.colors.muted, align="center", cap=cap
+            )
         return [frame.get_rect()]
 
     def _slot(self, slot: pygame.Rect, view: TileContent | None) -> None:
