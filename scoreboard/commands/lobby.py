@@ -241,9 +241,7 @@ class LobbyWall:
             self._publish(views, (index + 1, pages), now, wall_now)
         self.heartbeat.good_step(now, f"lobby: {len(self.floor)} tables")
 
-    def _publish(
-        self, views: list, page: tuple[int, int], now: float, wall_now: float
-    ) -> None:
+    def _publish(self, views: list, page: tuple[int, int], now: float, wall_now: float) -> None:
         """The lobby's status, when the schedule says (again at once after a reconnect)."""
         from scoreboard.link import Publish
 

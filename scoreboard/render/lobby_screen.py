@@ -68,8 +68,12 @@ class LobbyRenderer:
     ) -> list[pygame.Rect]:
         """Draw page ``page`` (0-based) of ``pages`` showing ``views``; the rectangles changed."""
         layout = self.layout
-        whole = layout is None or len(layout.tiles) != max(len(views), 4) or page != self._page
-        if whole or bool(views) != bool(self._shown and any(self._shown)):
+        if (
+            layout is None
+            or len(layout.tiles) != max(len(views), 4)
+            or page != self._page
+            or bool(views) != any(shown is not None for shown in self._shown)  # "waiting" goes
+        ):
             return self._whole(views, page, pages, connected)
         dirty = self._header_if_changed(page, pages, connected)
         for index, slot in enumerate(layout.tiles):
