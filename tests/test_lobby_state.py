@@ -183,3 +183,14 @@ def seen(floor: Floor) -> dict[str, tuple]:
         view.table_id: (dataclasses.replace(view, road_key=(None, 0)), view.road)
         for view in floor.views(NOW, 60)
     }
+
+
+def test_a_table_holds_one_shoe_however_many_it_dealt() -> None:
+    """Memory per table is bounded: the current shoe and a bounded list of finished ids."""
+    entry = LobbyTable(Listing("T1"))
+    for number in range(1, 301):
+        entry.take(Snapshot(f"S{number}", GAMES[: 10 + number % 20], origin=Origin(1, number)), NOW)
+    view = entry.view(NOW, 60)
+    assert view.shoe == "S300" and view.game == 10 + 300 % 20
+    assert len(entry.table.games) == view.game
+    assert len(entry.table.archived) <= 64
