@@ -7,8 +7,9 @@ the process CPU time of the median's kind), on a floor of simulated tables
 - **page of 48, whole**: a new page of 48 tiles drawn from nothing (what a page
   turn costs), at each ``--sizes``;
 - **one coup, one tile**: a table of a 48-tile page gets a coup (its retained
-  snapshot, one game longer) and the lobby's loop step runs: every table's
-  view, the sort, the page, the one dirty tile drawn;
+  snapshot, one game longer, as bytes: validated as a display validates them,
+  then applied) and the lobby's loop step runs: every table's view, the sort,
+  the page, the one dirty tile drawn;
 - **200 tables, a step**: the same step on a floor of 200 tables (pages of 48);
 - **200 tables at a coup every 30 s**: the step's cost x 200/30 coups a second,
   as a share of one core (issue 13's target: under 10 %);
@@ -36,6 +37,7 @@ import pygame
 from scoreboard.core.events import Origin, Snapshot
 from scoreboard.lobby import Listing, LobbyTable, SortKey, arrange, paged
 from scoreboard.lobby.sample import dealt_games, sample_floor
+from scoreboard.protocol import Topics, parse_message, wire
 from scoreboard.render.lobby_screen import LobbyRenderer
 from scoreboard.theme import load_theme
 
@@ -86,18 +88,29 @@ class Step:
         self.renderer.draw(pages[0], page=0, pages=len(pages), connected=True)
 
     def coup(self) -> None:
-        """One more game on a table of the page shown, as its next retained snapshot."""
+        """One more game on a table of the page shown: its next retained snapshot as it
+        arrives (bytes validated as a display validates them, then applied), and the step."""
         entry = self.floor.tables["T4"]
         self.coups += 1
-        shoe, games = dealt_games(4, 10 + self.coups % 60)
-        entry.take(Snapshot(shoe, games, origin=Origin(2, 10 + self.coups)), NOW)
+        topic, payload = self.payloads[self.coups % len(self.payloads)]
+        entry.take(parse_message(self.topics, topic, payload), NOW)
         self.step()
+
+    def prepare(self, count: int) -> None:
+        """The snapshots a table publishes over ``count`` coups, encoded beforehand."""
+        shoe, games = dealt_games(4, 80)
+        self.topics = Topics("baccarat/v2/T4")
+        self.payloads = [
+            wire(self.topics, Snapshot(shoe, games[: 10 + n % 70], origin=Origin(2, 10 + n)))
+            for n in range(1, count + 1)
+        ]
 
 
 def one_coup(theme, size, tables: int, repeat: int) -> float:
     step = Step(theme, size, tables)
+    step.prepare(repeat)
     figures = timed(step.coup, repeat)
-    line(f"{tables} tables, a coup, one tile", figures)
+    line(f"{tables} tables, a coup, one tile", figures, "snapshot parsed, applied, drawn")
     return figures[2]
 
 
