@@ -199,3 +199,15 @@ def test_an_empty_lobby_says_it_waits_until_the_first_table_comes() -> None:
     dirty = renderer.draw(table("T1").views(NOW, 300), page=0, pages=1, connected=True)
     assert dirty == [renderer.frame.get_rect()]  # the message goes with the whole page
     assert "waiting" not in {t.part for t in renderer.log}
+
+
+@pytest.mark.parametrize("count", [4, 8, 16])
+def test_a_few_tiles_on_a_portrait_wall_stay_tiles_and_keep_the_minimum(count) -> None:
+    views = floor_of(16).views(NOW, 300)[:count]
+    renderer = drawn((1080, 1920), views, theme_name="midnight")
+    for tile in renderer.layout.tiles:
+        assert 1.5 <= tile.width / tile.height <= 2.6
+    for view, text in zip(views, [t for t in renderer.log if t.part == "limits"], strict=True):
+        assert text.text.startswith(f"Min {view.bets[0]:,}")  # cut, if ever, after the minimum
+    states = [t.text for t in renderer.log if t.part == "state"]
+    assert states and all("…" not in state for state in states)  # one language, never cut

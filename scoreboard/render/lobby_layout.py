@@ -25,6 +25,7 @@ from scoreboard.render.layout import Grid
 __all__ = ["MIN_SLOTS", "LobbyLayout", "TileLayout", "lobby_layout", "road_grid", "tile_layout"]
 
 TILE_ASPECT = 1.8  # width / height a tile is laid out for
+MIN_ASPECT, MAX_ASPECT = 1.5, 2.6  # how far a tile may stray from it to fill the page
 MIN_SLOTS = 4  # a page of fewer tables still lays out four tiles (no giant tiles)
 HEADER = 0.07  # of the shorter side
 FOOTER = 0.045
@@ -96,6 +97,18 @@ def lobby_layout(size: tuple[int, int], count: int) -> LobbyLayout:
     cols, rows = grid_shape(slots, area.size)
     tile_w = (area.width - (cols - 1) * gap) / cols
     tile_h = (area.height - (rows - 1) * gap) / rows
+    # Never much taller or wider than the aspect: a few tiles on a portrait wall stay
+    # tiles (their text sized for them), the grid centred in the room left.
+    tile_h = min(tile_h, tile_w / MIN_ASPECT)
+    tile_w = min(tile_w, tile_h * MAX_ASPECT)
+    used_w = cols * tile_w + (cols - 1) * gap
+    used_h = rows * tile_h + (rows - 1) * gap
+    area = pygame.Rect(
+        area.x + round((area.width - used_w) / 2),
+        area.y + round((area.height - used_h) / 2),
+        round(used_w),
+        round(used_h),
+    )
     tiles = []
     for index in range(slots):
         row, col = divmod(index, cols)

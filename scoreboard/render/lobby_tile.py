@@ -33,6 +33,7 @@ from scoreboard.theme import RGB, Theme
 __all__ = ["LobbyText", "TileContent", "TilePainter"]
 
 CAP_OF_ROW = 0.62  # a text's cap height, of its row's height
+SHRINK = 0.8  # a text too wide for its box may lose this much of its size before it is cut
 VEIL_ALPHA = 170  # how much a stale or offline tile's road is veiled
 MAX_PAPERS = 64  # road papers kept (one per grid size: a page has a few)
 MAX_SPRITES = 512  # road marks kept by look and size
@@ -101,16 +102,22 @@ class TilePainter:
         bold: bool = False,
         align: str = "left",
         cap: float | None = None,
+        fallback: str | None = None,
     ) -> pygame.Rect:
         """``words`` with capitals ``cap`` tall (default: of ``box``), cut to its width.
+
+        ``fallback`` (the first language alone, say) is put instead when ``words``
+        would have to be cut.
 
         Where and how a text goes is worked out once per (text, box, style) and kept:
         a page turn puts the same names and numbers in the same boxes again.
         """
-        key = (words, tuple(box), color, bold, align, cap)
+        key = (words, tuple(box), color, bold, align, cap, fallback)
         placed = self._placed.get(key)
         if placed is None:
             placed = self._place(words, box, color, bold=bold, align=align, cap=cap)
+            if fallback is not None and placed[0] != words:
+                placed = self._place(fallback, box, color, bold=bold, align=align, cap=cap)
             if len(self._placed) >= MAX_PLACED:
                 self._placed.clear()
             self._placed[key] = placed
@@ -125,6 +132,9 @@ class TilePainter:
     ) -> tuple[str, pygame.Surface, pygame.Rect, int]:
         text = self.text
         size = text.size_for_cap(cap if cap is not None else box.height * CAP_OF_ROW, bold=bold)
+        width = text.width(words, size, bold=bold)
+        if width > box.width:  # a little smaller before anything is cut
+            size = max(int(size * SHRINK), int(size * box.width / width))
         shown = text.shorten(words, size, box.width, bold=bold)
         rendered = text.render(shown, size, color, bold=bold)
         where = rendered.get_rect()
@@ -159,7 +169,18 @@ class TilePainter:
                     where = parts.info.union(parts.good)
                     cap = parts.info.height * CAP_OF_ROW
                     ink = colors.muted if view.age is None else colors.error
-                    self.put(surface, "age", words, where, ink, bold=True, align="center", cap=cap)
+                    first = words.split(self.words.sep)[0]
+                    self.put(
+                        surface,
+                        "age",
+                        words,
+                        where,
+                        ink,
+                        bold=True,
+                        align="center",
+                        cap=cap,
+                        fallback=first,
+                    )
         finally:
             surface.set_clip(None)
 
@@ -195,8 +216,10 @@ class TilePainter:
         pygame.draw.rect(surface, fill, plate, 0, border_radius=max(2, plate.height // 4))
         ink = most_contrasting(fill, (colors.header_text, colors.text, (255, 255, 255), (0, 0, 0)))
         inner = plate.inflate(-parts.pad, 0)
+        first = words.split(self.words.sep)[0]
+        cap = plate.height * 0.5
         self.put(
-            surface, "state", words, inner, ink, bold=True, align="center", cap=plate.height * 0.5
+            surface, "state", words, inner, ink, bold=True, align="center", cap=cap, fallback=first
         )
 
     def _limits(self, surface: pygame.Surface, parts: TileLayout, view: TileContent) -> None:
@@ -275,7 +298,7 @@ class TilePainter:
             right = drawn.left - max(2, parts.pad // 2)
         label = self.theme.label
         shoe = view.shoe or "—"
-        words = f"{label('shoe')[0]} {shoe} · {label('game')[0]} {view.game}"
+        words = f"{label('game')[0]} {view.game} · {label('shoe')[0]} {shoe}"  # the game first
         left = pygame.Rect(box.left, box.top, max(0, right - box.left - parts.pad), box.height)
         self.put(surface, "info", words, left, colors.muted)
 
