@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 WINDOWED_SIZE = (1280, 720)
 INPUT_POLL_SECONDS = 0.1  # how often the keyboard is looked at while asleep
 LONGEST_SLEEP = 1.0
+FAILURE_LOG_SECONDS = 60.0  # a frame failing again and again is logged once a minute
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -206,6 +207,7 @@ class LobbyWall:
         self._drawn: tuple[object, ...] | None = None
         self._time_change: float | None = None
         self._pages = 1
+        self._failed_at = float("-inf")
 
     def page(self, now: float, wall_now: float) -> tuple[list, int, int, list]:
         """The tables shown (all pages, arranged), this page's index, the page count, its tiles."""
@@ -218,28 +220,44 @@ class LobbyWall:
         return views, index, len(pages), pages[index]
 
     def step(self, now: float, wall_now: float) -> None:
-        import pygame
+        """Poll, then draw and publish what changed; the watchdog is fed only after a frame.
 
-        from scoreboard.monitor import copy_rotated
-
+        A frame that fails (a bug) is logged, at most once a minute, and the last good
+        one stays on screen; the next step draws the whole page again.
+        """
         self.feed.poll(self.floor, wall_now)
         index = page_at(now - self.started, self.settings.page_seconds, self._pages)
         key = (self.floor.version, index, self.feed.connected)
         due = self._time_change is not None and wall_now >= self._time_change
         if key != self._drawn or due:
-            views, index, pages, tiles = self.page(now, wall_now)
-            self._pages = pages
-            dirty = self.renderer.draw(
-                tiles, page=index, pages=pages, connected=self.feed.connected
-            )
-            if dirty:
-                frame = self.renderer.frame
-                shown = [copy_rotated(self.screen, frame, rect, self.rotate) for rect in dirty]
-                pygame.display.update(shown)
+            try:
+                views, index, pages = self.draw(now, wall_now)
+            except Exception:
+                if now - self._failed_at >= FAILURE_LOG_SECONDS:
+                    self._failed_at = now
+                    log.exception("lobby: drawing a frame failed; the last good one stays")
+                self.renderer.layout = None  # the whole page next time
+                self._drawn = None
+                return
             self._drawn = key
             self._time_change = self.floor.next_change(wall_now, self.settings.stale_seconds)
             self._publish(views, (index + 1, pages), now, wall_now)
         self.heartbeat.good_step(now, f"lobby: {len(self.floor)} tables")
+
+    def draw(self, now: float, wall_now: float) -> tuple[list, int, int]:
+        """This page's changed tiles onto the screen (turned as the monitor is mounted)."""
+        import pygame
+
+        from scoreboard.monitor import copy_rotated
+
+        views, index, pages, tiles = self.page(now, wall_now)
+        self._pages = pages
+        dirty = self.renderer.draw(tiles, page=index, pages=pages, connected=self.feed.connected)
+        if dirty:
+            frame = self.renderer.frame
+            shown = [copy_rotated(self.screen, frame, rect, self.rotate) for rect in dirty]
+            pygame.display.update(shown)
+        return views, index, pages
 
     def _publish(self, views: list, page: tuple[int, int], now: float, wall_now: float) -> None:
         """The lobby's status, when the schedule says (again at once after a reconnect)."""
