@@ -7,7 +7,7 @@ measured is ``null`` beside its reason, never a number.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoreboard import __version__
@@ -116,9 +116,27 @@ def as_text(results: Results, checks: Sequence[Check], verdict: Verdict) -> str:
         "",
         "checks:",
         *(check_line(check) for check in checks),
+        *load_note(results.machine),
         verdict.line,
     ]
     return "\n".join(lines)
+
+
+def load_note(machine: Mapping[str, Any]) -> list[str]:
+    """A line when other work kept the cores busy: the wall-clock figures include its waits.
+
+    >>> load_note({"cpus": 2, "load_average": "0.40 0.30 0.20"})
+    []
+    >>> load_note({"cpus": 2, "load_average": "3.10 2.00 1.00"})[0][:37]
+    'note: load average 3.10 on 2 cpus: ot'
+    """
+    cpus, loads = machine.get("cpus") or 0, str(machine.get("load_average", "")).split()
+    if not cpus or not loads or float(loads[0]) < cpus / 2:
+        return []
+    return [
+        f"note: load average {loads[0]} on {cpus} cpus: other work ran meanwhile and the "
+        "figures (wall clock) include its waits; on a busy box run it again when idle"
+    ]
 
 
 def memory_line(results: Results) -> str:
