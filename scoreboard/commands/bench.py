@@ -39,8 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Measure what the board needs on this machine and say whether it is ready for "
             "the floor: a frame within a 60 Hz refresh (16.7 ms, p99) at the screen's size, "
-            "idle under 2 %% of a core, publish->flip p99 within 50 ms (when mosquitto is "
-            "installed). Exit status 0 on PASS, 1 on FAIL, 2 on bad arguments. About 1-2 "
+            "idle under 2 % of a core, publish->flip p99 within 50 ms (when mosquitto is "
+            "installed). The screen's size is --size, else the display's own (1920x1080 "
+            "without one). Exit status 0 on PASS, 1 on FAIL, 2 on bad arguments. About 1-2 "
             "minutes; --quick is a short first look."
         ),
     )
