@@ -171,6 +171,16 @@ def test_a_bad_size_is_refused_in_one_line(tmp_path: Path, size: str) -> None:
     assert "--size" in done.stderr and size in done.stderr
 
 
+def test_a_display_nobody_answers_is_refused_before_measuring(tmp_path: Path) -> None:
+    """DISPLAY names a screen that is not there: exit 1 and why, not figures from nowhere."""
+    unused = next(n for n in range(93, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    done = bench(tmp_path, "--quick", DISPLAY=f":{unused}")
+    assert done.returncode == 1, done.stderr
+    assert done.stdout == ""
+    assert "no display to show the board on" in done.stderr
+    assert "Traceback" not in done.stderr and "bench: memory" not in done.stderr
+
+
 def test_without_mosquitto_publish_to_flip_is_skipped_with_the_reason(tmp_path: Path) -> None:
     """Mosquitto gone for this process: off PATH, and Debian's /usr/sbin hidden by a mount."""
     assert UNSHARE, "unshare (util-linux) is needed to hide /usr/sbin/mosquitto"

@@ -108,6 +108,26 @@ def test_every_failed_figure_is_named_in_the_one_line() -> None:
         assert part in found
 
 
+def test_a_screen_size_the_display_cannot_open_fails() -> None:
+    base = results(screen=UHD)
+    figures = dataclasses.replace(
+        base,
+        frames=base.frames[1:],
+        frames_failed={"3840x2160": "the display cannot show 3840x2160: no such mode"},
+    )
+    judged = verdict(checks(figures))
+    assert judged.passed is False
+    assert (
+        judged.line
+        == "FAIL: frames at 3840x2160 failed: the display cannot show 3840x2160: no such mode"
+    )
+    report = as_json(figures, checks(figures), judged)
+    assert report["frame_full_ms"]["3840x2160"] is None
+    assert report["frame_failed"] == {
+        "3840x2160": "the display cannot show 3840x2160: no such mode"
+    }
+
+
 def test_a_figure_not_measured_is_said_and_neither_passes_nor_fails() -> None:
     figures = results(flip=None)
     judged = verdict(checks(figures))

@@ -31,7 +31,8 @@ def spread_json(spread: Spread | None, median: str = "median") -> dict[str, Any]
 
 
 def frames_json(results: Results, pick: str) -> dict[str, Any]:
-    return {size_text(f.size): spread_json(getattr(f, pick)) for f in results.frames}
+    found = {size_text(f.size): spread_json(getattr(f, pick)) for f in results.frames}
+    return {**found, **dict.fromkeys(results.frames_failed)}
 
 
 def check_json(check: Check) -> dict[str, Any]:
@@ -57,6 +58,7 @@ def as_json(results: Results, checks: Sequence[Check], verdict: Verdict) -> dict
         "frame_coup_ms": frames_json(results, "coup"),
         "frame_animation_ms": frames_json(results, "animation"),
         "frame_full_ms": frames_json(results, "full"),
+        "frame_failed": results.frames_failed,
         "idle_cpu_percent": round(results.idle.percent, 3),
         "idle_seconds": round(results.idle.seconds, 2),
         "memory": {
@@ -109,6 +111,7 @@ def as_text(results: Results, checks: Sequence[Check], verdict: Verdict) -> str:
         f"{'full frame':>16}",
         f"{'':<22}{'median     p99':>16}  {'median     p99':>16}  {'median     p99':>16}",
         *(frame_line(figures, results.screen) for figures in results.frames),
+        *(f"  {size:<20}failed: {why}" for size, why in results.frames_failed.items()),
         f"idle CPU              {results.idle.percent:.2f} % of one core over "
         f"{results.idle.seconds:.1f} s with nothing arriving",
         memory_line(results),

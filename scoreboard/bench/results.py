@@ -45,7 +45,9 @@ class Latency:
 class Results:
     """Everything measured; ``frames`` holds the screen's size first, then the reference sizes.
 
-    ``machine`` and ``display`` are :mod:`.machine`'s descriptions (JSON-ready).
+    ``frames_failed`` names the sizes the display could not open, and why
+    (a KMSDRM screen has only its own modes).  ``machine`` and ``display`` are
+    :mod:`.machine`'s descriptions (JSON-ready).
     """
 
     screen: tuple[int, int]
@@ -58,6 +60,7 @@ class Results:
     theme: str = "classic"
     quick: bool = False
     seconds: float = 0.0
+    frames_failed: dict[str, str] = field(default_factory=dict)
     machine: dict[str, Any] = field(default_factory=dict)
     display: dict[str, Any] = field(default_factory=dict)
 

@@ -73,11 +73,15 @@ def run_suite(board: Board, plan: Plan, work: Path, progress: Progress) -> Resul
     if threading.active_count() > 1:
         progress(f"  (note: {threading.active_count() - 1} other threads still running)")
     idle = idle_cpu(board, plan.idle_seconds)
-    frames = []
+    frames, failed = [], {}
     for size in dict.fromkeys((board.size, *REFERENCE_SIZES)):
         progress(f"frames at {size_text(size)}")
         at = board if size == board.size else dataclasses.replace(board, size=size, rotate=0)
-        frames.append(measure_frames(at, plan.frames))
+        try:
+            frames.append(measure_frames(at, plan.frames))
+        except pygame.error as error:  # a screen without that mode (KMSDRM)
+            progress(f"frames at {size_text(size)}: failed: {error}")
+            failed[size_text(size)] = f"the display cannot show {size_text(size)}: {error}"
     shown = display()
     pygame.display.quit()
     theme = board.theme if isinstance(board.theme, str) else board.theme.name
@@ -85,6 +89,7 @@ def run_suite(board: Board, plan: Plan, work: Path, progress: Progress) -> Resul
         screen=board.size,
         road_append_us=roads,
         frames=tuple(frames),
+        frames_failed=failed,
         idle=idle,
         memory=memory,
         latency=latency,

@@ -80,6 +80,9 @@ def checks(results: Results) -> list[Check]:
                 Check("animation frame p99", where, frames.animation.p99, REFRESH_MS, "ms")
             )
         found.append(Check("full frame p99", where, frames.full.p99, REFRESH_MS, "ms"))
+    else:
+        failed = results.frames_failed.get(size_text(results.screen), "not measured")
+        found.append(Check("frames", where, None, REFRESH_MS, "ms", failed=failed))
     found.append(Check("idle CPU", "", results.idle.percent, IDLE_LIMIT_PERCENT, "%"))
     latency = results.latency
     flip = None if latency.flip is None else latency.flip.p99

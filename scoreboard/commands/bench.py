@@ -87,14 +87,17 @@ def run(args: argparse.Namespace) -> int:
     from scoreboard.bench.report import DUMMY_NOTE, as_json, as_text
     from scoreboard.bench.suite import QUICK, Plan, run_suite
     from scoreboard.bench.verdict import checks, verdict
-    from scoreboard.monitor import NoDisplayError
+    from scoreboard.monitor import NoDisplayError, check_display
 
     try:
         pygame.display.init()
+        check_display(pygame.display.get_driver(), os.environ.get("SDL_VIDEODRIVER"))
         screen = display.size or desktop_size()
     except pygame.error as error:
         raise CommandError(f"cannot open the display ({error}); SDL_VIDEODRIVER=dummy "
                            "measures without it") from None  # fmt: skip
+    except NoDisplayError as error:  # DISPLAY set, nobody answering: SDL fell back
+        raise CommandError(str(error)) from None
     if pygame.display.get_driver() in ("dummy", "offscreen"):
         progress(DUMMY_NOTE)
     motion = None if display.motion else False  # None: as shipped, the theme decides
@@ -107,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
             results = run_suite(board, QUICK if args.quick else Plan(), Path(work), progress)
     except NoDisplayError as error:
         raise CommandError(str(error)) from None
+    except pygame.error as error:  # the screen's own size refused, the display gone
+        raise CommandError(f"the display failed at {screen[0]}x{screen[1]}: {error}") from None
     finally:
         pygame.display.quit()
     found = checks(results)
