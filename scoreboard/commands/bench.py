@@ -27,7 +27,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 
 from scoreboard.cli import CommandError, sigterm_as_interrupt
-from scoreboard.commands.themes import add_screen_arguments, display_from_args
+from scoreboard.commands.themes import add_display_arguments, display_from_args
 
 FALLBACK_SCREEN = (1920, 1080)
 
@@ -49,13 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--quick", action="store_true", help="a short run: fewer frames and shoes, 2 s idle"
     )
-    parser.add_argument(
-        "--theme",
-        default="classic",
-        metavar="NAME|FILE",
-        help="the board's theme (default classic)",
-    )
-    add_screen_arguments(parser, default_size=None, portrait=False)
+    add_display_arguments(parser, default_size=None)
     parser.set_defaults(func=run)
 
 
@@ -101,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
     if pygame.display.get_driver() in ("dummy", "offscreen"):
         progress(DUMMY_NOTE)
     motion = None if display.motion else False  # None: as shipped, the theme decides
-    board = Board(Kiosk, display.theme, screen, display.rotate, motion)
+    rotate = 90 if display.portrait and screen[0] > screen[1] else display.rotate  # as the kiosk
+    board = Board(Kiosk, display.theme, screen, rotate, motion)
     try:
         with (
             sigterm_as_interrupt(),
