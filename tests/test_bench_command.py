@@ -150,6 +150,7 @@ def test_nothing_is_left_behind(json_run) -> None:
     assert our_brokers(home) == []
 
 
+@pytest.mark.mosquitto
 def test_a_human_run_prints_each_figure_and_the_verdict_last(tmp_path: Path) -> None:
     done = bench(tmp_path, "--quick", "--size", "640x480")
     assert done.returncode in (0, 1), done.stderr
