@@ -40,7 +40,8 @@ demo: $(VENV)/.installed
 	$(BIN)/scoreboard demo $(DEMO_ARGS)
 
 # Debian packages the tests need: a real mosquitto broker, openssl for TLS tests,
-# mount and chattr for real full, read-only and immutable disks.
+# mount and chattr for real full, read-only and immutable disks, systemd-analyze to verify
+# the kiosk's units (the package only; nothing is started).
 system-deps:
 	@missing=""; \
 	test -x /usr/sbin/mosquitto || command -v mosquitto >/dev/null 2>&1 || missing="$$missing mosquitto"; \
@@ -48,6 +49,7 @@ system-deps:
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 	command -v chattr >/dev/null 2>&1 || missing="$$missing e2fsprogs"; \
 	command -v mount >/dev/null 2>&1 || missing="$$missing mount"; \
+	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
 			echo "installing:$$missing"; \

@@ -49,14 +49,15 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 import pygame
 
 from scoreboard.app_feed import Feed, KeyInput
-from scoreboard.app_theme import ThemeWatcher
+from scoreboard.app_theme import RendererFactory, ThemeWatcher, motion_renderer, use_theme_rows
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.health import JournalHealth, RenderHealth
+from scoreboard.heartbeat import Heartbeat, summary
 from scoreboard.monitor import (
     NoDisplayError,
     check_angle,
@@ -65,10 +66,18 @@ from scoreboard.monitor import (
     logical_size,
 )
 from scoreboard.render.probe import require_drawable
-from scoreboard.render.screen import PanelDrawer, Renderer
+from scoreboard.sdnotify import Notifier
 from scoreboard.theme import Theme, load_theme
 
-__all__ = ["Feed", "KeyInput", "Kiosk", "ThemeWatcher", "run_kiosk", "use_theme_rows"]
+__all__ = [
+    "Feed",
+    "KeyInput",
+    "Kiosk",
+    "ThemeWatcher",
+    "motion_renderer",
+    "run_kiosk",
+    "use_theme_rows",
+]
 
 log = logging.getLogger(__name__)
 
@@ -81,30 +90,6 @@ NATIVE_WAIT_DRIVERS = frozenset({"x11", "wayland", "windows", "cocoa"})
 QUIT_KEYS = frozenset({pygame.K_ESCAPE, pygame.K_q})
 FRAME = "frame"
 """The failing "panel" reported when the frame as a whole could not be drawn."""
-
-RendererFactory = Callable[[Theme, tuple[int, int]], Renderer]
-
-
-def motion_renderer(
-    motion: bool, *, drawers: Mapping[str, PanelDrawer] | None = None
-) -> RendererFactory:
-    """The renderer factory with motion on (the theme decides) or off (config, ``--no-motion``).
-
-    Motion on is the renderer's default, so only ``motion=False`` is passed.
-    """
-    if motion:
-        return lambda theme, size: Renderer(theme, size, drawers=drawers)
-    return lambda theme, size: Renderer(theme, size, drawers=drawers, motion=False)
-
-
-def use_theme_rows(table: TableState, theme: Theme) -> bool:
-    """Give the table the theme's row count (the theme owns it); True when it changed.
-
-    The road engine places every road on ``rows`` rows and the renderer draws a
-    grid of ``theme.roads.rows``: the two must agree, or cells land on rows the
-    grid lacks and are dropped.
-    """
-    return table.set_rows(theme.roads.rows)
 
 
 def seconds_to_next_minute(wall: float) -> float:
@@ -136,6 +121,7 @@ class Kiosk:
         portrait: bool = False,
         quit_keys: bool | None = None,
         motion: bool = True,
+        notifier: Notifier | None = None,
     ) -> None:
         """``renderer`` builds the renderer at start and on every theme reload.
 
@@ -144,7 +130,9 @@ class Kiosk:
         by default :func:`motion_renderer` of ``motion``.  ``rotate`` (0, 90, 180,
         270) turns the picture clockwise on the screen; ``portrait`` on a landscape
         screen means ``rotate=90`` when no rotation is given.  ``quit_keys``: Esc
-        and q quit (default: only windowed).
+        and q quit (default: only windowed).  ``notifier`` tells the service
+        manager (default: the one ``NOTIFY_SOCKET`` names, if any) that the board is
+        ready and alive: see :mod:`scoreboard.heartbeat`.
         """
         self.feed, self.table, self.windowed = feed, table, windowed
         self.make_renderer = renderer or motion_renderer(motion)
@@ -187,6 +175,7 @@ class Kiosk:
         self.reload_requested = threading.Event()
         self._next_theme_check = 0.0
         self._reported: dict[str, float] = {}
+        self.heartbeat = Heartbeat(notifier or Notifier.from_environ())
 
     @property
     def size(self) -> tuple[int, int]:
@@ -258,21 +247,27 @@ class Kiosk:
             self.reload_requested.clear()
             self.reload_theme(now, force=force)
         self.table.switch_limits(self.wall_clock())  # scheduled limits, once their time came
+        polled = True
         try:
             self.feed.poll(self.table, now)
             status = self.feed.status(now)
         except Exception:
             self._report("feed poll failed; the board keeps its last state", now)
             status = FeedStatus.OFFLINE
+            polled = False
         try:
             self.journal = self.feed.journal_health()
         except Exception:
             self._report("asking the feed for the journal's health failed", now)
-        self.draw(status, now)
+        drew = self.draw(status, now)
         try:
             self.feed.report(self.render_health)
         except Exception:
             self._report("reporting the render health to the feed failed", now)
+        if polled and drew:
+            table, failing = self.table, self.render_health.failing
+            line = summary(status, table.shoe_number, table.last_number, failing, self.journal.ok)
+            self.heartbeat.good_step(self.clock(), line)
 
     def scheduled_at(self, now: float) -> float | None:
         """When scheduled limits are due, on the monotonic axis (None: none scheduled)."""
@@ -285,8 +280,11 @@ class Kiosk:
         """The feed's prompt line (the keypad's question or pending modifiers), if any."""
         return None if self.keys is None else self.keys.prompt(now)
 
-    def draw(self, status: FeedStatus, now: float) -> None:
-        """One frame attempt: the changed panels onto the screen, or the last good frame kept."""
+    def draw(self, status: FeedStatus, now: float) -> bool:
+        """One frame attempt: the changed panels onto the screen, or the last good frame kept.
+
+        Returns whether the frame was produced (False: it raised and was logged).
+        """
         try:
             dirty = self.renderer.update(
                 self.table,
@@ -306,9 +304,10 @@ class Kiosk:
             self.renderer.invalidate()
             self._frame_failed = True
             self._frame_failures += 1
-            return
+            return False
         self._frame_failed = False
         self.last_frame = self.wall_clock()
+        return True
 
     @property
     def render_health(self) -> RenderHealth:
@@ -341,7 +340,7 @@ class Kiosk:
             wall_at_now = self.wall_clock() - (self.clock() - now)
             deadlines.append(now + seconds_to_next_minute(wall_at_now))
         candidates = (self.feed.next_deadline(now), self.renderer.next_blink(now))
-        for candidate in (*candidates, self.scheduled_at(now)):
+        for candidate in (*candidates, self.scheduled_at(now), self.heartbeat.deadline(now)):
             if candidate is not None:
                 deadlines.append(candidate)
         return max(MIN_SLEEP_SECONDS, min(deadlines) - now)
@@ -362,6 +361,7 @@ class Kiosk:
                 self.sleep(wait)
                 self.take_input()
         finally:
+            self.heartbeat.stopping()
             self.feed.stop()
         return 0
 

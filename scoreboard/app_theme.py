@@ -1,14 +1,18 @@
-"""The kiosk's theme file watcher: reload on change, keep the last good theme on a bad edit.
+"""The kiosk's theme side: the file watcher, the renderer factory, the theme's road rows.
 
-Re-exported by :mod:`scoreboard.app`, whose loop checks it every few seconds and on SIGHUP.
+The watcher reloads on change and keeps the last good theme on a bad edit.  Re-exported
+by :mod:`scoreboard.app`, whose loop checks it every few seconds and on SIGHUP.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from scoreboard.core.table import TableState
 from scoreboard.render.probe import require_drawable
+from scoreboard.render.screen import PanelDrawer, Renderer
 from scoreboard.theme import Theme, ThemeError, load_theme
 
 log = logging.getLogger("scoreboard.app")  # the kiosk's one name in the logs
@@ -48,3 +52,28 @@ class ThemeWatcher:
         log.info("theme %s reloaded from %s", theme.name, self.path)
         self.theme = theme
         return theme
+
+
+RendererFactory = Callable[[Theme, tuple[int, int]], Renderer]
+
+
+def motion_renderer(
+    motion: bool, *, drawers: Mapping[str, PanelDrawer] | None = None
+) -> RendererFactory:
+    """The renderer factory with motion on (the theme decides) or off (config, ``--no-motion``).
+
+    Motion on is the renderer's default, so only ``motion=False`` is passed.
+    """
+    if motion:
+        return lambda theme, size: Renderer(theme, size, drawers=drawers)
+    return lambda theme, size: Renderer(theme, size, drawers=drawers, motion=False)
+
+
+def use_theme_rows(table: TableState, theme: Theme) -> bool:
+    """Give the table the theme's row count (the theme owns it); True when it changed.
+
+    The road engine places every road on ``rows`` rows and the renderer draws a
+    grid of ``theme.roads.rows``: the two must agree, or cells land on rows the
+    grid lacks and are dropped.
+    """
+    return table.set_rows(theme.roads.rows)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import logging
 import pkgutil
 import signal
 import sys
@@ -20,6 +19,7 @@ from collections.abc import Iterator
 from typing import NoReturn
 
 import scoreboard.commands
+from scoreboard import logsetup
 
 
 class UsageError(Exception):
@@ -74,11 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    logsetup.configure(args.verbose)
     try:
         return int(args.func(args) or 0)
     except UsageError as error:

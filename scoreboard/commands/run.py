@@ -229,8 +229,14 @@ def run_headless(
     """The app loop without a window: wait for input or a deadline, poll, log the mark.
 
     It polls once a second at least, so a failing journal (which the feed tries
-    again on every poll) clears even while the table is quiet.
+    again on every poll) clears even while the table is quiet.  Under systemd it
+    is ready after its first poll and feeds the watchdog after each one (there is
+    no frame to produce).
     """
+    from scoreboard.heartbeat import Heartbeat, summary
+    from scoreboard.sdnotify import Notifier
+
+    heartbeat = Heartbeat(Notifier.from_environ())
     halt = stop or threading.Event()
     wake = threading.Event()
 
@@ -245,14 +251,17 @@ def run_headless(
     try:
         while not halt.is_set():
             now = time.monotonic()
-            deadline = feed.next_deadline(now)
-            timeout = 1.0 if deadline is None else min(1.0, max(0.0, deadline - now))
+            deadlines = [feed.next_deadline(now), heartbeat.deadline(now)]
+            timeout = min([1.0, *(max(0.0, d - now) for d in deadlines if d is not None)])
             wake.wait(timeout)
             wake.clear()
             now = time.monotonic()
             table.switch_limits(time.time())  # scheduled limits due: at most a second late
             feed.poll(table, now)
             status = feed.status(now)
+            journal_ok = feed.journal_health().ok
+            line = summary(status, table.shoe_number, table.last_number, (), journal_ok)
+            heartbeat.good_step(time.monotonic(), line)
             if status is not shown:
                 log.info(
                     "feed %s: shoe %s, %d games, missing %s",
@@ -265,5 +274,6 @@ def run_headless(
     except KeyboardInterrupt:
         pass
     finally:
+        heartbeat.stopping()
         feed.stop()
     return 0

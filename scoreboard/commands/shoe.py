@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import random
 from dataclasses import replace
 from pathlib import Path
 
-from scoreboard.cli import UsageError
+from scoreboard.cli import UsageError, sigterm_as_interrupt
 from scoreboard.config import (
     PROTOCOLS,
     Config,
@@ -21,6 +22,7 @@ from scoreboard.config import (
     parse_hostport,
     with_mqtt,
 )
+from scoreboard.core.limits import limits_from_spec
 from scoreboard.core.shoe import MAX_DECKS, Dealer
 from scoreboard.core.table import Limits
 from scoreboard.core.variants import VARIANTS
@@ -118,6 +120,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="how long the shuffle lasts between shoes (default 3 x pace)",
     )
     parser.add_argument("--seed", type=int, help="shuffle seed (default: random)")
+    parser.add_argument(
+        "--tables",
+        type=int,
+        metavar="N",
+        help=(
+            "a simulated floor: deal N tables (<table>1 ... <table>N, default T1 ... TN), "
+            "each with its own connection, shoe, seed, pace (within 25%% of --pace) and "
+            "limits tier; --seed makes the whole floor repeatable"
+        ),
+    )
     parser.add_argument("--decks", type=int, default=MAX_DECKS, help="decks in the shoe")
     parser.add_argument(
         "--shoes", type=int, metavar="N", help="stop after N shoes (default: never)"
@@ -151,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--shuffle-seconds must be 0 or more, got {shuffle_seconds}")
     if args.shoes is not None and args.shoes < 1:
         raise UsageError(f"--shoes must be 1 or more, got {args.shoes}")
+    if args.tables is not None:
+        return run_floor(args, shuffle_seconds)
     config = apply_mqtt_arguments(Config(), args)
     try:
         dealer = Dealer(decks=args.decks, seed=args.seed, table_id=config.table_id)
@@ -171,11 +185,62 @@ def run(args: argparse.Namespace) -> int:
         endpoint.topics.prefix,
         controller.session,
     )
-    controller.start()
+    with sigterm_as_interrupt():  # a service stop says offline (retained) before leaving
+        controller.start()
+        try:
+            controller.deal(dealer.timed(args.pace, shuffle_seconds), shoes=args.shoes)
+            if args.linger:
+                controller.linger(args.linger)
+        finally:
+            controller.stop()
+    return 0
+
+
+def run_floor(args: argparse.Namespace, shuffle_seconds: float) -> int:
+    """``--tables N``: every table its own controller, dealt on its own thread."""
+    from scoreboard.controller import Controller
+    from scoreboard.controller.floor import deal_floor, delayed, floor_tables
+
+    if args.prefix:
+        raise UsageError("--prefix names one table's topics; --tables gives each its own")
+    if args.state_dir is not None and args.state_dir.exists() and not args.state_dir.is_dir():
+        raise UsageError(f"--state-dir {args.state_dir} is not a directory")
+    stem = args.table or "T"
+    seed = args.seed if args.seed is not None else random.randrange(2**31)
     try:
-        controller.deal(dealer.timed(args.pace, shuffle_seconds), shoes=args.shoes)
-        if args.linger:
-            controller.linger(args.linger)
-    finally:
-        controller.stop()
+        tables = floor_tables(args.tables, stem, seed, args.pace)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    base = apply_mqtt_arguments(Config(), args)
+    if base.mqtt.username:
+        log.warning(
+            "shoe: %d tables share the account %s; a broker that binds client ids to "
+            "accounts (use_username_as_clientid) keeps only one of them connected",
+            len(tables),
+            base.mqtt.username,
+        )
+    deals = []
+    for table in tables:
+        config = replace(base, table_id=table.table_id)
+        try:
+            dealer = Dealer(decks=args.decks, seed=table.seed, table_id=table.table_id)
+            limits = limits_from_spec(table.limits, VARIANTS[args.variant], currency="USD")
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        state_dir = None if args.state_dir is None else args.state_dir / table.table_id
+        controller = Controller(endpoint_from(config), limits=limits, state_dir=state_dir)
+        events = delayed(dealer.timed(table.pace, shuffle_seconds), table.offset)
+        deals.append((controller, events))
+    log.info(
+        "shoe: a floor of %d tables %s ... %s, seed %d, pace %.2fs +-25%% -> %s:%d",
+        len(tables),
+        tables[0].table_id,
+        tables[-1].table_id,
+        seed,
+        args.pace,
+        base.mqtt.host,
+        base.mqtt.port,
+    )
+    with sigterm_as_interrupt():
+        deal_floor(deals, shoes=args.shoes)
     return 0
