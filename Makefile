@@ -74,6 +74,8 @@ lint: $(VENV)/.installed-test
 mutation: $(VENV)/.installed-test
 	$(BIN)/python tools/mutation.py scoreboard/core/*.py scoreboard/protocol/*.py --list-survivors
 
+# `scoreboard bench` first (this box's figures and its PASS/FAIL verdict, the same code),
+# then every benchmarks/bench_*.py; BENCH_ARGS: --quick, --only box,frame, --compare TREE.
 bench: $(VENV)/.installed-test system-deps
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 

@@ -32,8 +32,6 @@ import argparse
 import json
 import os
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -47,6 +45,8 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from scoreboard.bench.broker import Broker, find_mosquitto
+from scoreboard.bench.machine import load_average
 from scoreboard.config import Endpoint, MqttConfig
 from scoreboard.controller import Controller
 from scoreboard.core.rules import Game
@@ -77,34 +77,14 @@ def queue_lines() -> list[str]:
     ]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_mosquitto(directory: Path) -> tuple[subprocess.Popen, int, Path]:
-    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    port = free_port()
-    lines = [f"listener {port} 127.0.0.1", "persistence false", "allow_anonymous true"]
-    lines += ["log_dest stderr", "log_type error", "log_type warning", "log_type notice"]
-    if os.geteuid() == 0:
-        lines.append("user root")
-    lines += queue_lines()
-    conf = directory / "mosquitto.conf"
-    conf.write_text("\n".join(lines) + "\n")
-    log_path = directory / "mosquitto.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen([binary, "-c", str(conf)], stdout=log, stderr=log)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return process, port, log_path
-        except OSError:
-            time.sleep(0.05)
-    process.kill()
-    raise SystemExit("mosquitto did not start")
+def start_mosquitto(work: Path) -> Broker:
+    """``scoreboard bench``'s private broker, with the example config's queue sizes."""
+    binary = find_mosquitto()
+    if binary is None:
+        raise SystemExit("mosquitto not installed (apt-get install mosquitto)")
+    broker = Broker(work, binary, tuple(queue_lines()))
+    broker.start()
+    return broker
 
 
 # -- what the controller publishes ----------------------------------------------------------
@@ -245,13 +225,6 @@ def worst_gap(times: list[float]) -> float:
     return max((b - a for a, b in pairwise(times)), default=0.0)
 
 
-def loadavg() -> str:
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "?"
-
-
 def drive(feed: MqttFeed, table: TableState, wake: threading.Event, done: Callable[[], bool],
           timeout: float) -> list[float]:  # fmt: skip
     """The kiosk's loop until ``done()``: poll, frame, report, sleep; returns the poll times."""
@@ -276,7 +249,8 @@ def drive(feed: MqttFeed, table: TableState, wake: threading.Event, done: Callab
 
 
 def run_case(case: str, shoes: int, seed: int, work: Path) -> Result:
-    broker, port, broker_log = start_mosquitto(work)
+    broker = start_mosquitto(work)
+    port, broker_log = broker.port, broker.log_path
     topics = Topics(f"bench/v2/{uuid.uuid4().hex[:8]}")
     messages, last_shoe, last_games = controller_messages(topics, shoes, seed)
     table = TableState()
@@ -328,7 +302,7 @@ def run_case(case: str, shoes: int, seed: int, work: Path) -> Result:
 
             polls = drive(feed, table, wake, done, timeout=300)
             finished = time.monotonic()
-            load = loadavg()
+            load = load_average()
             time.sleep(0.5)  # the last status on its way to the recorder
             with recorder.lock:
                 seen_at = [t for t in recorder.times if started <= t <= finished]
@@ -342,8 +316,7 @@ def run_case(case: str, shoes: int, seed: int, work: Path) -> Result:
                 if path.is_file()
             )
     finally:
-        broker.terminate()
-        broker.wait()
+        broker.stop()
     # The final state, exact: the last shoe's games as published, and the status says so.
     assert table.shoe_number == shoes, (table.shoe_number, shoes)
     assert (table.shoe_id, table.games, table.missing) == (last_shoe, last_games, ())
@@ -373,7 +346,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--case", choices=CASES, action="append", help="default: both")
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, loadavg {loadavg()}, "
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, loadavg {load_average()}, "
           f"broker queues: {', '.join(queue_lines())}")  # fmt: skip
     for case in args.case or CASES:
         work = Path(tempfile.mkdtemp(prefix="bench-burst-"))

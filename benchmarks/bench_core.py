@@ -19,12 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 
-
-def pin_to_one_core() -> str:
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-        return "pinned to one core"
-    return "not pinned"
+from scoreboard.bench.machine import pin_to_one_core
 
 
 def best_of(runs: int, action: Callable[[], object]) -> float:

@@ -88,7 +88,7 @@ def rows(results: Sequence[Mapping[str, Any]], size: tuple[int, int]) -> list[sb
 
     def figures(case: str, key: str = "samples") -> list[sbs.Figure | None]:
         found = [result[key].get(case, {}) for result in results]
-        return [sbs.Figure.of(f.get("wall", []), f.get("cpu", [])) for f in found]
+        return [sbs.figure(f.get("wall", []), f.get("cpu", [])) for f in found]
 
     coup, full = COUP.get(size), FULL.get(size)
     coup_text = f"<= {coup:g} ms" if coup else ""

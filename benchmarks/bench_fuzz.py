@@ -34,19 +34,13 @@ from bench_burst import controller_messages
 from test_fuzz_hostile import hostile_payloads  # the test's own generators
 from test_mqtt_fuzz import malformed_payloads
 
+from scoreboard.bench.machine import pin_to_one_core
 from scoreboard.config import Endpoint, MqttConfig
 from scoreboard.core.table import TableState
 from scoreboard.feeds.session import DisplaySession
 from scoreboard.journal import Journal
 from scoreboard.link import Connected, Message, Subscribed
 from scoreboard.protocol import MAX_PAYLOAD, ProtocolError, Topics, parse_message
-
-
-def pin_to_one_core() -> str:
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-        return "pinned to one core"
-    return "not pinned"
 
 
 class Lines(logging.Handler):

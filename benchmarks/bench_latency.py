@@ -1,13 +1,13 @@
 """Live feed latency: controller publish -> coup applied -> frame flipped, through mosquitto.
 
-Starts a private mosquitto on a free loopback port, the simulated controller
-dealing at a fixed pace (in a thread), and the kiosk (pygame, dummy video
-driver, journal on) reading the feed, run by its own loop (``Kiosk.run``: it
-sleeps until the feed's thread wakes it).  For each coup it takes the time
-just before the controller's ``publish`` call, when the display applied it
-(after validation and the fsync'd journal write) and when the
-``pygame.display.update`` (or ``flip``) of the frame that shows it returned.
-Publisher and display share one process and one clock.
+The measuring is ``scoreboard bench``'s (``scoreboard/bench/latency.py`` and
+its private mosquitto on a free loopback port, ``broker.py``): the simulated
+controller dealing at a fixed pace (in a thread), and the kiosk (pygame, dummy
+video driver, journal on) reading the feed, run by its own loop.  For each
+coup: just before the controller's ``publish`` call, when the display applied
+it (after validation and the fsync'd journal write) and when the
+``pygame.display.update`` of the frame that shows it returned.  Publisher and
+display share one process and one clock.
 
 Each size runs in a fresh process per tree, like ``bench_frame.py``; with
 ``--compare BASE`` the baseline tree runs the same script in its own venv and
@@ -25,191 +25,49 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import sidebyside as sbs
+import this_tree
 
 SCRIPT = Path(__file__).resolve()
 TARGETS = {(1920, 1080): 30.0, (3840, 2160): 50.0}
 CASES = ("publish -> applied", "publish -> flip")
 
-Key = tuple[str, int]
-
-
-def start_mosquitto(directory: Path) -> tuple[subprocess.Popen[bytes], int]:
-    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    conf = directory / "mosquitto.conf"
-    lines = [f"listener {port} 127.0.0.1", "persistence false", "allow_anonymous true"]
-    if os.geteuid() == 0:
-        lines.append("user root")
-    conf.write_text("\n".join(lines) + "\n")
-    process = subprocess.Popen([binary, "-c", str(conf)], stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return process, port
-        except OSError:
-            time.sleep(0.05)
-    process.kill()
-    raise SystemExit("mosquitto did not start")
-
-
-class Stamps:
-    """When each coup was published, applied by the display and flipped onto the screen."""
-
-    def __init__(self, coups: int) -> None:
-        self.coups = coups
-        self.published: dict[Key, float] = {}
-        self.applied: dict[Key, float] = {}
-        self.flipped: dict[Key, float] = {}
-        self.dealt = threading.Event()
-
-    def on_applied(self, event: object, _received: float) -> None:
-        from scoreboard.core.events import CoupReceived
-
-        if isinstance(event, CoupReceived):
-            self.applied[(event.shoe, event.game.number)] = time.perf_counter()
-
-    def on_flip(self) -> bool:
-        """A frame reached the screen: it shows every coup applied before it; True when done."""
-        now = time.perf_counter()
-        for key in self.applied.keys() - self.flipped.keys():
-            self.flipped[key] = now
-        return self.dealt.is_set() and len(self.flipped) >= self.coups
-
-
-def watch_flips(stamps: Stamps, kiosk: Any) -> None:
-    """Note when ``pygame.display.update``/``flip`` returns; stop the kiosk once all are shown."""
-    import pygame
-
-    def timed(real: Any) -> Any:
-        def call(*args: object) -> object:
-            result = real(*args)
-            if stamps.on_flip():
-                kiosk.running = False
-            return result
-
-        return call
-
-    pygame.display.update = timed(pygame.display.update)
-    pygame.display.flip = timed(pygame.display.flip)
-
-
-def table_limits() -> Any:
-    """The controller's limits, built from public fields (no default the display might drop)."""
-    from scoreboard.core.limits import Limits
-    from scoreboard.core.variants import VARIANTS
-
-    bets = {"player": (25, 10000), "banker": (25, 10000), "tie": (5, 1000)}
-    return Limits(currency="USD", bets=bets, pays=VARIANTS["commission"].pays())
-
-
-def deal(controller: Any, feed: Any, stamps: Stamps, coups: int, pace: float) -> None:
-    """Wait for the display to connect, deal ``coups`` coups shoe after shoe, then flush."""
-    from scoreboard.core.events import CoupReceived
-    from scoreboard.core.shoe import Dealer, timed
-
-    deadline = time.monotonic() + 30
-    while not feed.session.connected and time.monotonic() < deadline:
-        time.sleep(0.01)
-    controller.start()
-    count = 0
-    for event in Dealer(seed=2026):
-        controller.deal(timed([event], pace, 0.0))
-        if isinstance(event, CoupReceived):
-            count += 1
-            if count >= coups:
-                break
-    controller.flush(10)
-    stamps.dealt.set()
-
-
-def timed_controller(endpoint: Any, stamps: Stamps) -> Any:
-    """A controller that notes the time just before each coup's publish call."""
-    from scoreboard.controller import Controller
-    from scoreboard.core.events import CoupReceived
-
-    class TimedController(Controller):
-        def publish(self, event: Any, *, retain: bool = False) -> None:
-            if isinstance(event, CoupReceived):
-                stamps.published[(event.shoe, event.game.number)] = time.perf_counter()
-            super().publish(event, retain=retain)
-
-    return TimedController(endpoint, limits=table_limits())
-
-
-def kiosk_options(motion: str) -> dict[str, Any]:
-    """Nothing for the kiosk as shipped; a renderer with motion off (where it has motion)."""
-    from kiosk_frames import renderer_factory
-
-    return {} if motion == "shipped" else {"renderer": renderer_factory(False)}
-
 
 def measure(size: tuple[int, int], coups: int, pace: float, motion: str) -> dict[str, Any]:
-    """One run at one size in this interpreter's tree: the raw latencies in ms."""
+    """One run at one size in this interpreter's tree: the raw latencies in ms.
+
+    The broker and the measuring are ``scoreboard bench``'s own (this tree's,
+    see ``this_tree.py``); the kiosk, the feed and the controller are the tree's.
+    """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import scoreboard
     from scoreboard.app import Kiosk
-    from scoreboard.config import Endpoint, MqttConfig
-    from scoreboard.core.table import TableState
-    from scoreboard.feeds.mqtt import MqttFeed
-    from scoreboard.journal import Journal
-    from scoreboard.protocol import Topics
-    from scoreboard.theme import load_theme
 
+    broker, latency = this_tree.bench("broker"), this_tree.bench("latency")
+    shipped = None if motion == "shipped" else False  # None: the kiosk as shipped
+    board = this_tree.bench("kiosk").Board(Kiosk, "classic", size, motion=shipped)
     before = sbs.machine()
-    work = Path(tempfile.mkdtemp(prefix="bench-latency-"))
-    broker, port = start_mosquitto(work)
-    endpoint = Endpoint(MqttConfig(port=port), Topics("bench/v1/T1"))
-    stamps = Stamps(coups)
-    controller = timed_controller(endpoint, stamps)
-    table = TableState()
-    try:
-        with Journal(work / "state") as journal:
-            journal.replay(table)
-            feed = MqttFeed(endpoint, display_id="bench", journal=journal)
-            feed.session.on_applied = stamps.on_applied
-            kiosk = Kiosk(
-                feed,
-                table,
-                load_theme("classic"),
-                windowed=True,
-                size=size,
-                **kiosk_options(motion),
-            )
-            watch_flips(stamps, kiosk)
-            dealer = threading.Thread(
-                target=deal, args=(controller, feed, stamps, coups, pace), daemon=True
-            )
-            dealer.start()
-            kiosk.run(run_for=coups * pace * 3 + 60)
-            controller.stop()
-    finally:
-        broker.terminate()
-        broker.wait()
-        shutil.rmtree(work, ignore_errors=True)
-    keys = [key for key in stamps.published if key in stamps.flipped and key in stamps.applied]
-    applied = [(stamps.applied[k] - stamps.published[k]) * 1000 for k in keys]
-    flipped = [(stamps.flipped[k] - stamps.published[k]) * 1000 for k in keys]
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-latency-") as work,
+        broker.private_broker(Path(work) / "broker") as running,
+    ):
+        samples = latency.measure_latency(
+            board, port=running.port, state_dir=Path(work) / "state", coups=coups, pace=pace
+        )
+    if samples.failure:
+        print(f"bench_latency: {samples.failure}", file=sys.stderr)
     return {
         "scoreboard": scoreboard.__file__,
-        "published": len(stamps.published),
-        "shown": len(keys),
-        "samples": {CASES[0]: {"wall": applied}, CASES[1]: {"wall": flipped}},
-        "load": [before["load"], sbs.machine()["load"]],
+        "published": samples.published,
+        "shown": len(samples.flipped_ms),
+        "samples": {CASES[0]: {"wall": samples.applied_ms}, CASES[1]: {"wall": samples.flipped_ms}},
+        "load": [before["load_average"], sbs.machine()["load_average"]],
     }
 
 
@@ -228,7 +86,7 @@ def rows(results: list[dict[str, Any]], size: tuple[int, int]) -> list[sbs.Row]:
     limit = TARGETS.get(size)
     table = []
     for case in CASES:
-        figures = [sbs.Figure.of(r["samples"][case]["wall"]) for r in results]
+        figures = [sbs.figure(r["samples"][case]["wall"]) for r in results]
         if case == CASES[1]:
             table.append(sbs.Row(case, figures, limit, f"p99 <= {limit:g} ms" if limit else ""))
         else:

@@ -3,9 +3,10 @@
 Run with ``SDL_VIDEODRIVER=dummy python benchmarks/bench_render.py [--quick]``
 (``make bench`` does).  Targets (issue 4): full frame median <= 10 ms at
 1920x1080 and <= 30 ms at 3840x2160; idle CPU of the demo between coups < 2 %
-of one core.  These frames are the renderer's alone, from warm caches, without
-the copy to the display: what the screen sees, through the kiosk's loop, is
-``bench_frame.py``.
+of one core (``scoreboard bench``'s own measure: ``scoreboard/bench/idle.py``).
+These frames are the renderer's alone, from warm caches, without the copy to
+the display: what the screen sees, through the kiosk's loop, is
+``bench_frame.py`` (and ``scoreboard bench``).
 """
 
 from __future__ import annotations
@@ -20,25 +21,17 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
-from kiosk_frames import shoe_events, shoe_games
 
 from scoreboard.app import Kiosk
+from scoreboard.bench.idle import idle_cpu
+from scoreboard.bench.kiosk import Board, shoe_events, shoe_games
 from scoreboard.core.events import CoupReceived
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import FeedStatus, TableState, apply_event
-from scoreboard.feeds.simulated import SimulatedFeed
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import load_theme
 
 REPEAT = 30
-
-
-def cpu_seconds() -> float:
-    """User + system CPU time of this process, from /proc/self/stat."""
-    with open("/proc/self/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
 
 
 def full_frames(theme_name: str, size: tuple[int, int]) -> tuple[float, float]:
@@ -66,21 +59,6 @@ def full_frames(theme_name: str, size: tuple[int, int]) -> tuple[float, float]:
     return statistics.median(full), statistics.median(coups)
 
 
-def idle_cpu(seconds: float = 10.0, pace: float = 3600.0) -> float:
-    """Percent of one core used by the demo kiosk (by default: waiting for the next coup)."""
-    feed = SimulatedFeed(Dealer(seed=3), pace=pace)
-    kiosk = Kiosk(feed, TableState(), load_theme("classic"), windowed=True, size=(1920, 1080))
-    try:
-        kiosk.run(run_for=1.0)  # first frame and the shoe's start
-        before_cpu, before_wall = cpu_seconds(), time.monotonic()
-        kiosk.run(run_for=seconds)
-        used = cpu_seconds() - before_cpu
-        wall = time.monotonic() - before_wall
-    finally:
-        pygame.display.quit()
-    return 100.0 * used / wall
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="classic only, shorter idle runs")
@@ -95,11 +73,11 @@ def main() -> None:
             print(f"{theme:<10} {size[0]}x{size[1]:<5} {full:>14.1f} {coup:>12.1f}")
     print(f"video driver: {os.environ['SDL_VIDEODRIVER']}")
     idle, dealing = (5.0, 8.0) if quick else (10.0, 20.0)
-    print(f"idle CPU of the demo between coups: {idle_cpu(idle):.2f} % of one core")
-    print(
-        f"CPU of the demo dealing every 4 s ({dealing:g} s): "
-        f"{idle_cpu(dealing, 4.0):.2f} % of one core"
-    )
+    between = idle_cpu(Board(Kiosk), idle)
+    print(f"idle CPU of the demo between coups: {between.percent:.2f} % of one core")
+    busy = idle_cpu(Board(Kiosk), dealing, pace=4.0)
+    print(f"CPU of the demo dealing every 4 s ({dealing:g} s): {busy.percent:.2f} % of one core")
+    pygame.display.quit()
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ documented figure is the best of 3).
   real command, process start included.
 
 Shoes are random with the game's frequencies (B 45.9 %, P 44.6 %, T 9.5 %,
-each pair 7.5 %, natural 34 %), from a fixed seed.
+each pair 7.5 %, natural 34 %), from a fixed seed; the shoes and the timed
+append are ``scoreboard bench``'s (``scoreboard/bench/roads.py``).
 """
 
 from __future__ import annotations
@@ -29,50 +30,10 @@ import sys
 import tempfile
 import time
 
+from scoreboard.bench.machine import pin_to_one_core
+from scoreboard.bench.roads import COUPS_PER_SHOE, SEED, append_times, random_shoe
 from scoreboard.core.roads import Roads
-from scoreboard.core.rules import Game, Winner, result_coup
-
-COUPS_PER_SHOE = 80
-
-
-def random_shoe(rng: random.Random, coups: int = COUPS_PER_SHOE) -> tuple[list[Game], str]:
-    """The games of one shoe and the same shoe as a RESULTS line."""
-    games, tokens = [], []
-    for number in range(1, coups + 1):
-        winner = rng.choices((Winner.BANKER, Winner.PLAYER, Winner.TIE), (45.9, 44.6, 9.5))[0]
-        banker_pair, player_pair = rng.random() < 0.075, rng.random() < 0.075
-        natural = rng.random() < 0.34
-        coup = result_coup(
-            winner, banker_pair=banker_pair, player_pair=player_pair, natural=natural
-        )
-        games.append(Game(number, coup))
-        flags = "b" * banker_pair + "p" * player_pair + "n" * natural
-        tokens.append(winner.value + flags)
-    return games, " ".join(tokens)
-
-
-def pin_to_one_core() -> str:
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-        return "pinned to one core"
-    return "not pinned"
-
-
-def append_times(shoes: list[list[Game]], *, read: bool = True) -> list[float]:
-    """Seconds per append, each including (``read``) what the board shows beside the roads."""
-    clock = time.perf_counter
-    times = []
-    for games in shoes:
-        roads = Roads()
-        for game in games:
-            start = clock()
-            roads.append(game)
-            if read:
-                roads.counts  # noqa: B018 - reading is part of "everything updated"
-                roads.streaks  # noqa: B018
-                roads.predictions  # noqa: B018
-            times.append(clock() - start)
-    return times
+from scoreboard.core.rules import Game
 
 
 def per_shoe(shoes: list[list[Game]], action) -> list[float]:
@@ -100,7 +61,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1, help="timed runs of the command")
     runs = parser.parse_args().runs
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {pin_to_one_core()}")
-    rng = random.Random(20261129)
+    rng = random.Random(SEED)
     shoes, lines = zip(*(random_shoe(rng) for _ in range(10_000)), strict=True)
     sample = list(shoes[:2000])
 

@@ -2,11 +2,11 @@
 
 The measuring half of ``bench_frame.py``: it runs in the interpreter of the tree
 under test (so ``scoreboard`` is that tree's) and prints its raw samples as JSON.
-Every timed call is the kiosk's own: ``step`` polls a scripted feed, lets the
-renderer update, copies the dirty rectangles to the display surface and calls
-``pygame.display.update``; ``draw`` is the same without the poll.  Time is
-synthetic (``now`` is handed in), so an animation never waits on the wall clock
-and its frames are timed apart from the coup that started them.
+The kiosk is driven by this tree's ``scoreboard.bench.kiosk`` (see
+``this_tree.py``): a scripted feed, a synthetic clock, each ``step`` and
+``draw`` timed, the same code ``scoreboard bench`` measures frames with.  Here
+are the comparison's own cases: early and late coups, a 1,000-coup shoe, theme
+reloads, cold kiosks, the kiosk as shipped and rotated.
 
 Only public names that exist before and after issue 10 are used; where the new
 code adds a keyword (``Renderer(..., motion=False)``) it is used when present and
@@ -15,11 +15,9 @@ the JSON says whether it was.
 
 from __future__ import annotations
 
-import inspect
 import os
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -27,23 +25,25 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
+import this_tree
 
 import scoreboard
 from scoreboard.app import Kiosk
-from scoreboard.core.events import CoupReceived, NewShoe
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus, TableState, apply_event
-from scoreboard.health import JournalHealth
+from scoreboard.core.events import CoupReceived
+from scoreboard.core.table import TableState, apply_event
 from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme, themes_dir
+from scoreboard.theme import themes_dir
 
-WALL = 1_700_000_010.0  # a fixed wall clock: the header's minute never turns mid-run
-PACE = 4.0  # synthetic seconds between coups, as the demo deals
-SETTLE_LIMIT = 600  # animation frames followed after one coup at most
-
-Samples = dict[str, dict[str, list[float]]]
-"""Per case: ``{"wall": [ms, ...], "cpu": [ms, ...]}`` (the process's CPU time alike)."""
+driving = this_tree.bench("kiosk")  # this tree's way of driving a kiosk, for either tree
+Bench = driving.Bench
+ScriptedFeed = driving.ScriptedFeed
+Samples = driving.Samples
+note = driving.note
+takes_keyword = driving.takes_keyword
+shoe_games = driving.shoe_games
+shoe_events = driving.shoe_events
+renderer_factory = driving.renderer_factory
+Stopwatch = this_tree.bench("stats").Stopwatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,146 +66,16 @@ class Plan:
     shipped_shoes: int = 1
 
 
-class ScriptedFeed:
-    """A feed (the kiosk's Feed protocol) that applies what it is given at the next poll."""
-
-    def __init__(self) -> None:
-        self.pending: list[object] = []
-        self.health: object = None
-
-    def give(self, *events: object) -> None:
-        self.pending.extend(events)
-
-    def start(self, wake: Callable[[], None]) -> None:
-        """Nothing to start: the benchmark drives every step."""
-
-    def poll(self, table: TableState, now: float) -> None:  # noqa: ARG002 - the protocol
-        for event in self.pending:
-            apply_event(table, event)  # type: ignore[arg-type]
-        self.pending.clear()
-
-    def status(self, now: float) -> FeedStatus:  # noqa: ARG002 - the protocol
-        return FeedStatus.DEMO
-
-    def next_deadline(self, now: float) -> float | None:  # noqa: ARG002 - the protocol
-        return None
-
-    def report(self, render: object) -> None:
-        self.health = render
-
-    def journal_health(self) -> JournalHealth:
-        return JournalHealth()
-
-    def stop(self) -> None:
-        """Nothing to release."""
-
-
-def shoe_games(seed: int, coups: int) -> list[Game]:
-    """``coups`` games numbered 1..coups from the simulated dealer (crossing its shoes)."""
-    games: list[Game] = []
-    for event in Dealer(seed=seed):
-        if isinstance(event, CoupReceived):
-            games.append(Game(len(games) + 1, event.game.coup))
-            if len(games) >= coups:
-                return games
-    raise AssertionError("the dealer never stops")
-
-
-def shoe_events(shoe_id: str, games: list[Game]) -> Iterator[object]:
-    yield NewShoe(shoe_id)
-    for game in games:
-        yield CoupReceived(shoe_id, game)
-
-
-def takes_keyword(function: Callable[..., object], name: str) -> bool:
-    try:
-        return name in inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def renderer_factory(motion: bool | None) -> Callable[..., Renderer]:
-    """Renderers with motion off (or on); ``None``: the renderer's own default."""
-    if motion is None or not takes_keyword(Renderer, "motion"):
-        return Renderer
-    return lambda theme, size: Renderer(theme, size, motion=motion)
-
-
 def make_kiosk(
-    feed: ScriptedFeed,
+    feed: Any,
     table: TableState,
     theme_name: str,
     size: tuple[int, int],
     motion: bool | None,
     **extra: object,
-) -> Kiosk:
-    keywords: dict[str, Any] = {"windowed": True, "size": size, **extra}
-    if takes_keyword(Kiosk, "wall_clock"):
-        keywords["wall_clock"] = lambda: WALL
-    if motion is not None and takes_keyword(Kiosk, "renderer"):
-        keywords["renderer"] = renderer_factory(motion)  # None: the kiosk's own default
-    if motion is not None and takes_keyword(Kiosk, "motion"):
-        keywords["motion"] = motion
-    return Kiosk(feed, table, load_theme(theme_name), **keywords)
-
-
-class Stopwatch:
-    """Wall time (what the screen waits) and this process's CPU time (what load moves less)."""
-
-    def __enter__(self) -> Stopwatch:
-        self.wall, self.cpu = time.perf_counter(), time.process_time()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.wall = (time.perf_counter() - self.wall) * 1000
-        self.cpu = (time.process_time() - self.cpu) * 1000
-
-
-def note(samples: Samples, case: str, watch: Stopwatch) -> None:
-    entry = samples.setdefault(case, {"wall": [], "cpu": []})
-    entry["wall"].append(watch.wall)
-    entry["cpu"].append(watch.cpu)
-
-
-@dataclass
-class Bench:
-    """One kiosk, a synthetic clock, and the samples taken so far (milliseconds)."""
-
-    kiosk: Kiosk
-    feed: ScriptedFeed
-    now: float = 1000.0
-    samples: Samples = field(default_factory=dict)
-
-    def step(self, *events: object) -> Stopwatch:
-        """One loop step that sees ``events``; what it cost (the settling not counted)."""
-        self.feed.give(*events)
-        with Stopwatch() as watch:
-            self.kiosk.step(self.now)
-        return watch
-
-    def settle(self, case: str | None = "animation frame") -> None:
-        """Draw every animation frame the renderer asks for, each timed as ``case``."""
-        for _ in range(SETTLE_LIMIT):
-            due = self.kiosk.renderer.next_blink(self.now)
-            if due is None:
-                break
-            self.now = max(due, self.now + 0.001)
-            with Stopwatch() as watch:
-                self.kiosk.draw(FeedStatus.DEMO, self.now)
-            if case is not None:
-                note(self.samples, case, watch)
-        self.now += PACE
-
-    def shoe(self, shoe_id: str, games: list[Game], case: Callable[[int], str | None]) -> None:
-        """Deal ``games`` coup by coup; coup ``n``'s step is noted as ``case(n)``."""
-        self.step(NewShoe(shoe_id))
-        self.settle(None)
-        for game in games:
-            cost = self.step(CoupReceived(shoe_id, game))
-            name = case(game.number)
-            if name is not None:
-                note(self.samples, name, cost)
-            self.settle()
+) -> Any:
+    """A windowed kiosk of this tree's ``Kiosk`` (``motion`` None: as shipped)."""
+    return driving.make_kiosk(Kiosk, feed, table, theme_name, size, motion, **extra)
 
 
 EARLY = "coup, early (1-10)"
@@ -234,7 +104,7 @@ def measure(theme: str, size: tuple[int, int], plan: Plan) -> dict[str, Any]:
     bench = Bench(first.kiosk, first.feed, samples=samples)
     for seed in range(1, plan.shoes + 1):
         bench.shoe(f"bench-{seed}", shoe_games(seed, plan.shoe), per_coup_case(plan.shoe))
-    full_frames(bench, plan.repeat)
+    bench.full_frames(plan.repeat)
     theme_reloads(bench, plan.repeat)
     for _ in range(plan.cold):
         cold_kiosk(theme, size, samples, plan.shoe, label="cold first frame (new Kiosk)")
@@ -271,14 +141,6 @@ def cold_kiosk(
     bench = Bench(kiosk, feed, samples=samples)
     bench.settle(None)
     return bench
-
-
-def full_frames(bench: Bench, repeat: int) -> None:
-    """``invalidate()`` then a step: everything redrawn and copied to the display."""
-    for _ in range(repeat):
-        bench.kiosk.renderer.invalidate()
-        note(bench.samples, "full frame", bench.step())
-        bench.settle(None)
 
 
 def theme_reloads(bench: Bench, repeat: int) -> None:

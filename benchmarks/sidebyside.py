@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import json
 import os
-import platform
-import statistics
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import this_tree
 
 HERE = Path(__file__).resolve().parent
 THIS_TREE = HERE.parent
@@ -131,31 +131,15 @@ def run_child(where: Tree, script: Path, argv: Sequence[str]) -> dict[str, Any]:
     return result
 
 
-def percentile(values: Sequence[float], fraction: float) -> float:
-    """Nearest-rank percentile (p99 of fewer than 100 samples is near the maximum).
-
-    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.5), percentile(list(range(101)), 0.99)
-    (3.0, 99)
-    """
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+stats = this_tree.bench("stats")
+percentile = stats.percentile
+Figure = stats.Spread
+"""Median and p99 of one case's wall-clock samples, their count, the median of its CPU time."""
 
 
-@dataclass(frozen=True, slots=True)
-class Figure:
-    """Median and p99 of one case's wall-clock samples, and the median of its CPU time."""
-
-    median: float
-    p99: float
-    count: int
-    cpu: float | None = None
-
-    @classmethod
-    def of(cls, values: Sequence[float], cpu: Sequence[float] = ()) -> Figure | None:
-        if not values:
-            return None
-        median, p99 = statistics.median(values), percentile(values, 0.99)
-        return cls(median, p99, len(values), statistics.median(cpu) if cpu else None)
+def figure(values: Sequence[float], cpu: Sequence[float] = ()) -> Figure | None:
+    """The samples' figure, or None when the case has none (a tree without it)."""
+    return Figure.of(values, cpu) if values else None
 
 
 def verdict(figure: Figure | None, limit: float | None, *, p99_only: bool = False) -> str:
@@ -242,29 +226,14 @@ def markdown(
     return "\n".join(lines) + "\n"
 
 
-def machine() -> dict[str, Any]:
-    """Cores, CPU model, load average and versions: what a figure needs beside it."""
-    model = "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-        load = Path("/proc/loadavg").read_text().split()[:3]
-    except OSError:
-        load = ["?"]
-    return {
-        "cores": os.cpu_count(),
-        "cpu": model,
-        "load": " ".join(load),
-        "python": platform.python_version(),
-    }
+machine = this_tree.bench("machine").machine
+"""Cores, CPU model, load average and versions: what a figure needs beside it."""
 
 
 def describe(where: Sequence[Tree], before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
     trees_text = "; ".join(f"{t.label} = {t.path}" for t in where)
     return (
-        f"{trees_text}\nmachine: {before['cores']} cores, {before['cpu']}, Python "
-        f"{before['python']}; load average (1, 5, 15 min) before {before['load']}, "
-        f"after {after['load']}"
+        f"{trees_text}\nmachine: {before['cpus']} cores, {before['cpu']}, Python "
+        f"{before['python']}; load average (1, 5, 15 min) before {before['load_average']}, "
+        f"after {after['load_average']}"
     )

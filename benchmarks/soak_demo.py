@@ -16,12 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+from scoreboard.bench.memory import status_mib
 
 
 def main() -> int:
@@ -42,7 +37,7 @@ def main() -> int:
             time.sleep(min(10, args.seconds / 12))
             if process.poll() is None:
                 shoes = log.read_text().count("; shuffling")  # one line per finished shoe
-                samples.append((time.monotonic() - start, shoes, rss_mib(process.pid)))
+                samples.append((time.monotonic() - start, shoes, status_mib("VmRSS", process.pid)))
                 print(f"{samples[-1][0]:6.0f} s  {shoes:5d} shoes  {samples[-1][2]:7.1f} MiB")
     if process.returncode != 0 or "Traceback" in log.read_text():
         print(f"demo failed (exit {process.returncode}); see {log}")

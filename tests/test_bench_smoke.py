@@ -1,8 +1,10 @@
-"""The frame benchmark runs end to end (tiny plan, small window); it times nothing here.
+"""The side-by-side benchmarks run end to end (tiny plans, small windows); nothing is timed.
 
 Speed is judged by reading the benchmark's table (docs/benchmarks.md), never
-asserted: this only keeps ``benchmarks/bench_frame.py`` working as the kiosk's
-API moves, including its side-by-side mode (the tree compared with itself).
+asserted: this only keeps ``benchmarks/bench_frame.py`` and
+``benchmarks/bench_latency.py`` working as the kiosk's API moves, including
+their side-by-side mode (the tree compared with itself), now that they measure
+with ``scoreboard bench``'s own code (``scoreboard/bench``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = r"(\s+\d+\.\d\d){3}\s+\d+"  # median, p99, CPU median, samples
@@ -29,6 +33,18 @@ def test_the_frame_benchmark_prints_every_case_for_both_trees() -> None:
         line = next(line for line in done.stdout.splitlines() if line.startswith(case))
         assert re.search(FIGURES * 2, line), line  # the base's column, then now's
     assert "classic 480x270" in done.stdout
+
+
+@pytest.mark.mosquitto
+def test_the_latency_benchmark_prints_both_trees_through_its_own_broker() -> None:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_latency.py"), "--coups", "4"]
+    command += ["--pace", "0.05", "--sizes", "480x270", "--compare", str(ROOT)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("4 of 4 coups shown") == 2
+    line = next(line for line in done.stdout.splitlines() if line.startswith("publish -> flip"))
+    assert re.search(r"(\s+\d+\.\d\d){2}\s+\d+" * 2, line), line
 
 
 def test_the_side_by_side_helpers_doctests_pass() -> None:

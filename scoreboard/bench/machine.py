@@ -1,0 +1,61 @@
+"""What a figure needs beside it: the machine, its load, and what draws on its screen."""
+
+from __future__ import annotations
+
+import os
+import platform
+from pathlib import Path
+from typing import Any
+
+INVISIBLE_DRIVERS = frozenset({"dummy", "offscreen"})
+
+
+def first_line(path: str, prefix: str = "") -> str | None:
+    """The rest of ``path``'s first line starting with ``prefix`` (None: no file, no line)."""
+    try:
+        text = Path(path).read_text(errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith(prefix):
+            return line[len(prefix) :].strip(' \t:="\x00') or None
+    return None
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages: on a shared box they move p99 most."""
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def machine() -> dict[str, Any]:
+    """Cores, CPU model, board model (a Raspberry Pi names itself), OS, Python, load now."""
+    return {
+        "cpus": os.cpu_count(),
+        "cpu": first_line("/proc/cpuinfo", "model name") or platform.processor() or "?",
+        "board": first_line("/proc/device-tree/model"),
+        "os": first_line("/etc/os-release", "PRETTY_NAME") or platform.platform(),
+        "arch": platform.machine(),
+        "python": platform.python_version(),
+        "load_average": load_average(),
+    }
+
+
+def display() -> dict[str, Any]:
+    """pygame's and SDL's versions and the video driver (pygame's display must be initialised)."""
+    import pygame  # here: the rest of this module serves benchmarks that never draw
+
+    driver = pygame.display.get_driver()
+    return {
+        "pygame": pygame.version.ver,
+        "sdl": ".".join(map(str, pygame.get_sdl_version())),
+        "video_driver": driver,
+        "display_copy": driver not in INVISIBLE_DRIVERS,
+    }
+
+
+def pin_to_one_core() -> str:
+    """Pin this process to its first allowed core (a benchmark of one core's work)."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+        return "pinned to one core"
+    return "not pinned"
