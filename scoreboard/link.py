@@ -434,8 +434,6 @@ class Link:
             old.disconnect()
         old.loop_stop()
         index = (self._index + 1) % len(self._brokers)
-        with _LAST_BROKER_LOCK:
-            _LAST_BROKER[self._brokers] = index
         client = self._build(index)
         self._index, self._client = index, client
         self._pings.reset()
@@ -444,6 +442,8 @@ class Link:
     def _failed(self, client: mqtt.Client) -> None:
         """The current client's connect failed or its connection was lost: move on."""
         if self._failover is not None and client is self._client:
+            with _LAST_BROKER_LOCK:  # a link built anew meanwhile starts on the next one
+                _LAST_BROKER[self._brokers] = (self._index + 1) % len(self._brokers)
             self._failover.due()
 
     def _cut(self, reason: str) -> None:
