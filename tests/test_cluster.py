@@ -146,3 +146,31 @@ def test_a_node_stopping_mid_shoe_moves_its_display_to_the_next_node(rabbit, tmp
             display.stop()
         shoe.stop()
         sb2.start()  # back for whatever runs next
+
+
+def test_the_controllers_node_stopping_mid_shoe_moves_the_controller_on(rabbit, tmp_path):
+    sb1, sb2, sb3 = rabbit.nodes
+    prefix = unique_prefix()
+    shoe = ShoeProcess(tmp_path, prefix, [sb1, sb3], pace=0.5)
+    display = None
+    try:
+        display = display_on([sb2, sb3], prefix, "staying")
+        assert display.until(lambda: len(display.table.games) >= 5, 90), shoe.log_text()
+        stopped_at = time.monotonic()
+        sb1.stop()  # the controller's node goes away mid-shoe; the display's stays
+        dealt = len(display.table.games)
+        assert display.until(lambda: len(display.table.games) > dealt + 1, 60), shoe.log_text()
+        moved = time.monotonic() - stopped_at
+        assert display.until(lambda: len(display.table.games) == len(SHOE_COUPS), 120), (
+            display.table.missing,
+            shoe.log_text(),
+        )
+        assert coups(display) == SHOE_COUPS
+        assert display.session.broker == sb2.address and display.session.rejected == 0
+        assert display.until(lambda: display.status() is FeedStatus.LIVE, 30)
+        print(f"\nfailover: coups again on {sb2.node} {moved:.1f} s after {sb1.node} stopped")
+    finally:
+        if display is not None:
+            display.stop()
+        shoe.stop()
+        sb1.start()
