@@ -2,7 +2,7 @@
 
 Starts a private mosquitto (no persistence: a restart forgets retained messages
 and sessions, as a power-cycled broker box does) on a free loopback port,
-``scoreboard shoe --tables N`` (N controllers in one process, each its own
+``scoreboard shoe --tables`` (N controllers in a few processes, each its own
 connection) and N headless displays (:class:`~scoreboard.feeds.mqtt.MqttFeed`
 objects polled by a few threads of this process, one table each).  Once every
 display shows its table's games, the broker is stopped for ``--down`` seconds
@@ -183,10 +183,28 @@ class Board:
         return self.table.shoe_id == shoe and len(self.table.games) == games
 
 
-def make_boards(port: int, tables: int) -> list[Board]:
+def floor_ids(tables: int, processes: int) -> list[list[str]]:
+    """The table ids each ``shoe --tables`` process deals: stems A, B, C... (A1, A2...).
+
+    >>> floor_ids(5, 2)
+    [['A1', 'A2', 'A3'], ['B1', 'B2']]
+    """
+    sizes = [tables // processes + (1 if i < tables % processes else 0) for i in range(processes)]
+    return [[f"{chr(65 + i)}{n}" for n in range(1, size + 1)] for i, size in enumerate(sizes)]
+
+
+def start_shoe(work: Path, ids: list[str], port: int, pace: float) -> subprocess.Popen[bytes]:
+    """One ``scoreboard shoe --tables`` process dealing the tables ``ids`` (one stem)."""
+    command = [sys.executable, "-m", "scoreboard", "shoe", "--tables", str(len(ids))]
+    command += ["--table", ids[0][0], "--mqtt", f"127.0.0.1:{port}", "--pace", str(pace)]
+    command += ["--seed", "13", "--shuffle-seconds", str(pace)]
+    with open(work / f"shoe-{ids[0][0]}.log", "wb") as log:
+        return subprocess.Popen(command, stderr=log)
+
+
+def make_boards(port: int, table_ids: list[str]) -> list[Board]:
     boards = []
-    for number in range(1, tables + 1):
-        table_id = f"T{number}"
+    for table_id in table_ids:
         endpoint = Endpoint(
             MqttConfig(host="127.0.0.1", port=port, keepalive=5), Topics(f"{ROOT}/{table_id}")
         )
@@ -292,7 +310,7 @@ def report(args: argparse.Namespace, run: Run) -> None:
         print(f"time to heal: {heal:.1f} s (broker listening -> every display live, games equal)")
     print(f"{'CPU, % of one core':<28}{'steady':>10}{'heal':>10}")
     broker_name = "floor broker (mosquitto)" if args.bridge else "broker (mosquitto)"
-    for name, index in ((broker_name, 1), ("controllers (1 process)", 2)):
+    for name, index in ((broker_name, 1), ("controllers (shoe --tables)", 2)):
         print(
             f"{name:<28}{percent(steady[index] - marks[index], window):>10}"
             f"{percent(after[index] - steady[index], heal_window):>10}"
@@ -325,6 +343,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=180.0)
     parser.add_argument("--threads", type=int, default=4, help="threads polling the displays")
     parser.add_argument(
+        "--controller-processes", type=int, default=4, help="shoe --tables processes (1-26)"
+    )
+    parser.add_argument(
         "--bridge",
         action="store_true",
         help="controllers on a pit broker bridged to the displays' floor broker, "
@@ -343,16 +364,14 @@ def main() -> int:
         pit = Mosquitto(Path(work) / "pit", bridged_to(broker)) if args.bridge else broker
         if pit is not broker:
             pit.start()
-        shoe = subprocess.Popen(
-            [
-                sys.executable, "-m", "scoreboard", "shoe", "--tables", str(args.tables),
-                "--mqtt", f"127.0.0.1:{pit.port}", "--pace", str(args.pace),
-                "--seed", "13", "--shuffle-seconds", str(args.pace),
-            ],
-            stderr=open(Path(work) / "shoe.log", "wb"),  # noqa: SIM115 - closed with the dir
-        )  # fmt: skip
+        groups = floor_ids(args.tables, max(1, min(26, args.controller_processes)))
+        shoes = [start_shoe(Path(work), ids, pit.port, args.pace) for ids in groups if ids]
         checker = Checker(broker.port).start()
-        boards = make_boards(broker.port, args.tables)
+        boards = make_boards(broker.port, [table for ids in groups for table in ids])
+
+        def controllers_cpu() -> float:
+            return sum(cpu_seconds(shoe.pid) for shoe in shoes)
+
         stopping = threading.Event()
         pollers = [Poller(boards[i :: args.threads], stopping) for i in range(args.threads)]
         for poller in pollers:
@@ -363,9 +382,9 @@ def main() -> int:
                 print(f"the floor never came up: {healed(boards, checker)} displays not live")
                 return 1
             print(f"{args.tables} tables, {args.tables} displays up in {first:.1f} s")
-            marks = (time.monotonic(), broker.cpu(), cpu_seconds(shoe.pid), time.process_time())
+            marks = (time.monotonic(), broker.cpu(), controllers_cpu(), time.process_time())
             time.sleep(args.settle)
-            steady = (time.monotonic(), broker.cpu(), cpu_seconds(shoe.pid), time.process_time())
+            steady = (time.monotonic(), broker.cpu(), controllers_cpu(), time.process_time())
 
             broker.stop()
             time.sleep(args.down)
@@ -376,7 +395,7 @@ def main() -> int:
                 checker.snapshots.clear()
             asked_before = sum(board.feed.session.snapshot_requests for board in boards)
             heal = wait_healed(boards, checker, args.timeout)
-            after = (time.monotonic(), broker.cpu(), cpu_seconds(shoe.pid), time.process_time())
+            after = (time.monotonic(), broker.cpu(), controllers_cpu(), time.process_time())
         finally:
             stopping.set()
             for poller in pollers:
@@ -384,8 +403,10 @@ def main() -> int:
             for board in boards:
                 board.feed.link.stop()
             checker.stop()
-            shoe.terminate()
-            shoe.wait(30)
+            for shoe in shoes:
+                shoe.terminate()
+            for shoe in shoes:
+                shoe.wait(30)
             broker.stop()
             pit.stop()
 

@@ -27,6 +27,6 @@ def test_the_storm_benchmark_heals_a_tiny_floor_and_prints_its_figures(topology)
     done = subprocess.run(command, capture_output=True, text=True, timeout=180, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"time to heal: \d+\.\d s", done.stdout), done.stdout
-    for name in ("broker (mosquitto)", "controllers (1 process)", "displays (this process)"):
+    for name in ("broker (mosquitto)", "controllers (shoe --tables)", "displays (this process)"):
         assert re.search(rf"{re.escape(name)}\s+\d+\.\d %\s+\d+\.\d %", done.stdout), done.stdout
     assert re.search(r"resyncs after the restart: \d+ \(\d+ for no snapshot", done.stdout)
