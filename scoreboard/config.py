@@ -29,6 +29,7 @@ from scoreboard.config_reader import (
 )
 from scoreboard.config_reader import MAX_SIDE as MAX_SIDE  # re-exported: the size parser's bounds
 from scoreboard.config_reader import MIN_SIDE as MIN_SIDE
+from scoreboard.config_reader import parse_brokers as parse_brokers
 from scoreboard.config_reader import parse_hostport as parse_hostport
 from scoreboard.config_reader import parse_size as parse_size
 from scoreboard.core.limits import (
@@ -72,7 +73,11 @@ class TlsConfig:
 
 @dataclass(frozen=True, slots=True)
 class MqttConfig:
-    """The broker settings; ``client_id`` None means the program's stable default."""
+    """The broker settings; ``client_id`` None means the program's stable default.
+
+    ``host:port`` is the first broker; ``fallbacks`` are the others of a cluster or
+    a pair (``mqtt.broker: [h1:p1, h2:p2]``), tried in order when one fails.
+    """
 
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
@@ -85,6 +90,16 @@ class MqttConfig:
     keepalive: int = 1
     client_id: str | None = None
     session_expiry: int = DEFAULT_SESSION_EXPIRY
+    fallbacks: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def brokers(self) -> tuple[tuple[str, int], ...]:
+        """Every broker in the order they are tried, the first one first.
+
+        >>> MqttConfig(port=1884, fallbacks=(("10.0.0.3", 1883),)).brokers
+        (('127.0.0.1', 1884), ('10.0.0.3', 1883))
+        """
+        return ((self.host, self.port), *self.fallbacks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,9 +270,9 @@ def _read_mqtt(reader: Reader, data: Any) -> MqttConfig:
             "tls", "hmac_key_file", "keepalive", "client_id", "session_expiry",
         },
     )  # fmt: skip
-    host, port = DEFAULT_HOST, DEFAULT_PORT
+    (host, port), *fallbacks = ((DEFAULT_HOST, DEFAULT_PORT),)
     if "broker" in mqtt:
-        host, port = reader.hostport(mqtt["broker"], "mqtt.broker")
+        (host, port), *fallbacks = reader.brokers(mqtt["broker"], "mqtt.broker")
     protocol = str(mqtt.get("protocol", "5"))
     if protocol not in PROTOCOLS:
         reader.fail("mqtt.protocol", "5 or 3.1.1", mqtt.get("protocol"))
@@ -284,6 +299,7 @@ def _read_mqtt(reader: Reader, data: Any) -> MqttConfig:
             "mqtt.session_expiry",
             *SESSION_EXPIRY_RANGE,
         ),
+        fallbacks=tuple(fallbacks),
     )
 
 

@@ -38,6 +38,46 @@ def parse_hostport(text: str, *, default_port: int = DEFAULT_PORT) -> tuple[str,
     return host, port
 
 
+#: Brokers one display or controller may know (a cluster's nodes, a bridged pair).
+MAX_BROKERS = 16
+
+
+def parse_brokers(text: str) -> tuple[tuple[str, int], ...]:
+    """``h1:p1,h2:p2`` -> the brokers in the order given: the ``--mqtt`` flag's list.
+
+    >>> parse_brokers("10.0.0.2:1883, 10.0.0.3:1884")
+    (('10.0.0.2', 1883), ('10.0.0.3', 1884))
+    >>> parse_brokers("a:1,a:1")
+    Traceback (most recent call last):
+    ...
+    ValueError: broker a:1 listed twice
+    """
+    return check_brokers([parse_hostport(item) for item in text.split(",")])
+
+
+def check_brokers(brokers: list[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
+    """The list as given, unless empty, too long or with a broker twice."""
+    if not brokers:
+        raise ValueError("expected at least one HOST:PORT")
+    if len(brokers) > MAX_BROKERS:
+        raise ValueError(f"at most {MAX_BROKERS} brokers, got {len(brokers)}")
+    seen: set[tuple[str, int]] = set()
+    for host, port in brokers:
+        if (host, port) in seen:
+            raise ValueError(f"broker {host_port(host, port)} listed twice")
+        seen.add((host, port))
+    return tuple(brokers)
+
+
+def host_port(host: str, port: int) -> str:
+    """How a broker is written in logs and the status (``[v6]:port`` for IPv6).
+
+    >>> host_port("10.0.0.2", 1883), host_port("::1", 1884)
+    ('10.0.0.2:1883', '[::1]:1884')
+    """
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 MIN_SIDE, MAX_SIDE = 64, 8192
 
 
@@ -117,10 +157,23 @@ class Reader:
         return Path(os.path.expanduser(value))
 
     def hostport(self, value: Any, key: str) -> tuple[str, int]:
+        text = self.text(value, key)  # its own error, not wrapped in the one below
         try:
-            return parse_hostport(self.text(value, key))
+            return parse_hostport(text)
         except ValueError as error:
             self.fail(key, f"HOST:PORT ({error})", value)
+
+    def brokers(self, value: Any, key: str) -> tuple[tuple[str, int], ...]:
+        """One ``HOST:PORT`` or a list of them (a cluster's nodes), each checked where it is."""
+        if not isinstance(value, list):
+            return (self.hostport(value, key),)
+        if not value:
+            self.fail(key, "HOST:PORT or a list of them", value)
+        listed = [self.hostport(item, f"{key}[{index}]") for index, item in enumerate(value)]
+        try:
+            return check_brokers(listed)
+        except ValueError as error:
+            self.fail(key, f"a list of distinct brokers ({error})", value)
 
     def size(self, value: Any, key: str) -> tuple[int, int] | None:
         if value is None:

@@ -20,7 +20,14 @@ Three things a table needs beyond paho's defaults live here too:
   ``on_connect_fail``, so a TLS mistake is not logged as a network outage;
 - a *ping watch*: paho waits a whole keepalive for the answer to its PINGREQ,
   so a frozen broker went unnoticed for 2 x keepalive; the link gives the
-  answer :data:`PING_TIMEOUT` and then ends the connection as lost.
+  answer :data:`PING_TIMEOUT` and then ends the connection as lost;
+- *failover* over a list of brokers (a cluster's nodes, a bridged pair:
+  ``mqtt.broker: [h1:p1, h2:p2]``): a failed connect or a lost connection moves
+  the link to the next broker, after a jittered backoff so a floor of displays
+  losing one node does not arrive on the next all in the same instant.  Each
+  broker gets its own client id (:func:`broker_client_id`): a RabbitMQ node
+  holds a persistent session's queue, and while that node is down the same id
+  cannot subscribe anywhere else in the cluster.
 
 >>> from scoreboard.config import Endpoint, MqttConfig
 >>> from scoreboard.protocol import Topics
@@ -31,8 +38,10 @@ Three things a table needs beyond paho's defaults live here too:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
+import random
 import select
 import socket
 import ssl
@@ -49,6 +58,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from scoreboard.config import Endpoint
+from scoreboard.config_reader import host_port
 from scoreboard.protocol import Topics
 
 log = logging.getLogger(__name__)
@@ -60,14 +70,19 @@ RECONNECT_DELAYS = (1, 10)  # paho's reconnect backoff, first and longest wait i
 #: keepalive + PING_TIMEOUT (+ one PING_CHECK).
 PING_TIMEOUT = 0.5
 PING_CHECK = 0.05  # how often the ping watch looks
+#: With several brokers: the first move after a working connection waits up to
+#: FAILOVER_FIRST seconds (jittered), a run of failures doubles it up to FAILOVER_MAX.
+FAILOVER_FIRST = 1.0
+FAILOVER_MAX = 10.0
 
 
 # -- link events: what paho's thread hands over -------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Connected:
-    """The broker accepted the connection (subscriptions are on their way)."""
+    """The broker accepted the connection (subscriptions are on their way); ``broker`` names it."""
 
     session_present: bool
+    broker: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +94,10 @@ class Subscribed:
 
 @dataclass(frozen=True, slots=True)
 class Disconnected:
-    """The connection dropped (paho reconnects on its own)."""
+    """The connection to ``broker`` dropped (the link reconnects on its own)."""
 
     reason: str
+    broker: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +114,11 @@ class Unreachable:
     ``reason`` is :func:`connect_failure` of the error: a refused port, an unknown
     host, or a certificate the link will not trust (``certificate verify failed:
     unknown CA``), which a pit technician fixes on the display, not on the network.
+    ``broker`` is the one tried (``host:port``).
     """
 
     reason: str = ""
+    broker: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +140,8 @@ class Message:
     topic: str
     payload: bytes
     received_at: float
+    #: Sent from the broker's retained store on subscribing (not published just now).
+    retained: bool = False
 
 
 LinkEvent = Connected | Subscribed | Disconnected | Refused | Unreachable | PublishRefused | Message
@@ -195,8 +215,14 @@ def default_client_id(who: str, topics: Topics) -> str:
     return f"scoreboard-{who}-{topics.prefix.replace('/', '-')}"[:128]
 
 
-def build_client(endpoint: Endpoint, client_id: str, *, will: Publish | None = None) -> mqtt.Client:
-    """A paho client set up from the endpoint: protocol, credentials, TLS, backoff, will."""
+def build_client(
+    endpoint: Endpoint, client_id: str, *, will: Publish | None = None, reconnect: bool = True
+) -> mqtt.Client:
+    """A paho client set up from the endpoint: protocol, credentials, TLS, backoff, will.
+
+    ``reconnect`` False: after a lost connection paho leaves reconnecting to the
+    owner (the link's failover moves to the next broker instead).
+    """
     settings = endpoint.mqtt
     v5 = settings.protocol == "5"
     client = mqtt.Client(
@@ -204,6 +230,7 @@ def build_client(endpoint: Endpoint, client_id: str, *, will: Publish | None = N
         client_id=client_id,
         protocol=mqtt.MQTTv5 if v5 else mqtt.MQTTv311,
         clean_session=None if v5 else False,  # 3.1.1: the broker keeps the session
+        reconnect_on_failure=reconnect,
     )
     if settings.username is not None:
         client.username_pw_set(settings.username, endpoint.password)
@@ -238,6 +265,31 @@ def session_client_id(endpoint: Endpoint, default: str) -> str:
     return endpoint.mqtt.client_id or default
 
 
+def broker_client_id(client_id: str, index: int) -> str:
+    """The client id on the ``index``-th broker of the list: ``ID``, then ``ID-b2``, ``ID-b3``...
+
+    A persistent session lives on the node that holds it; a second id per broker
+    keeps a dead node's session from blocking the next one, and returning to a
+    broker finds the session (and the messages) left there.
+
+    >>> broker_client_id("scoreboard-d1", 0), broker_client_id("scoreboard-d1", 2)
+    ('scoreboard-d1', 'scoreboard-d1-b3')
+    >>> len(broker_client_id("x" * 128, 1))
+    128
+    """
+    if index == 0:
+        return client_id
+    suffix = f"-b{index + 1}"
+    return client_id[: 128 - len(suffix)] + suffix
+
+
+#: The broker each list last moved to, so a link built anew for the same list (a
+#: controller renews its link on every lost connection) starts where the last one
+#: went instead of on the node that just failed.
+_LAST_BROKER: dict[tuple[tuple[str, int], ...], int] = {}
+_LAST_BROKER_LOCK = threading.Lock()
+
+
 def _connect_properties(endpoint: Endpoint) -> Properties | None:
     """MQTT 5: ask the broker to keep the session (queued QoS 1 messages) a while."""
     if endpoint.mqtt.protocol != "5":
@@ -264,7 +316,8 @@ class Link:
     default (``mqtt.client_id`` overrides it); the broker keeps the session
     under it for ``mqtt.session_expiry`` seconds.  ``clock`` stamps each
     message's ``received_at`` (monotonic by default, like every deadline in
-    the loop).
+    the loop).  With one broker paho reconnects to it on its own; with several
+    (``mqtt.broker`` a list) a :class:`_Failover` moves the link along the list.
     """
 
     def __init__(
@@ -280,36 +333,33 @@ class Link:
         self.subscriptions = tuple(subscriptions)
         self.client_id = session_client_id(endpoint, client_id)
         self._clock = clock
+        self._will = will
         self._events: queue.SimpleQueue[LinkEvent] = queue.SimpleQueue()
         self._wake: Callable[[], None] = _nothing
         self._pings = _PingWatch()
-        self._client = build_client(endpoint, self.client_id, will=will)
-        self._client.on_connect = self._on_connect
-        self._client.on_subscribe = self._on_subscribe
-        self._client.on_disconnect = self._on_disconnect
-        self._client.on_connect_fail = self._on_connect_fail
-        self._client.on_message = self._on_message
-        self._client.on_publish = self._on_publish
-        self._client.on_log = self._pings.on_log
+        self._brokers = endpoint.mqtt.brokers
+        with _LAST_BROKER_LOCK:
+            self._index = _LAST_BROKER.get(self._brokers, 0) % len(self._brokers)
+        self._failover = _Failover(self._move) if len(self._brokers) > 1 else None
+        self._client = self._build(self._index)
 
     @property
     def connected(self) -> bool:
         """paho's own view, readable from any thread."""
         return bool(self._client.is_connected())
 
+    @property
+    def broker(self) -> str:
+        """The broker the link is on or trying (``host:port``), readable from any thread."""
+        return host_port(*self._brokers[self._index])
+
     def start(self, wake: Callable[[], None] = _nothing) -> None:
         """Connect in the background; ``wake()`` is called (on paho's thread) per link event."""
         self._wake = wake
-        settings = self.endpoint.mqtt
-        self._client.connect_async(
-            settings.host,
-            settings.port,
-            keepalive=settings.keepalive,
-            clean_start=False if settings.protocol == "5" else mqtt.MQTT_CLEAN_START_FIRST_ONLY,
-            properties=_connect_properties(self.endpoint),
-        )
-        self._client.loop_start()
+        self._connect(self._client, self._index)
         self._pings.start(self._cut)
+        if self._failover is not None:
+            self._failover.start()
 
     def publish(self, message: Publish) -> Delivery:
         """Queue ``message`` for sending (thread-safe); wait on the result for the broker's ack.
@@ -331,6 +381,8 @@ class Link:
 
     def stop(self) -> None:
         """Disconnect cleanly (no last will) and end paho's thread."""
+        if self._failover is not None:
+            self._failover.stop()
         try:
             self._client.disconnect()
         except Exception as error:  # shutting down: report, never hang
@@ -340,11 +392,59 @@ class Link:
 
     def drop(self) -> None:
         """End the link as a power cut would: no DISCONNECT, so the broker sends the will."""
+        if self._failover is not None:
+            self._failover.stop()
         self._pings.stop()
         self._client.loop_stop()
         sock = self._client.socket()
         if sock is not None:
             sock.close()
+
+    # -- the broker list ---------------------------------------------------------------------
+    def _build(self, index: int) -> mqtt.Client:
+        client_id = broker_client_id(self.client_id, index) if self._failover else self.client_id
+        client = build_client(
+            self.endpoint, client_id, will=self._will, reconnect=self._failover is None
+        )
+        client.on_connect = self._on_connect
+        client.on_subscribe = self._on_subscribe
+        client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
+        client.on_message = self._on_message
+        client.on_publish = self._on_publish
+        client.on_log = self._pings.on_log
+        return client
+
+    def _connect(self, client: mqtt.Client, index: int) -> None:
+        settings = self.endpoint.mqtt
+        host, port = self._brokers[index]
+        client.connect_async(
+            host,
+            port,
+            keepalive=settings.keepalive,
+            clean_start=False if settings.protocol == "5" else mqtt.MQTT_CLEAN_START_FIRST_ONLY,
+            properties=_connect_properties(self.endpoint),
+        )
+        client.loop_start()
+
+    def _move(self) -> None:
+        """On the failover's thread: end the failed client, connect the next broker's."""
+        old = self._client
+        with contextlib.suppress(Exception):  # already gone: nothing to end
+            old.disconnect()
+        old.loop_stop()
+        index = (self._index + 1) % len(self._brokers)
+        client = self._build(index)
+        self._index, self._client = index, client
+        self._pings.reset()
+        self._connect(client, index)
+
+    def _failed(self, client: mqtt.Client) -> None:
+        """The current client's connect failed or its connection was lost: move on."""
+        if self._failover is not None and client is self._client:
+            with _LAST_BROKER_LOCK:  # a link built anew meanwhile starts on the next one
+                _LAST_BROKER[self._brokers] = (self._index + 1) % len(self._brokers)
+            self._failover.due()
 
     def _cut(self, reason: str) -> None:
         """End a connection the broker stopped answering; paho then reports it and reconnects."""
@@ -370,39 +470,56 @@ class Link:
     def _on_connect(
         self, client: mqtt.Client, _userdata: Any, flags: Any, reason_code: Any, _properties: Any
     ) -> None:
+        if client is not self._client:
+            return  # a client the failover has left
+        broker = self.broker
+
         def connected() -> LinkEvent:
             self._pings.reset()
             if reason_code.is_failure:
                 return Refused(str(reason_code))
+            if self._failover is not None:
+                self._failover.succeeded()
             if self.subscriptions:
                 client.subscribe([(topic, 1) for topic in self.subscriptions])
-            return Connected(bool(getattr(flags, "session_present", False)))
+            return Connected(bool(getattr(flags, "session_present", False)), broker)
 
         self._hand_over(connected, "on_connect")
 
     def _on_subscribe(
-        self, _client: mqtt.Client, _userdata: Any, _mid: int, codes: Any, _properties: Any
+        self, client: mqtt.Client, _userdata: Any, _mid: int, codes: Any, _properties: Any
     ) -> None:
+        if client is not self._client:
+            return
         self._hand_over(
             lambda: Subscribed(tuple(str(code) for code in codes if code.is_failure)),
             "on_subscribe",
         )
 
-    def _on_connect_fail(self, _client: mqtt.Client, _userdata: Any) -> None:
+    def _on_connect_fail(self, client: mqtt.Client, _userdata: Any) -> None:
         # paho calls this inside its ``except OSError`` around the attempt: the
         # error being handled is why (a refused port, an untrusted certificate...).
+        if client is not self._client:
+            return
         error = sys.exc_info()[1]
-        self._hand_over(lambda: Unreachable(connect_failure(error)), "on_connect_fail")
+        broker = self.broker
+        self._hand_over(lambda: Unreachable(connect_failure(error), broker), "on_connect_fail")
+        self._failed(client)
 
     def _on_disconnect(
-        self, _client: mqtt.Client, _userdata: Any, _flags: Any, reason_code: Any, _properties: Any
+        self, client: mqtt.Client, _userdata: Any, _flags: Any, reason_code: Any, _properties: Any
     ) -> None:
+        if client is not self._client:
+            return
+        broker = self.broker
+
         def disconnected() -> LinkEvent:
             cut, self._pings.cut_reason = self._pings.cut_reason, None
             self._pings.reset()
-            return Disconnected(cut or str(reason_code))
+            return Disconnected(cut or str(reason_code), broker)
 
         self._hand_over(disconnected, "on_disconnect")
+        self._failed(client)
 
     def _on_publish(
         self, _client: mqtt.Client, _userdata: Any, _mid: int, reason_code: Any, _properties: Any
@@ -412,8 +529,62 @@ class Link:
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, message: Any) -> None:
         self._hand_over(
-            lambda: Message(message.topic, bytes(message.payload), self._clock()), "on_message"
+            lambda: Message(
+                message.topic, bytes(message.payload), self._clock(), bool(message.retain)
+            ),
+            "on_message",
         )
+
+
+class _Failover:
+    """Moves a link along its broker list, one move at a time, on a thread of its own.
+
+    paho's callbacks only say a move is :meth:`due`; the move itself (stopping a
+    paho thread, starting the next) cannot run on paho's thread.  The wait before
+    a move is jittered: up to :data:`FAILOVER_FIRST` after a working connection,
+    doubling with each failure in a row up to :data:`FAILOVER_MAX`, so that a
+    floor of displays cut off at once spreads over the next broker.
+    """
+
+    def __init__(self, move: Callable[[], None]) -> None:
+        self._move = move
+        self._due = threading.Event()
+        self._stopping = threading.Event()
+        self._delay = FAILOVER_FIRST
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._run, name="mqtt-failover", daemon=True)
+        self._thread.start()
+
+    def due(self) -> None:
+        self._due.set()
+
+    def succeeded(self) -> None:
+        self._delay = FAILOVER_FIRST
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._due.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5.0)
+        self._thread = None
+
+    def _run(self) -> None:
+        while True:
+            self._due.wait()
+            if self._stopping.is_set():
+                return
+            wait = self._delay * random.uniform(0.5, 1.0)
+            self._delay = min(self._delay * 2, FAILOVER_MAX)
+            if self._stopping.wait(wait):
+                return
+            self._due.clear()
+            try:
+                self._move()
+            except Exception:  # the thread must survive to try the next broker
+                log.exception("mqtt: error while moving to the next broker (ignored)")
 
 
 class _PingWatch:

@@ -19,7 +19,7 @@ from scoreboard.config import (
     Endpoint,
     TlsConfig,
     load_endpoint,
-    parse_hostport,
+    parse_brokers,
     with_mqtt,
 )
 from scoreboard.core.limits import limits_from_spec
@@ -33,7 +33,12 @@ log = logging.getLogger(__name__)
 def add_mqtt_arguments(parser: argparse.ArgumentParser) -> None:
     """The broker, identity, credential and TLS flags both ends of the feed take."""
     group = parser.add_argument_group("MQTT")
-    group.add_argument("--mqtt", metavar="HOST:PORT", help="broker (default 127.0.0.1:1883)")
+    group.add_argument(
+        "--mqtt",
+        metavar="HOST:PORT[,HOST:PORT...]",
+        help="broker (default 127.0.0.1:1883); several (a cluster's nodes): tried in order, "
+        "moving to the next when one fails",
+    )
     group.add_argument("--table", metavar="ID", help="table id (default T1)")
     group.add_argument(
         "--prefix",
@@ -57,12 +62,13 @@ def add_mqtt_arguments(parser: argparse.ArgumentParser) -> None:
 
 def apply_mqtt_arguments(config: Config, args: argparse.Namespace) -> Config:
     """Flags override the config file."""
-    host = port = None
+    host = port = fallbacks = None
     if args.mqtt:
         try:
-            host, port = parse_hostport(args.mqtt)
+            (host, port), *more = parse_brokers(args.mqtt)
         except ValueError as error:
             raise UsageError(f"--mqtt: {error}") from None
+        fallbacks = tuple(more)
     if (args.tls_cert is None) != (args.tls_key is None):
         raise UsageError("--tls-cert and --tls-key go together")
     if args.tls_cert is not None and args.tls_ca is None and config.mqtt.tls is None:
@@ -80,6 +86,7 @@ def apply_mqtt_arguments(config: Config, args: argparse.Namespace) -> Config:
         config,
         host=host,
         port=port,
+        fallbacks=fallbacks,
         prefix=args.prefix,
         protocol=args.mqtt_protocol,
         username=args.username,

@@ -16,9 +16,13 @@ monotonic time),
 - counts what it refuses or ignores (protocol errors, conflicts, overrides, stale
   events) and logs a repeated refusal once, then a summary a minute (:mod:`.repeats`);
 - asks the controller for a resync while games are missing, in this shoe or at the
-  end of the previous one (at once, then after 2 s, doubling to 10 s; :mod:`.resync`);
+  end of the previous one (at once, then after 2 s, doubling to 10 s; :mod:`.resync`),
+  and when no snapshot came after subscribing (a broker that lost or never had the
+  retained one: jittered, backing off to a minute);
 - keeps the feed mark: connecting, offline, controller offline (its status
-  says so, or none came within a second of subscribing), missing games, live;
+  says so, or none came within a second of subscribing), missing games, live; a
+  controller payload published just now (not from the retained store) shows it
+  online where its retained status never arrives (another RabbitMQ node);
 - returns what to publish: the resync requests and the display's retained
   status, the latter when it changed (at most every 0.5 s while a backlog is
   worked through) and again on every connect (:mod:`.pacing`).
@@ -45,6 +49,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from scoreboard.config import Endpoint
+from scoreboard.config_reader import host_port
 from scoreboard.core.events import ControllerStatus, Event, Origin, ResyncRequest, Snapshot
 from scoreboard.core.table import Applied, FeedStatus, TableState, apply_event
 from scoreboard.feeds.backlog import STEP_BUDGET, Backlog
@@ -64,6 +69,7 @@ from scoreboard.feeds.resync import (
     RESYNC_FIRST_RETRY,
     RESYNC_MAX_RETRY,
     ResyncSchedule,
+    SnapshotWatch,
     resync_message,
     unfinished_shoe,
     wanted_resyncs,
@@ -155,6 +161,10 @@ class DisplaySession:
         self.ever_connected = False
         self.controller_online: bool | None = None
         self.subscribed_at: float | None = None
+        #: The broker of the current (or last) connection, ``host:port``.
+        self.broker = ""
+        #: Resyncs asked because no snapshot came after subscribing.
+        self.snapshot_requests = 0
         self.applied = 0
         self.rejected = 0
         self.rejected_by_reason: Counter[str] = Counter()
@@ -169,6 +179,7 @@ class DisplaySession:
         self._failures = OnceLog(lambda level, line: log.log(level, "%s", line))
         self._missing: tuple[int, ...] = ()
         self._resyncs = ResyncSchedule()
+        self._snapshots = SnapshotWatch()
         self._pacing = StatusPacing()
         self._refusals = Refusals()
         self._behind = LeftBehind()
@@ -247,7 +258,7 @@ class DisplaySession:
             self._announce.next_due(),
         ]
         if self.connected:
-            deadlines += [self._resyncs.next_at, self._pacing.next_due()]
+            deadlines += [self._resyncs.next_at, self._snapshots.next_at, self._pacing.next_due()]
             if self.controller_online is None and self.subscribed_at is not None:
                 silent_from = self.subscribed_at + CONTROLLER_STATUS_GRACE
                 if silent_from > now:
@@ -267,16 +278,23 @@ class DisplaySession:
     def _handle(self, event: LinkEvent, table: TableState, now: float) -> None:
         match event:
             case Connected():
-                self._connected(table, now)
+                self._connected(event, table, now)
             case Subscribed(refused=refused):
                 if refused:
                     log.error("mqtt: broker refused subscriptions: %s", ", ".join(refused))
                 self.subscribed_at = now if self.connected else None
-            case Disconnected(reason=reason):
                 if self.connected:
-                    log.warning("mqtt: disconnected (%s); reconnecting", reason)
+                    self._snapshots.subscribed(now)
+            case Disconnected(reason=reason, broker=broker):
+                if self.connected:
+                    log.warning(
+                        "mqtt: disconnected from %s (%s); reconnecting",
+                        broker or self.broker,
+                        reason,
+                    )
                 self.connected = False
                 self.subscribed_at = None
+                self._snapshots.lost()
             case Refused(reason=reason):
                 self._failures.report(
                     logging.ERROR, "mqtt: broker refused the connection: %s (retrying)", reason
@@ -287,15 +305,15 @@ class DisplaySession:
                 reason = event.reason  # why, where the link says (TLS...)
                 self._failures.report(
                     logging.WARNING,
-                    "mqtt: broker %s:%d unreachable%s; retrying every 1-10 s",
-                    settings.host,
-                    settings.port,
+                    "mqtt: broker %s unreachable%s; %s",
+                    event.broker or host_port(settings.host, settings.port),
                     f" ({reason})" if reason else "",
+                    "trying the next" if settings.fallbacks else "retrying every 1-10 s",
                 )
             case Message():
                 self._message(event, table, now)
 
-    def _connected(self, table: TableState, now: float) -> None:
+    def _connected(self, event: Connected, table: TableState, now: float) -> None:
         self._failures.clear()
         self.connected = True
         self.ever_connected = True
@@ -304,10 +322,12 @@ class DisplaySession:
         self.subscribed_at = None
         self._resyncs.reconnected(now, bool(table.missing))
         settings = self.endpoint.mqtt
-        log.info("mqtt: connected to %s:%d", settings.host, settings.port)
+        self.broker = event.broker or host_port(settings.host, settings.port)
+        log.info("mqtt: connected to %s", self.broker)
 
     def _message(self, message: Message, table: TableState, now: float) -> None:
         if message.topic == self.endpoint.topics.snapshot:
+            self._snapshots.seen()
             skipped = self._pending.skipped(message)
             if skipped is not None:
                 self.ignored[skipped] += 1
@@ -361,6 +381,8 @@ class DisplaySession:
         if getattr(event, "origin", None) is not None:
             self._behind.heard(now)
             self._behind_logged = False
+            if not message.retained:
+                self._heard_live(event)
         if applied.conflicts:
             self._conflict(event, applied, message, table, now)
         if applied.overrides:
@@ -379,6 +401,19 @@ class DisplaySession:
         if applied.changed and self.on_applied is not None:
             self.on_applied(event, message.received_at)
         return False
+
+    def _heard_live(self, event: Event) -> None:
+        """A payload the controller published just now, applied: it is online.
+
+        Where its retained status never arrives (RabbitMQ keeps retained messages
+        per node) the mark would otherwise stay at controller offline.  A payload
+        that applied is newer than any will the display holds (a will stands after
+        its session's payloads), so it overrides an offline status too.
+        """
+        if isinstance(event, ControllerStatus) or self.controller_online:
+            return
+        log.info("mqtt: controller online (heard from it; no retained status came)")
+        self.controller_online = True
 
     def _conflict(
         self, event: Event, applied: Applied, message: Message, table: TableState, now: float
@@ -416,7 +451,14 @@ class DisplaySession:
     def _resync(self, table: TableState, now: float) -> list[Publish]:
         wanted = wanted_resyncs(self.display_id, table, self._missing)
         # Never while offline, nor while what is missing may be in the backlog.
-        due = self._resyncs.due(wanted, ready=self.connected and not self._pending, now=now)
+        ready = self.connected and not self._pending
+        due = self._resyncs.due(wanted, ready=ready, now=now)
+        if due:
+            self._snapshots.asked(now)
+        # Nobody answers while the controller's will says it is offline.
+        elif self._snapshots.due(now, ready=ready and self.controller_online is not False):
+            self.snapshot_requests += 1
+            due = [ResyncRequest(self.display_id, table.shoe_id, ())]
         return [resync_message(self.endpoint, request) for request in due]
 
     def _status_message(self, table: TableState, now: float) -> Publish | None:
@@ -432,6 +474,7 @@ class DisplaySession:
             journal=self.journal_health(),
             ignored={reason: self.ignored[reason] for reason in IGNORED},
         )
+        status["broker"] = self.broker
         payload = self._pacing.offer(status, now, busy=bool(self._pending))
         if payload is None:
             return None
