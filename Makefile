@@ -41,7 +41,8 @@ demo: $(VENV)/.installed
 
 # Debian packages the tests need: a real mosquitto broker, openssl for TLS tests,
 # mount and chattr for real full, read-only and immutable disks, systemd-analyze to verify
-# the kiosk's units (the package only; nothing is started).
+# the kiosk's units (the package only; nothing is started), rabbitmq-server for the cluster
+# tests (they start their own nodes; the package's service is not used).
 system-deps:
 	@missing=""; \
 	test -x /usr/sbin/mosquitto || command -v mosquitto >/dev/null 2>&1 || missing="$$missing mosquitto"; \
@@ -50,6 +51,7 @@ system-deps:
 	command -v chattr >/dev/null 2>&1 || missing="$$missing e2fsprogs"; \
 	command -v mount >/dev/null 2>&1 || missing="$$missing mount"; \
 	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd"; \
+	command -v rabbitmq-server >/dev/null 2>&1 || test -x /usr/sbin/rabbitmq-server || missing="$$missing rabbitmq-server"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
 			echo "installing:$$missing"; \

@@ -74,7 +74,7 @@ def test_a_link_connects_subscribes_and_hands_over_raw_messages(broker):
     )
     try:
         assert c.until(lambda: bool(c.of(Subscribed)))
-        assert c.of(Connected) == [Connected(session_present=False)]
+        assert c.of(Connected) == [Connected(session_present=False, broker=broker.address)]
         assert c.of(Subscribed) == [Subscribed(refused=())]
         assert c.link.connected
         client = publisher(broker.settings())
