@@ -42,6 +42,7 @@ from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.canvas import Op, Recorder, put_down
 from scoreboard.render.chrome import plate_shows
 from scoreboard.render.compose import Compositor
+from scoreboard.render.counters_panel import draw_tile_faces
 from scoreboard.render.grid import NewestMarks, RoadView, RoadWindow, static_layer
 from scoreboard.render.guard import PanelGuard
 from scoreboard.render.layout import PanelBox, ScreenLayout, compute_layout
@@ -95,6 +96,8 @@ class Renderer:
         self.base = pygame.Surface(size)
         self.compositor = Compositor(self.base)
         self.static = static_layer(theme, self.layout, self.panels)
+        if "counters" in self.layout.panels and "counters" not in self.drawers:
+            draw_tile_faces(self.panels, self.static)
         self.motion = self._motion(motion)
         #: The correction notices and the keypad's prompt (shown with motion off too).
         self.notices = Notices(theme, self.panels, self.layout)
