@@ -1,16 +1,13 @@
 """The full frame: a cached static layer, and only what changed redrawn.
 
 :class:`Renderer` owns one off-screen frame.  ``update`` redraws the small
-panels whose content changed (header, counters, ask road, last hand, limits),
-and of them only what they draw differently from last time (they draw onto a
-:class:`~scoreboard.render.canvas.Recorder`), and of the roads only the cells
-that changed (the new entries, the big-road cell whose tie count grew); a
-road is redrawn whole only when its window scrolled
-(:mod:`scoreboard.render.scroll`: all roads scroll together).  It
-returns the rectangles it touched; the app copies those to the display, so a
-frame that fails half-way never reaches the screen.  A full frame copies the
-static layer once.  Only the entries in visible columns get a sprite, so a
-frame costs what the screen shows, not what the shoe holds.
+panels whose content changed, and of them only what they draw differently
+from last time (they draw onto a :class:`~scoreboard.render.canvas.Recorder`),
+and of the roads only the changed cells; a road is redrawn whole only when
+its window scrolled (all roads scroll together).  It returns the rectangles
+it touched; the app copies those to the display, so a frame that fails
+half-way never reaches the screen.  A full frame copies the static layer
+once; only the entries in visible columns get a sprite.
 
 Motion (:mod:`scoreboard.render.motion`) is a timing model the renderer asks:
 how many of the last hand's cards show, how grown the newest mark is, which
@@ -22,7 +19,7 @@ Each panel is drawn inside its own guard (:mod:`scoreboard.render.guard`): a
 panel that raises shows a neutral placeholder, the others go on updating, and
 while any panel fails the header's feed mark says so (never LIVE over a board
 it could not draw).  A failing panel is tried again on every update.  The
-roads' own state (windows, newest cells) is :mod:`scoreboard.render.road_frame`'s.
+roads' state (windows, newest cells) is in :mod:`scoreboard.render.road_frame`.
 
 Not run as a doctest (it needs pygame's display and fonts initialised; the
 tests in ``tests/test_render.py`` do this)::
@@ -43,7 +40,7 @@ from scoreboard.render.canvas import Op, Recorder, put_down
 from scoreboard.render.chrome import plate_shows
 from scoreboard.render.compose import Compositor
 from scoreboard.render.counters_panel import draw_tile_faces
-from scoreboard.render.grid import NewestMarks, RoadView, RoadWindow, static_layer
+from scoreboard.render.grid import RoadView, RoadWindow, static_layer
 from scoreboard.render.guard import PanelGuard
 from scoreboard.render.layout import PanelBox, ScreenLayout, compute_layout
 from scoreboard.render.limits_panel import limits_key
@@ -137,11 +134,6 @@ class Renderer:
         return self.road_frame.views
 
     @property
-    def newest(self) -> NewestMarks:
-        """The roads' newest marks, drawing in and blinking."""
-        return self.road_frame.newest
-
-    @property
     def frame(self) -> pygame.Surface:
         """What the screen shows: the board, with any overlay composited over it."""
         return self.compositor.frame
@@ -207,7 +199,7 @@ class Renderer:
         self.notices.set_prompt(notice)
         self.notices.observe(table, now)
         if changed:  # new entries: the marks still drawing in or blinking are finished first
-            dirty += self.newest.settle(self.base, self.static, self.views)
+            dirty += self.road_frame.newest.settle(self.base, self.static, self.views)
         version = (table.version, table.shuffling)
         self._refresh("counters", version, given, dirty, full)
         self._refresh("predictions", version, given, dirty, full)
@@ -230,11 +222,12 @@ class Renderer:
         self._refresh("header", header, given, dirty, full)
         if table.shuffling and "big_road" in self.layout.panels and dirty:
             dirty.append(self._shuffle_screen(table, now))
+        newest = self.road_frame.newest
         if grown and arrived:
             drawn = self.motion is None or self.motion.draw_in(now) is None
-            self.newest.begin(grown, now if drawn else None)
+            newest.begin(grown, now if drawn else None)
         if table.shuffling or changed is None:
-            self.newest.begin([], None)  # the banner covers the roads; a blink would cut into it
+            newest.begin([], None)  # the banner covers the roads; a blink would cut into it
         dirty += self._animate_newest(now)
         return self._compose(now, dirty)
 
@@ -244,7 +237,7 @@ class Renderer:
         if self.motion is not None:
             due.append(self.motion.next_deadline(now))
         due.append(self.notices.next_deadline(now))
-        due.append(self.newest.next_change(now))
+        due.append(self.road_frame.newest.next_change(now))
         found = [when for when in due if when is not None]
         return min(found, default=None)
 
@@ -300,7 +293,7 @@ class Renderer:
 
     def _animate_newest(self, now: float) -> list[pygame.Rect]:
         scale = self.motion.draw_in(now) if self.motion is not None else None
-        return self.newest.draw(self.base, self.static, self.views, now, scale)
+        return self.road_frame.newest.draw(self.base, self.static, self.views, now, scale)
 
     def _cards_shown(self, now: float) -> int | None:
         return self.motion.cards_shown(now) if self.motion is not None else None
