@@ -23,8 +23,8 @@ from scoreboard.render.grid import (
     RoadView,
     RoadWindow,
     blit_centred,
-    centred,
     draw_earlier_marker,
+    inked_blits,
     marker_columns,
     visible_marks,
 )
@@ -109,7 +109,7 @@ class RoadFrame:
         placed = visible_marks(
             self.roads, name, table.roads, index, window, corrected=table.corrected
         )
-        frame.fblits([(sprite, centred(sprite, cell)) for _, cell, sprite in placed])
+        frame.fblits(inked_blits(placed))
         if window.start > 0:
             label = self.theme.label("earlier")[0]
             draw_earlier_marker(
