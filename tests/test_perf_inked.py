@@ -1,7 +1,7 @@
 """A road drawn whole blits each mark's inked part only: the pixels of the whole sprite.
 
 Marks fill 72-86 % of their cells; the clear rest changes nothing when
-blended, so ``grid.inked_blits`` puts down only the part with ink.  Every mark
+blended, so ``road_frame.inked_blits`` puts down only the part with ink.  Every mark
 of a full board (every shipped theme, 1080p and 4K), put down that way over the
 theme's panel and over noise, must equal the whole sprite's blit.
 """
@@ -15,7 +15,8 @@ import pytest
 from dealt import dealt_games, table_with
 
 from scoreboard.core.table import FeedStatus
-from scoreboard.render.grid import inked, inked_blits, visible_marks
+from scoreboard.render.grid import visible_marks
+from scoreboard.render.road_frame import inked, inked_blits
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import available_themes, load_theme
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import math
-import weakref
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -182,38 +181,6 @@ def edges(origin: int, step: float, count: int) -> tuple[int, ...]:
     (10, 12, 15, 18, 20)
     """
     return tuple(origin + round(i * step) for i in range(count + 1))
-
-
-_INKED: weakref.WeakKeyDictionary[pygame.Surface, tuple[pygame.Surface, int, int]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def inked(sprite: pygame.Surface) -> tuple[pygame.Surface, int, int]:
-    """The part of ``sprite`` that has ink (alpha above 0), and where in it that part starts.
-
-    A mark fills 72-86 % of its cell's width, and blending a clear pixel changes
-    nothing, so blitting only the inked part puts down the same pixels while
-    blending a third fewer.  Kept per sprite (a copy: it holds no reference to it).
-    """
-    found = _INKED.get(sprite)
-    if found is None:
-        ink = sprite.get_bounding_rect()
-        found = (sprite.subsurface(ink).copy(), ink.x, ink.y) if ink.w and ink.h else (sprite, 0, 0)
-        _INKED[sprite] = found
-    return found
-
-
-def inked_blits(
-    placed: Iterable[tuple[int, pygame.Rect, pygame.Surface]],
-) -> list[tuple[pygame.Surface, tuple[int, int]]]:
-    """``fblits`` pairs putting each placed mark's inked part where its sprite would go."""
-    pairs = []
-    for _, cell, sprite in placed:
-        part, dx, dy = inked(sprite)
-        x, y = centred(sprite, cell)
-        pairs.append((part, (x + dx, y + dy)))
-    return pairs
 
 
 def centred(sprite: pygame.Surface, cell: pygame.Rect) -> tuple[int, int]:
