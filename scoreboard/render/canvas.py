@@ -247,6 +247,33 @@ def replay(
         frame.set_clip(before)
 
 
+def put_down(
+    frame: pygame.Surface,
+    static: pygame.Surface,
+    before: Sequence[Op] | None,
+    ops: Sequence[Op],
+    box: pygame.Rect,
+    *,
+    full: bool,
+) -> list[pygame.Rect]:
+    """Put a recorded panel's ``ops`` on ``frame`` in ``box``; the areas that changed.
+
+    Without ``before`` (what it drew last time) the panel goes down whole, over
+    the static layer (already down on a ``full`` frame); with it, only where the
+    operations differ (:func:`changed_areas`, :func:`replay`).
+    """
+    if before is None:
+        if not full:
+            frame.blit(static, box, box)
+        for op in ops:
+            op.run(frame)
+        return [box]
+    areas = [area.clip(box) for area in changed_areas(before, ops)]
+    areas = [area for area in areas if area.w and area.h]
+    replay(frame, static, ops, areas)
+    return areas
+
+
 def whole_outlines(area: pygame.Rect, outlines: Sequence[pygame.Rect]) -> pygame.Rect:
     """``area`` grown to hold every outline (the reach of an outlined rectangle) it cuts, whole.
 

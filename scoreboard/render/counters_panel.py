@@ -13,22 +13,47 @@ import pygame
 
 from scoreboard.core.roads import Counts
 from scoreboard.core.table import TableState
-from scoreboard.render.canvas import draw_rect
+from scoreboard.render.canvas import Recorder, draw_rect
 from scoreboard.render.marks import SIDE_KEY
 from scoreboard.render.panels import DrawnText, Entry, PanelPainter, PanelView
 from scoreboard.theme import RGB
 
 
 def draw_counters(p: PanelPainter, surface: pygame.Surface, table: TableState) -> PanelView:
-    """Banker, Player and Tie tiles over two columns of labelled counts."""
-    body = p.layout.panels["counters"].body
-    gap = p.layout.px(0.006)
-    tiles_h = round(body.height * 0.46)
+    """Banker, Player and Tie tiles over two columns of labelled counts.
+
+    The tiles' faces (colour and name) are in the static layer
+    (:func:`draw_tile_faces`): a coup redraws the numbers on them, not the tiles.
+    """
+    body, tiles_h, gap = counters_body(p)
     entries = tiles(p, surface, table.roads.counts, body, tiles_h, gap)
     area = pygame.Rect(body.x, body.y + tiles_h + 2 * gap, body.width, 0)
     area.height = body.bottom - area.y
     entries += count_rows(p, surface, counted(p, table), area, gap)
     return PanelView(tuple(entries))
+
+
+def counters_body(p: PanelPainter) -> tuple[pygame.Rect, int, int]:
+    """The panel's body, the tiles' height and the gap between tiles."""
+    body = p.layout.panels["counters"].body
+    return body, round(body.height * 0.46), p.layout.px(0.006)
+
+
+def draw_tile_faces(p: PanelPainter, surface: pygame.Surface) -> None:
+    """The three tiles' colours and names, once, into the static layer."""
+    body, tiles_h, gap = counters_body(p)
+    for key, color, boxes in zip(
+        SIDES, side_colors(p), tile_boxes(body, tiles_h, gap), strict=True
+    ):
+        tile, name_box = boxes[:2]
+        tile_face(p, surface, key=key, color=color, tile=tile, name_box=name_box)
+
+
+SIDES = ("banker", "player", "tie")
+
+
+def side_colors(p: PanelPainter) -> tuple[RGB, RGB, RGB]:
+    return p.colors.banker, p.colors.player, p.colors.tie
 
 
 def tiles(
@@ -39,23 +64,27 @@ def tiles(
     tiles_h: int,
     gap: int,
 ) -> list[Entry]:
-    """The three tiles: a face (colour and name, drawn once), its count and its share."""
+    """The three tiles' counts and shares (their faces are in the static layer)."""
     colors = p.colors
     boxes = p.laid_out(
         ("counter tiles", tuple(body), tiles_h, gap), lambda: tile_boxes(body, tiles_h, gap)
     )
-    sides = (
-        ("banker", counts.banker, colors.banker),
-        ("player", counts.player, colors.player),
-        ("tie", counts.tie, colors.tie),
-    )
+    values = (counts.banker, counts.player, counts.tie)
     entries = []
-    for (key, count, color), (tile, name_box, count_box, pct_box) in zip(sides, boxes, strict=True):
-        name = p.part(
-            surface,
-            ("counter tile", key, tuple(tile)),
-            functools.partial(tile_face, p, key=key, color=color, tile=tile, name_box=name_box),
+    for key, count, color, (tile, name_box, count_box, pct_box) in zip(
+        SIDES, values, side_colors(p), boxes, strict=True
+    ):
+        face = functools.partial(
+            tile_face,
+            p,
+            Recorder(p.layout.size),
+            key=key,
+            color=color,
+            tile=tile,
+            name_box=name_box,
         )
+        # Where the name is, worked out once; while texts are logged, as if drawn now.
+        name = face() if p.log is not None else p.laid_out(("counter tile", key, tuple(tile)), face)
         shown = p.put(
             surface,
             str(count),

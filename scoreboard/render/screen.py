@@ -1,16 +1,13 @@
 """The full frame: a cached static layer, and only what changed redrawn.
 
 :class:`Renderer` owns one off-screen frame.  ``update`` redraws the small
-panels whose content changed (header, counters, ask road, last hand, limits),
-and of them only what they draw differently from last time (they draw onto a
-:class:`~scoreboard.render.canvas.Recorder`), and of the roads only the cells
-that changed (the new entries, the big-road cell whose tie count grew); a
-road is redrawn whole only when its window scrolled
-(:mod:`scoreboard.render.scroll`: all roads scroll together).  It
-returns the rectangles it touched; the app copies those to the display, so a
-frame that fails half-way never reaches the screen.  A full frame copies the
-static layer once.  Only the entries in visible columns get a sprite, so a
-frame costs what the screen shows, not what the shoe holds.
+panels whose content changed, and of them only what they draw differently
+from last time (they draw onto a :class:`~scoreboard.render.canvas.Recorder`),
+and of the roads only the changed cells; a road is redrawn whole only when
+its window scrolled (all roads scroll together).  It returns the rectangles
+it touched; the app copies those to the display, so a frame that fails
+half-way never reaches the screen.  A full frame copies the static layer
+once; only the entries in visible columns get a sprite.
 
 Motion (:mod:`scoreboard.render.motion`) is a timing model the renderer asks:
 how many of the last hand's cards show, how grown the newest mark is, which
@@ -18,13 +15,11 @@ overlays (the winner banner) are up.  Overlays are composited over the drawn
 board (:attr:`Renderer.base`), so the board under them is restored exactly
 when they move or end.  ``next_blink`` and ``blink`` drive every animation.
 
-Each panel is drawn inside its own guard: a panel that raises shows a neutral
-placeholder (its background and a large dash), the other panels go on updating,
-and the failure is counted (:attr:`Renderer.failures`), named
-(:attr:`Renderer.failing`) and logged with its traceback once per panel a
-minute.  While any panel fails, the header's feed mark says so: the screen never
-shows LIVE over a board it could not draw.  A failing panel is tried again on
-every update, so it recovers by itself once it can be drawn.
+Each panel is drawn inside its own guard (:mod:`scoreboard.render.guard`): a
+panel that raises shows a neutral placeholder, the others go on updating, and
+while any panel fails the header's feed mark says so (never LIVE over a board
+it could not draw).  A failing panel is tried again on every update.  The
+roads' state (windows, newest cells) is in :mod:`scoreboard.render.road_frame`.
 
 Not run as a doctest (it needs pygame's display and fonts initialised; the
 tests in ``tests/test_render.py`` do this)::
@@ -36,67 +31,35 @@ tests in ``tests/test_render.py`` do this)::
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
 
 import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.canvas import Op, Recorder, changed_areas, copy_area, replay
-from scoreboard.render.chrome import (
-    draw_cut_card_mark,
-    draw_footer,
-    draw_header,
-    plate_shows,
-)
+from scoreboard.render.canvas import Op, Recorder, put_down
+from scoreboard.render.chrome import plate_shows
 from scoreboard.render.compose import Compositor
-from scoreboard.render.grid import (
-    NewestMarks,
-    RoadView,
-    RoadWindow,
-    blit_centred,
-    centred,
-    draw_earlier_marker,
-    marker_columns,
-    static_layer,
-    visible_marks,
-)
-from scoreboard.render.hand import draw_last_coup
+from scoreboard.render.counters_panel import draw_tile_faces
+from scoreboard.render.grid import RoadView, RoadWindow, static_layer
+from scoreboard.render.guard import PanelGuard
 from scoreboard.render.layout import PanelBox, ScreenLayout, compute_layout
-from scoreboard.render.limits_panel import draw_limits, limits_key
+from scoreboard.render.limits_panel import limits_key
 from scoreboard.render.marks import RoadPainter
 from scoreboard.render.motion import Motion, MotionSettings
 from scoreboard.render.notices import Notices, alert_count
 from scoreboard.render.overlay import draw_shuffle_screen
 from scoreboard.render.panels import PanelPainter, PanelView
-from scoreboard.render.scroll import ShoeIndex, starts
+from scoreboard.render.road_frame import RoadFrame
+from scoreboard.render.small_panels import RECORDED, FrameInput, draw_small_panel
 from scoreboard.render.symbols import Sprites
 from scoreboard.render.text import TextCache
 from scoreboard.theme import ROAD_PANELS, Theme
 
-log = logging.getLogger(__name__)
-
-REPEAT_LOG_SECONDS = 60.0
 SHUFFLE_BANNER = "shuffle_banner"
 """The name the shuffle banner's failures are reported under (it is drawn over the roads)."""
 
-RECORDED = frozenset({"header", "counters", "predictions", "last_coup", "limits", "footer"})
-"""The small panels drawn through a recorder: only what changed in them reaches the frame."""
-
 PanelDrawer = Callable[[pygame.Surface, pygame.Rect, TableState], object]
 """Draws one panel: the frame, the panel's body rectangle, the table."""
-
-
-@dataclass(frozen=True, slots=True)
-class FrameInput:
-    """What one update draws: the table and what the header shows beside it."""
-
-    table: TableState
-    status: FeedStatus
-    clock: str
-    now: float
-    journal_failing: bool
 
 
 class Renderer:
@@ -119,10 +82,7 @@ class Renderer:
         """
         self.theme = theme
         self.drawers: Mapping[str, PanelDrawer] = dict(drawers or {})
-        #: Failed panel draws since this renderer was built.
-        self.failures = 0
-        self._failing: dict[str, None] = {}  # an ordered set: panels whose last draw failed
-        self._logged: dict[str, float] = {}
+        self.guard = PanelGuard()
         self.size = size
         self.layout: ScreenLayout = compute_layout(theme, size)
         self.text = TextCache(theme.fonts, theme.style.text_scale)
@@ -133,21 +93,16 @@ class Renderer:
         self.base = pygame.Surface(size)
         self.compositor = Compositor(self.base)
         self.static = static_layer(theme, self.layout, self.panels)
+        if "counters" in self.layout.panels and "counters" not in self.drawers:
+            draw_tile_faces(self.panels, self.static)
         self.motion = self._motion(motion)
         #: The correction notices and the keypad's prompt (shown with motion off too).
         self.notices = Notices(theme, self.panels, self.layout)
-        self.index = ShoeIndex(tuple(self.layout.grids))
-        self.reserved = {
-            name: marker_columns(grid, self.layout.unit) for name, grid in self.layout.grids.items()
-        }
-        self.windows: dict[str, RoadWindow] = {}
-        #: What each road panel shows now (scroll, newest cell), by road name.
-        self.views: dict[str, RoadView] = {}
+        self.road_frame = RoadFrame(theme, self.layout, self.roads, self.panels)
         #: The labelled values the header and the counters panel show now.
         self.panel_views: dict[str, PanelView] = {}
         self._keys: dict[str, Hashable] = {}
         self._ops: dict[str, list[Op]] = {}  # what each recorded panel last put on the frame
-        self.newest = NewestMarks(theme.roads.blink_seconds)
         self._table: TableState | None = None
         self._shoe_id: str | None = None
 
@@ -163,6 +118,21 @@ class Renderer:
         return view.newest if view is not None else None
 
     # -- public ---------------------------------------------------------------------------
+    @property
+    def failures(self) -> int:
+        """Failed panel draws since this renderer was built."""
+        return self.guard.failures
+
+    @property
+    def windows(self) -> dict[str, RoadWindow]:
+        """The window each road shows now, by road name."""
+        return self.road_frame.windows
+
+    @property
+    def views(self) -> dict[str, RoadView]:
+        """What each road panel shows now (scroll, newest cell), by road name."""
+        return self.road_frame.views
+
     @property
     def frame(self) -> pygame.Surface:
         """What the screen shows: the board, with any overlay composited over it."""
@@ -180,7 +150,7 @@ class Renderer:
     @property
     def failing(self) -> tuple[str, ...]:
         """The panels that show the placeholder now: their last draw failed."""
-        return tuple(self._failing)
+        return self.guard.failing
 
     def render(
         self,
@@ -218,7 +188,7 @@ class Renderer:
             self.base.blit(self.static, (0, 0))
             dirty.append(self.base.get_rect())
         given = FrameInput(table, status, clock, now, journal_failing)
-        changed = self.index.sync(table.roads)
+        changed = self.road_frame.index.sync(table.roads)
         arrived = self._arrived(table, changed, full)
         self._table, self._shoe_id = table, table.shoe_id
         if self.motion is not None:
@@ -229,7 +199,7 @@ class Renderer:
         self.notices.set_prompt(notice)
         self.notices.observe(table, now)
         if changed:  # new entries: the marks still drawing in or blinking are finished first
-            dirty += self.newest.settle(self.base, self.static, self.views)
+            dirty += self.road_frame.newest.settle(self.base, self.static, self.views)
         version = (table.version, table.shuffling)
         self._refresh("counters", version, given, dirty, full)
         self._refresh("predictions", version, given, dirty, full)
@@ -252,11 +222,12 @@ class Renderer:
         self._refresh("header", header, given, dirty, full)
         if table.shuffling and "big_road" in self.layout.panels and dirty:
             dirty.append(self._shuffle_screen(table, now))
+        newest = self.road_frame.newest
         if grown and arrived:
             drawn = self.motion is None or self.motion.draw_in(now) is None
-            self.newest.begin(grown, now if drawn else None)
+            newest.begin(grown, now if drawn else None)
         if table.shuffling or changed is None:
-            self.newest.begin([], None)  # the banner covers the roads; a blink would cut into it
+            newest.begin([], None)  # the banner covers the roads; a blink would cut into it
         dirty += self._animate_newest(now)
         return self._compose(now, dirty)
 
@@ -266,7 +237,7 @@ class Renderer:
         if self.motion is not None:
             due.append(self.motion.next_deadline(now))
         due.append(self.notices.next_deadline(now))
-        due.append(self.newest.next_change(now))
+        due.append(self.road_frame.newest.next_change(now))
         found = [when for when in due if when is not None]
         return min(found, default=None)
 
@@ -299,19 +270,11 @@ class Renderer:
         full: bool,
     ) -> list[str]:
         """Scroll, then redraw each road whole or only its changed cells; the roads that grew."""
-        table, grids = given.table, self.layout.grids
-        spans = {
-            name: self.index.columns[name].span(g.cols, self.reserved[name])
-            for name, g in grids.items()
-        }
-        first = starts(spans, self.theme.roads.empty_columns)
+        table, roads = given.table, self.road_frame
+        roads.place_windows()
         grown = []
-        for name, grid in grids.items():
-            window = self.windows[name] = RoadWindow(grid, first[name], self.reserved[name])
-            empty = table.roads.length(name) == 0
-            key: Hashable = (window.start, table.shuffling, empty)
-            if name == "big_road":
-                key = (key, plate_shows(table))
+        for name in self.layout.grids:
+            key = roads.key(name, table)
             if name in self.drawers:
                 key = (key, table.version)
             touched = [] if changed is None else changed.get(name, [])
@@ -320,80 +283,17 @@ class Renderer:
             if changed is None or self._keys.get(name) != key:
                 self._refresh(name, key, given, dirty, full)
             elif touched:
-                draw = functools.partial(self._draw_cells, name, table, touched, dirty)
+                draw = functools.partial(
+                    roads.draw_cells, self.base, self.static, name, table, touched, dirty
+                )
                 self._guarded(name, given.now, draw)
-            if touched and not empty:
+            if touched and table.roads.length(name):
                 grown.append(name)
         return grown
 
-    def _draw_cells(
-        self, name: str, table: TableState, touched: list[int], dirty: list[pygame.Rect]
-    ) -> None:
-        window = self.windows[name]
-        placed = visible_marks(
-            self.roads,
-            name,
-            table.roads,
-            self.index.columns[name],
-            window,
-            touched,
-            corrected=table.corrected,
-        )
-        for _, cell, sprite in placed:
-            copy_area(self.base, self.static, cell)
-            blit_centred(self.base, sprite, cell)
-            dirty.append(cell)
-        newest = table.roads.length(name) - 1
-        self._set_view(name, table, [mark for mark in placed if mark[0] == newest])
-
-    def _draw_road(self, name: str, table: TableState) -> None:
-        frame, panels, window = self.base, self.panels, self.windows[name]
-        index = self.index.columns[name]
-        placed = visible_marks(
-            self.roads, name, table.roads, index, window, corrected=table.corrected
-        )
-        frame.fblits([(sprite, centred(sprite, cell)) for _, cell, sprite in placed])
-        if window.start > 0:
-            label = self.theme.label("earlier")[0]
-            draw_earlier_marker(
-                frame, window, self.theme.colors, self.text, label, self.layout.unit
-            )
-        self._set_view(name, table)
-        if name == "big_road" and not len(index) and not table.shuffling:
-            panels.notice(frame, window.grid.rect, panels.words("waiting", "  ·  "))
-        if name == "big_road":
-            draw_cut_card_mark(panels, frame, table)
-
-    def _set_view(
-        self,
-        name: str,
-        table: TableState,
-        placed: list[tuple[int, pygame.Rect, pygame.Surface]] | None = None,
-    ) -> None:
-        """Note where the road's newest entry is drawn (``placed``: its mark, if known)."""
-        window, length = self.windows[name], table.roads.length(name)
-        newest = None
-        if length:
-            if not placed:
-                index = self.index.columns[name]
-                newest_only = [length - 1]
-                placed = visible_marks(
-                    self.roads,
-                    name,
-                    table.roads,
-                    index,
-                    window,
-                    newest_only,
-                    corrected=table.corrected,
-                )
-            if placed:
-                _, cell, sprite = placed[0]
-                newest = (cell, sprite)
-        self.views[name] = RoadView(window.start, *(newest or (None, None)))
-
     def _animate_newest(self, now: float) -> list[pygame.Rect]:
         scale = self.motion.draw_in(now) if self.motion is not None else None
-        return self.newest.draw(self.base, self.static, self.views, now, scale)
+        return self.road_frame.newest.draw(self.base, self.static, self.views, now, scale)
 
     def _cards_shown(self, now: float) -> int | None:
         return self.motion.cards_shown(now) if self.motion is not None else None
@@ -414,13 +314,18 @@ class Renderer:
             dirty.append(box.rect)
         drawn = self._guarded(name, given.now, lambda: self._draw_panel(name, box, given))
         if not drawn:
-            self.base.blit(self.static, box.rect, box.rect)  # no half-drawn panel stays
-            self.panels.placeholder(self.base, name)
-            self.views.pop(name, None)  # nothing of it blinks or is read off the screen
-            self.panel_views.pop(name, None)
-            self._keys.pop(name, None)  # the next update tries the panel again
+            self._placeholder(name, box)
             return
         self._keys[name] = key
+
+    def _placeholder(self, name: str, box: PanelBox) -> None:
+        """Panel ``name`` failed: its placeholder, not a half-drawn panel; tried again next."""
+        self.base.blit(self.static, box.rect, box.rect)
+        self.panels.placeholder(self.base, name)
+        self.views.pop(name, None)  # nothing of it blinks or is read off the screen
+        self.panel_views.pop(name, None)
+        self._keys.pop(name, None)  # the next update tries the panel again
+        self._ops.pop(name, None)  # and a recorded one is put down whole
 
     def _refresh_recorded(
         self,
@@ -439,49 +344,27 @@ class Renderer:
         pen = Recorder(self.size)
         drawn = self._guarded(name, given.now, lambda: self._draw_panel(name, box, given, pen))
         if not drawn:
-            self.base.blit(self.static, box.rect, box.rect)  # no half-drawn panel stays
-            self.panels.placeholder(self.base, name)
+            self._placeholder(name, box)
             if not full:
                 dirty.append(box.rect)
-            self.views.pop(name, None)
-            self.panel_views.pop(name, None)
-            self._keys.pop(name, None)  # the next update tries the panel again
-            self._ops.pop(name, None)  # and puts it down whole
             return
         before = None if full else self._ops.get(name)
-        if before is None:
-            areas = [box.rect]
-            if not full:
-                self.base.blit(self.static, box.rect, box.rect)
-            for op in pen.ops:
-                op.run(self.base)
-        else:
-            areas = [a.clip(box.rect) for a in changed_areas(before, pen.ops)]
-            areas = [a for a in areas if a.w and a.h]
-            replay(self.base, self.static, pen.ops, areas)
+        areas = put_down(self.base, self.static, before, pen.ops, box.rect, full=full)
         if not full:
             dirty += areas
         self._ops[name] = pen.ops
         self._keys[name] = key
 
     def _guarded(self, name: str, now: float, draw: Callable[[], object]) -> bool:
-        """Run ``draw()``; False when it raised: counted, named, logged once a minute."""
-        try:
-            draw()
-        except Exception:
-            self.failures += 1
-            self._failing[name] = None
-            if self._logged.get(name, -REPEAT_LOG_SECONDS) + REPEAT_LOG_SECONDS <= now:
-                self._logged[name] = now
-                log.exception("panel %s failed to draw; it shows a placeholder", name)
-            self._keys.pop(name, None)
-            return False
-        self._failing.pop(name, None)
-        return True
+        """Run ``draw()`` in the panel's guard; when it raised, the panel is drawn again next."""
+        if self.guard.run(name, now, draw):
+            return True
+        self._keys.pop(name, None)
+        return False
 
     def _fault_shown(self) -> bool:
         """The header's mark says DISPLAY FAULT: a panel other than the header fails."""
-        return any(name != "header" for name in self._failing)
+        return self.guard.fault_shown()
 
     def _shuffle_screen(self, table: TableState, now: float) -> pygame.Rect:
         """The shuffle screen over the board, guarded like a panel; the rectangle it touched."""
@@ -499,29 +382,20 @@ class Renderer:
     ) -> None:
         """Draw panel ``name`` onto ``frame`` (default the board itself)."""
         frame = self.base if frame is None else frame
-        panels, table = self.panels, given.table
+        table = given.table
         drawer = self.drawers.get(name)
         if drawer is not None:
             drawer(frame, box.body, table)
         elif name in ROAD_PANELS:
-            self._draw_road(name, table)
-        elif name == "header":
-            self.panel_views[name] = draw_header(
-                panels,
+            self.road_frame.draw_road(frame, name, table)
+        else:
+            view = draw_small_panel(
+                self.panels,
+                name,
                 frame,
-                table,
-                given.status,
-                given.clock,
+                given,
                 fault=self._fault_shown(),
-                journal_failing=given.journal_failing,
+                shown=self._cards_shown(given.now),
             )
-        elif name == "counters":
-            self.panel_views[name] = panels.counters(frame, table)
-        elif name == "predictions":
-            panels.predictions(frame, table.roads)
-        elif name == "last_coup":
-            draw_last_coup(panels, frame, table, shown=self._cards_shown(given.now))
-        elif name == "limits":
-            draw_limits(panels, frame, table.limits, scheduled=table.scheduled)
-        elif name == "footer":
-            draw_footer(panels, frame, alerts=alert_count(table))
+            if view is not None:
+                self.panel_views[name] = view

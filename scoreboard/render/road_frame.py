@@ -1,0 +1,177 @@
+"""The road panels on the frame: which window each road shows, its marks, its newest cell.
+
+:class:`RoadFrame` keeps what the renderer needs to know about the roads it
+drew: the column index of every road (:class:`~scoreboard.render.scroll.ShoeIndex`),
+the window each road shows (all roads scroll together,
+:func:`~scoreboard.render.scroll.starts`), and where each road's newest entry
+is drawn (:class:`~scoreboard.render.grid.RoadView`, what the blink and the
+banner read).  It draws a road whole (:meth:`draw_road`) or only some of its
+cells (:meth:`draw_cells`); the renderer decides which, and guards the draw.
+A road drawn whole blits only each mark's inked part (:func:`inked`).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Hashable, Iterable
+
+import pygame
+
+from scoreboard.core.table import TableState
+from scoreboard.render.canvas import copy_area
+from scoreboard.render.chrome import draw_cut_card_mark, plate_shows
+from scoreboard.render.grid import (
+    NewestMarks,
+    RoadView,
+    RoadWindow,
+    blit_centred,
+    centred,
+    draw_earlier_marker,
+    marker_columns,
+    visible_marks,
+)
+from scoreboard.render.layout import ScreenLayout
+from scoreboard.render.marks import RoadPainter
+from scoreboard.render.panels import PanelPainter
+from scoreboard.render.scroll import ShoeIndex, starts
+from scoreboard.theme import Theme
+
+Placed = list[tuple[int, pygame.Rect, pygame.Surface]]
+"""Marks as drawn: (entry index, cell, sprite)."""
+
+_INKED: weakref.WeakKeyDictionary[pygame.Surface, tuple[pygame.Surface, int, int]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def inked(sprite: pygame.Surface) -> tuple[pygame.Surface, int, int]:
+    """The part of ``sprite`` that has ink (alpha above 0), and where in it that part starts.
+
+    A mark fills 72-86 % of its cell's width, and blending a clear pixel changes
+    nothing, so blitting only the inked part puts down the same pixels while
+    blending a third fewer.  Kept per sprite (a copy: it holds no reference to it).
+    """
+    found = _INKED.get(sprite)
+    if found is None:
+        ink = sprite.get_bounding_rect()
+        if not (ink.w and ink.h):  # no ink at all: one clear pixel, which blends to nothing
+            ink = pygame.Rect(0, 0, 1, 1)
+        found = (sprite.subsurface(ink).copy(), ink.x, ink.y)
+        _INKED[sprite] = found
+    return found
+
+
+def inked_blits(
+    placed: Iterable[tuple[int, pygame.Rect, pygame.Surface]],
+) -> list[tuple[pygame.Surface, tuple[int, int]]]:
+    """``fblits`` pairs putting each placed mark's inked part where its sprite would go."""
+    pairs = []
+    for _, cell, sprite in placed:
+        part, dx, dy = inked(sprite)
+        x, y = centred(sprite, cell)
+        pairs.append((part, (x + dx, y + dy)))
+    return pairs
+
+
+class RoadFrame:
+    """The roads' part of one renderer's frame (see the module docstring)."""
+
+    def __init__(
+        self, theme: Theme, layout: ScreenLayout, roads: RoadPainter, panels: PanelPainter
+    ) -> None:
+        self.theme = theme
+        self.layout = layout
+        self.roads = roads
+        self.panels = panels
+        self.index = ShoeIndex(tuple(layout.grids))
+        self.reserved = {
+            name: marker_columns(grid, layout.unit) for name, grid in layout.grids.items()
+        }
+        self.windows: dict[str, RoadWindow] = {}
+        #: What each road panel shows now (scroll, newest cell), by road name.
+        self.views: dict[str, RoadView] = {}
+        self.newest = NewestMarks(theme.roads.blink_seconds)
+
+    def place_windows(self) -> None:
+        """Scroll every road to the window the shoe puts it at (they scroll together)."""
+        grids = self.layout.grids
+        spans = {
+            name: self.index.columns[name].span(g.cols, self.reserved[name])
+            for name, g in grids.items()
+        }
+        first = starts(spans, self.theme.roads.empty_columns)
+        for name, grid in grids.items():
+            self.windows[name] = RoadWindow(grid, first[name], self.reserved[name])
+
+    def key(self, name: str, table: TableState) -> Hashable:
+        """What road ``name``'s whole drawing depends on besides its entries."""
+        empty = table.roads.length(name) == 0
+        key: Hashable = (self.windows[name].start, table.shuffling, empty)
+        if name == "big_road":
+            key = (key, plate_shows(table))
+        return key
+
+    def draw_cells(
+        self,
+        base: pygame.Surface,
+        static: pygame.Surface,
+        name: str,
+        table: TableState,
+        touched: list[int],
+        dirty: list[pygame.Rect],
+    ) -> None:
+        """Redraw only road ``name``'s entries ``touched`` (the static layer under each)."""
+        placed = visible_marks(
+            self.roads,
+            name,
+            table.roads,
+            self.index.columns[name],
+            self.windows[name],
+            touched,
+            corrected=table.corrected,
+        )
+        for _, cell, sprite in placed:
+            copy_area(base, static, cell)
+            blit_centred(base, sprite, cell)
+            dirty.append(cell)
+        newest = table.roads.length(name) - 1
+        self.set_view(name, table, [mark for mark in placed if mark[0] == newest])
+
+    def draw_road(self, frame: pygame.Surface, name: str, table: TableState) -> None:
+        """Road ``name`` whole, onto ``frame`` whose panel shows the static layer."""
+        window = self.windows[name]
+        index = self.index.columns[name]
+        placed = visible_marks(
+            self.roads, name, table.roads, index, window, corrected=table.corrected
+        )
+        frame.fblits(inked_blits(placed))
+        if window.start > 0:
+            label = self.theme.label("earlier")[0]
+            draw_earlier_marker(
+                frame, window, self.theme.colors, self.panels.text, label, self.layout.unit
+            )
+        self.set_view(name, table)
+        if name == "big_road" and not len(index) and not table.shuffling:
+            self.panels.notice(frame, window.grid.rect, self.panels.words("waiting", "  ·  "))
+        if name == "big_road":
+            draw_cut_card_mark(self.panels, frame, table)
+
+    def set_view(self, name: str, table: TableState, placed: Placed | None = None) -> None:
+        """Note where the road's newest entry is drawn (``placed``: its mark, if known)."""
+        window, length = self.windows[name], table.roads.length(name)
+        newest = None
+        if length:
+            if not placed:
+                placed = visible_marks(
+                    self.roads,
+                    name,
+                    table.roads,
+                    self.index.columns[name],
+                    window,
+                    [length - 1],
+                    corrected=table.corrected,
+                )
+            if placed:
+                _, cell, sprite = placed[0]
+                newest = (cell, sprite)
+        self.views[name] = RoadView(window.start, *(newest or (None, None)))
