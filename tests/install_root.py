@@ -1,0 +1,141 @@
+"""kiosk/install.sh run for real, as a technician would, into a scratch ``--root DIR``.
+
+The source is a copy of the checkout with a ``.venv`` and a ``.git`` planted in it
+(what ``make demo`` and a clone leave), so a test can tell whether anything of them
+reached the install.  The scratch roots live under /tmp with mode 755 rather than in
+pytest's private tmp directory, because the cage test runs the installed board as an
+unprivileged user that must be able to reach it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+#: Written into the planted .venv and .git: found anywhere in a root, they were copied.
+PLANTED = "planted-by-the-install-tests-3f9c"
+SKIPPED_BY_COPY = (".venv", ".git", "__pycache__", ".pytest_cache", ".hypothesis",
+                   ".ruff_cache", ".mypy_cache", "build", "dist", "*.egg-info")  # fmt: skip
+
+
+def source_copy(dest: Path) -> Path:
+    """A copy of the checkout with a planted .venv (a python that is not one) and .git."""
+    shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(*SKIPPED_BY_COPY))
+    venv_bin = dest / ".venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (venv_bin / "python").write_text(f"#!/bin/sh\necho {PLANTED}\n")
+    (venv_bin / "python").chmod(0o755)
+    (venv_bin / "scoreboard").write_text(f"#!{venv_bin / 'python'}\n# {PLANTED}\n")
+    (dest / ".git").mkdir()
+    (dest / ".git" / "HEAD").write_text(f"ref: refs/heads/{PLANTED}\n")
+    return dest
+
+
+def scratch_dir(prefix: str) -> Path:
+    """An empty directory under /tmp any user may traverse (see the module docstring)."""
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    path.chmod(0o755)
+    return path
+
+
+def install(
+    root: Path, *args: str, source: Path = REPO, env: dict[str, str] | None = None,
+    timeout: float = 600,
+) -> subprocess.CompletedProcess:  # fmt: skip
+    """``bash SOURCE/kiosk/install.sh --root ROOT ARGS...``; every run's output is kept."""
+    result = subprocess.run(
+        ["bash", str(source / "kiosk" / "install.sh"), "--root", str(root), *args],
+        capture_output=True, text=True, timeout=timeout, env=env, check=False,
+    )  # fmt: skip
+    return result
+
+
+def installed(result: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    assert result.returncode == 0, f"install.sh failed:\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Every path under ``root``: a file's mode and sha256, a link's target, a directory."""
+    listing: dict[str, str] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            path = Path(dirpath) / name
+            info = path.lstat()
+            key = str(path.relative_to(root))
+            if stat.S_ISLNK(info.st_mode):
+                listing[key] = "-> " + os.readlink(path)
+            elif stat.S_ISDIR(info.st_mode):
+                listing[key] = f"dir {info.st_mode & 0o7777:o}"
+            else:
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                listing[key] = f"{info.st_mode & 0o7777:o} {digest}"
+    return listing
+
+
+def files_mentioning(root: Path, text: str) -> list[str]:
+    """Files under ``root`` whose bytes or path contain ``text``."""
+    needle = text.encode()
+    found = []
+    for dirpath, _dirs, filenames in os.walk(root):
+        for name in filenames:
+            path = Path(dirpath) / name
+            if path.is_symlink():
+                continue
+            if text in str(path) or needle in path.read_bytes():
+                found.append(str(path.relative_to(root)))
+    return found
+
+
+@dataclass(frozen=True)
+class Install:
+    """One scratch install: the root, and the first run's output."""
+
+    root: Path
+    first_run: subprocess.CompletedProcess
+
+    @property
+    def opt(self) -> Path:
+        return self.root / "opt" / "scoreboard"
+
+    @property
+    def environment(self) -> dict[str, str]:
+        values = {}
+        for line in (self.root / "etc/scoreboard/environment").read_text().splitlines():
+            if line and not line.startswith("#"):
+                key, _, value = line.partition("=")
+                values[key] = value.strip('"')
+        return values
+
+    def releases(self) -> list[str]:
+        return sorted(path.name for path in (self.opt / "releases").iterdir())
+
+    def current(self) -> str:
+        return os.readlink(self.opt / "current")
+
+
+@pytest.fixture(scope="session")
+def scratch_install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Install]:
+    """One real install of this checkout, shared by the install tests (it takes a while).
+
+    Built from a source copy that is deleted right after, so every test runs the
+    install without its checkout.  Tests that change the install put it back.
+    """
+    source = source_copy(tmp_path_factory.mktemp("source") / "scoreboard")
+    root = scratch_dir("scoreboard-root-")
+    try:
+        first = installed(install(root, "--live", source=source))
+        shutil.rmtree(source)
+        yield Install(root, first)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
