@@ -1,4 +1,4 @@
-"""kiosk/install.sh run for real, as a technician would, into a scratch ``--root DIR``.
+"""kiosk/install.sh run for real into a scratch ``--root DIR``, and a NOTIFY_SOCKET to watch.
 
 The source is a copy of the checkout with a ``.venv`` and a ``.git`` planted in it
 (what ``make demo`` and a clone leave), so a test can tell whether anything of them
@@ -12,10 +12,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import socket
 import stat
+import struct
 import subprocess
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,3 +142,68 @@ def scratch_install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Instal
         yield Install(root, first)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+# --- systemd's side of the notify protocol ---------------------------------------
+# systemd credits a notification to the unit of the *sending process* (the pid the
+# socket's credentials carry), which is why the kiosk relays the board's messages;
+# so every message recorded here carries the sender's pid, as systemd sees it.
+
+UCRED = struct.Struct("3i")  # pid, uid, gid
+
+
+@dataclass(frozen=True)
+class Notification:
+    pid: int
+    fields: tuple[str, ...]
+
+    def has(self, field: str) -> bool:
+        return field in self.fields
+
+
+class NotifySocket:
+    """A datagram socket at ``directory/notify`` that records every message and its sender."""
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / "notify"
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(self.path))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        self.sock.settimeout(0.05)
+        os.chmod(self.path, 0o777)  # the cage test's board runs as another user
+        self.received: list[Notification] = []
+
+    def drain(self) -> list[Notification]:
+        """Everything that arrived since the last call."""
+        fresh = []
+        while True:
+            try:
+                data, ancillary, _flags, _address = self.sock.recvmsg(
+                    65536, socket.CMSG_SPACE(UCRED.size)
+                )
+            except (TimeoutError, BlockingIOError):
+                break
+            pid = next(
+                (UCRED.unpack(cdata)[0] for level, kind, cdata in ancillary
+                 if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS),
+                -1,
+            )  # fmt: skip
+            fresh.append(Notification(pid, tuple(data.decode().split("\n"))))
+        self.received += fresh
+        return fresh
+
+    def wait_for(
+        self, field: str, timeout: float = 30.0, extra: Callable[[], None] | None = None
+    ) -> Notification:
+        """The first message with ``field`` (e.g. ``READY=1``), waiting up to ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        seen = [n for n in self.received if n.has(field)]
+        while not seen and time.monotonic() < deadline:
+            seen = [n for n in self.drain() if n.has(field)]
+            if extra is not None:
+                extra()
+        assert seen, f"no {field} within {timeout} s; received {self.received}"
+        return seen[0]
+
+    def close(self) -> None:
+        self.sock.close()
