@@ -575,7 +575,7 @@ remove_system_unit() {
 
 remove_user_unit() {
     [ -f "$USER_UNIT" ] || return 0
-    desktop_user=${desktop_user:-$(env_value SCOREBOARD_DESKTOP_USER)}
+    desktop_user=${desktop_user:-$previous_desktop_user}
     if [ -n "$desktop_user" ]; then
         user_systemctl stop scoreboard-desktop.service
         set_autostart off
@@ -631,7 +631,7 @@ restart_board() {
     local display
     display=$(env_value SCOREBOARD_DISPLAY)
     if [ "$display" = labwc ]; then
-        desktop_user=$(env_value SCOREBOARD_DESKTOP_USER)
+        desktop_user=$previous_desktop_user
         user_systemctl restart scoreboard-desktop.service
     elif [ -n "$R" ] || systemd_running || [ "$dry_run" = 1 ]; then
         host systemctl restart scoreboard.service
@@ -646,7 +646,7 @@ do_install() {
     [ "$demo_args_given" = 1 ] || demo_args=$(env_value SCOREBOARD_DEMO_ARGS)
     choose_display
     if [ "$way" = labwc ]; then
-        desktop_user=${desktop_user:-$(env_value SCOREBOARD_DESKTOP_USER)}
+        desktop_user=${desktop_user:-$previous_desktop_user}
         desktop_user=${desktop_user:-$(lightdm_autologin)}
         if [ -z "$desktop_user" ] && [ "${SUDO_USER:-root}" != root ]; then desktop_user=$SUDO_USER; fi
         [ -n "$desktop_user" ] || fail 1 "--display labwc: whose desktop? Name it with --desktop-user USER"
@@ -712,6 +712,8 @@ do_uninstall() {
     say "scoreboard: removed; kept $R/var/lib/scoreboard$([ "$purge" = 1 ] || echo " and $ETC/scoreboard.yaml")"
 }
 
+# Read before this run rewrites the environment file: whose desktop had the board.
+previous_desktop_user=$(env_value SCOREBOARD_DESKTOP_USER)
 case $action in
     install) do_install ;;
     rollback) do_rollback ;;

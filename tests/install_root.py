@@ -9,6 +9,7 @@ unprivileged user that must be able to reach it.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
 import shutil
@@ -18,7 +19,7 @@ import struct
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,21 +128,24 @@ class Install:
         return os.readlink(self.opt / "current")
 
 
-@pytest.fixture(scope="session")
-def scratch_install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Install]:
-    """One real install of this checkout, shared by the install tests (it takes a while).
+_shared: list[Install] = []
+
+
+def shared_install(factory: pytest.TempPathFactory) -> Install:
+    """One real install of this checkout for the whole test run (building it takes a while).
 
     Built from a source copy that is deleted right after, so every test runs the
-    install without its checkout.  Tests that change the install put it back.
+    install without its checkout. Test modules take it through a module fixture;
+    a test that changes it puts it back.
     """
-    source = source_copy(tmp_path_factory.mktemp("source") / "scoreboard")
-    root = scratch_dir("scoreboard-root-")
-    try:
+    if not _shared:
+        source = source_copy(factory.mktemp("source") / "scoreboard")
+        root = scratch_dir("scoreboard-root-")
+        atexit.register(shutil.rmtree, root, True)
         first = installed(install(root, "--live", source=source))
         shutil.rmtree(source)
-        yield Install(root, first)
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+        _shared.append(Install(root, first))
+    return _shared[0]
 
 
 # --- systemd's side of the notify protocol ---------------------------------------
