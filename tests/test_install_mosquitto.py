@@ -8,8 +8,10 @@ the scratch root; the display logs in with the password the installer wrote.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
+import sys
 import threading
 import uuid
 from pathlib import Path
@@ -135,3 +137,44 @@ def test_the_tls_listener_waits_for_its_certificates(
         certs.rmdir()
         installed(install(broker_install.root, "--mosquitto", source=source_copy(tmp_path / "b")))
     assert "#listener 8883" in conf.read_text()
+
+
+def test_the_one_table_example_display_goes_live_on_the_installed_broker(
+    broker_install: Install, broker: int, tmp_path: Path
+) -> None:
+    """kiosk/examples/one-table-local-broker.yaml, as the installer set the broker up."""
+    etc = broker_install.root / "etc/scoreboard"
+    statuses: list[bytes] = []
+    seen = threading.Event()
+    watcher = mqtt.Client(
+        CallbackAPIVersion.VERSION2, client_id="controller-T1", protocol=mqtt.MQTTv5
+    )
+    watcher.username_pw_set("controller-T1", (etc / "controller.password").read_text().strip())
+
+    def on_connect(client, *_args) -> None:
+        client.subscribe("baccarat/v2/T1/display/T1-a/status", qos=1)
+
+    def on_message(_client, _userdata, message) -> None:
+        statuses.append(bytes(message.payload))
+        status = json.loads(message.payload) if message.payload.startswith(b"{") else {}
+        if status.get("feed") == "connected":
+            seen.set()  # the display is on the broker and reading its table's feed
+
+    watcher.on_connect, watcher.on_message = on_connect, on_message
+    watcher.connect("127.0.0.1", broker, keepalive=5)
+    watcher.loop_start()
+    example = Path(__file__).resolve().parent.parent / "kiosk/examples/one-table-local-broker.yaml"
+    display = subprocess.Popen(
+        [sys.executable, "-m", "scoreboard", "run", "--headless", "--config", str(example),
+         "--mqtt", f"127.0.0.1:{broker}", "--password-file", str(etc / "mqtt.password"),
+         "--state-dir", str(tmp_path / "state")],
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert seen.wait(30), f"no status from the display; got {statuses[-3:]}"
+    finally:
+        display.terminate()
+        _out, err = display.communicate(timeout=30)
+        watcher.disconnect()
+        watcher.loop_stop()
+    assert "not authori" not in err.lower(), err
