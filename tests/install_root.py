@@ -28,13 +28,24 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 #: Written into the planted .venv and .git: found anywhere in a root, they were copied.
 PLANTED = "planted-by-the-install-tests-3f9c"
+CHECKOUT = ("pyproject.toml", "README.md", "LICENSE", "Makefile", "scoreboard", "themes", "kiosk")
 SKIPPED_BY_COPY = (".venv", ".git", "__pycache__", ".pytest_cache", ".hypothesis",
                    ".ruff_cache", ".mypy_cache", "build", "dist", "*.egg-info")  # fmt: skip
 
 
 def source_copy(dest: Path) -> Path:
-    """A copy of the checkout with a planted .venv (a python that is not one) and .git."""
-    shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(*SKIPPED_BY_COPY))
+    """A checkout as a technician has it: the installer's files, a planted .venv and .git.
+
+    Only what install.sh reads is copied (the package, its themes, kiosk/): the
+    rest of the repository would only slow every copy and tree listing down.
+    """
+    dest.mkdir(parents=True)
+    ignore = shutil.ignore_patterns(*SKIPPED_BY_COPY)
+    for name in CHECKOUT:
+        if (REPO / name).is_dir():
+            shutil.copytree(REPO / name, dest / name, ignore=ignore)
+        else:
+            shutil.copy2(REPO / name, dest / name)
     venv_bin = dest / ".venv" / "bin"
     venv_bin.mkdir(parents=True)
     (venv_bin / "python").write_text(f"#!/bin/sh\necho {PLANTED}\n")
