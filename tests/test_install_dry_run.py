@@ -237,3 +237,10 @@ def test_a_dry_run_on_this_machine_changes_nothing_outside_either() -> None:
     output = planned(result)
     assert step(output, "systemctl enable scoreboard.service").startswith("+ ")
     assert "skipped" not in output
+
+
+def test_the_kiosk_scripts_are_shellcheck_clean() -> None:
+    """Bash for the installer, POSIX sh for the session (dash runs it on Debian)."""
+    scripts = [str(REPO / "kiosk" / name) for name in ("install.sh", "scoreboard-session.sh")]
+    result = subprocess.run(["shellcheck", *scripts], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
