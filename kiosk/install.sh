@@ -3,7 +3,9 @@
 # Debian machine. Run as root from the source checkout: sudo bash kiosk/install.sh
 # Every run is idempotent; --dry-run prints each step without doing it. docs/deploy.md
 # is the technician's guide.
-set -euo pipefail
+set -Eeuo pipefail
+# A step that fails stops the run, saying which.
+trap '[ "$BASH_SUBSHELL" != 0 ] || printf "install.sh: failed (exit %s) at line %s: %s\n" "$?" "$LINENO" "$BASH_COMMAND" >&2' ERR
 
 usage() {
     cat <<'EOF'
@@ -107,6 +109,8 @@ done
 if [ -n "$offline" ]; then
     [ -d "$offline" ] || fail 2 "--offline: no such directory: $offline"
     offline=$(cd "$offline" && pwd)
+    compgen -G "$offline/scoreboard-*.whl" >/dev/null ||
+        fail 2 "--offline $offline: no scoreboard-*.whl there (docs/deploy.md: Offline install)"
 fi
 if [ -n "$root" ]; then
     [ -d "$root" ] || fail 2 "--root: no such directory: $root"
@@ -180,7 +184,7 @@ put_file() { # put_file MODE PATH SUMMARY <CONTENT: write PATH when its content 
     say "+ write $path (mode $mode)${summary:+: $summary}"
     [ "$dry_run" = 1 ] && return 0
     mkdir -p "$(dirname "$path")"
-    printf '%s' "$content" >"$path.new"
+    (umask 077 && printf '%s' "$content" >"$path.new") # a password is never readable on the way
     chmod "$mode" "$path.new"
     mv -f "$path.new" "$path"
 }
@@ -347,6 +351,10 @@ switch_current() { # switch_current NAME: atomically
 
 build_release() { # sets release: the release this run puts in use (new or kept)
     local key current wheel version name stage
+    if [ -n "$offline" ]; then
+        wheel=$(find "$offline" -maxdepth 1 -name 'scoreboard-*.whl' | sort -V | tail -n 1)
+        [ -n "$wheel" ] || fail 1 "--offline $offline: no scoreboard-*.whl there (docs/deploy.md: Offline install)"
+    fi
     key=$(release_key)
     current=$(current_release)
     if [ -n "$current" ] && grep -qx "key=$key" "$OPT/releases/$current/RELEASE" 2>/dev/null &&
@@ -356,8 +364,6 @@ build_release() { # sets release: the release this run puts in use (new or kept)
         return 0
     fi
     if [ -n "$offline" ]; then
-        wheel=$(find "$offline" -maxdepth 1 -name 'scoreboard-*.whl' | sort -V | tail -n 1)
-        [ -n "$wheel" ] || fail 1 "--offline $offline: no scoreboard-*.whl there (docs/deploy.md: Offline install)"
         version=${wheel##*/scoreboard-}
         version=${version%%-*}
     else

@@ -99,6 +99,7 @@ def test_an_unknown_option_is_refused_in_one_line(root: Path) -> None:
         (["--rotate", "45"], "--rotate"),
         (["--display", "wayland"], "--display"),
         (["--offline", "/no/such/wheels"], "--offline"),
+        (["--offline", "/"], "no scoreboard-*.whl"),
         (["--run-args", '--theme "midnight"'], "--run-args"),
         (["--purge"], "--purge"),
         (["--desktop-user"], "--desktop-user"),
