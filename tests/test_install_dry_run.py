@@ -17,7 +17,7 @@ from install_root import PLANTED, REPO, install, source_copy, tree
 INSTALL = str(REPO / "kiosk" / "install.sh")
 
 
-def dry(root: Path, *args: str, source: Path = REPO) -> subprocess.CompletedProcess:
+def dry(root: Path, source: Path, *args: str) -> subprocess.CompletedProcess:
     """A dry run; the root and the source must be exactly as they were after it."""
     before, source_before = tree(root), tree(source)
     result = install(root, "--dry-run", *args, source=source, timeout=120)
@@ -65,9 +65,10 @@ def raspberry_pi_desktop(root: Path) -> None:
     autostart.write_text("swayidle -w timeout 600 'wlopm --off \\*' resume 'wlopm --on \\*' &\n")
 
 
-@pytest.fixture
-def source(tmp_path: Path) -> Path:
-    return source_copy(tmp_path / "source")
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One checkout copy for the module: a dry run never changes it (``dry`` checks)."""
+    return source_copy(tmp_path_factory.mktemp("dry") / "source")
 
 
 @pytest.fixture
@@ -110,7 +111,7 @@ def test_a_bad_value_is_refused_naming_the_option(root: Path, args: list[str], n
 
 
 def test_a_live_dry_run_lists_every_step_of_the_install(root: Path, source: Path) -> None:
-    output = planned(dry(root, source=source))
+    output = planned(dry(root, source))
     assert "cage" in step(output, "apt-get install")
     assert "xwayland" in step(output, "apt-get install")
     assert "--system" in step(output, "useradd", "scoreboard")
@@ -132,15 +133,15 @@ def test_a_live_dry_run_lists_every_step_of_the_install(root: Path, source: Path
     assert step(output, "systemctl restart scoreboard.service").startswith("- skipped (--root)")
 
 
-def test_a_demo_dry_run_writes_the_demo_mode(root: Path) -> None:
-    output = planned(dry(root, "--demo", "--rotate", "90"))
+def test_a_demo_dry_run_writes_the_demo_mode(root: Path, source: Path) -> None:
+    output = planned(dry(root, source, "--demo", "--rotate", "90"))
     line = step(output, "write", "etc/scoreboard/environment")
     assert "SCOREBOARD_MODE=demo" in line
     assert "SCOREBOARD_ROTATE=90" in line
 
 
 def test_a_dry_run_never_mentions_the_checkouts_venv_or_git(root: Path, source: Path) -> None:
-    output = planned(dry(root, source=source))
+    output = planned(dry(root, source))
     assert PLANTED not in output
     assert ".venv" not in output
     assert "/.git" not in output
@@ -149,7 +150,7 @@ def test_a_dry_run_never_mentions_the_checkouts_venv_or_git(root: Path, source: 
     assert copied == [str(source / name) for name in wheel_sources]
 
 
-def test_the_wheel_is_built_from_everything_pyproject_packages(root: Path) -> None:
+def test_the_wheel_is_built_from_everything_pyproject_packages(root: Path, source: Path) -> None:
     """The installer copies an allow-list: it must hold every root pyproject.toml builds from."""
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
     setuptools = project["tool"]["setuptools"]
@@ -158,25 +159,27 @@ def test_the_wheel_is_built_from_everything_pyproject_packages(root: Path) -> No
              for package in setuptools["packages"]}  # fmt: skip
     roots |= {path.split("/")[0] for path in project["project"]["license-files"]}
     roots |= {project["project"]["readme"], "pyproject.toml"}
-    output = planned(dry(root))
+    output = planned(dry(root, source))
     copied = {Path(path).name for path in step(output, "cp -R").split()[3:-1]}
     assert roots <= copied, f"install.sh does not copy {sorted(roots - copied)}"
 
 
-def test_an_existing_config_and_mode_are_kept(root: Path) -> None:
+def test_an_existing_config_and_mode_are_kept(root: Path, source: Path) -> None:
     etc = root / "etc/scoreboard"
     etc.mkdir(parents=True)
     (etc / "scoreboard.yaml").write_text("table: {id: T7}\n")
     (etc / "environment").write_text("SCOREBOARD_MODE=demo\nSCOREBOARD_DISPLAY=cage\n")
-    output = planned(dry(root))
+    output = planned(dry(root, source))
     step(output, "= ", "scoreboard.yaml kept")
     assert not [line for line in output.splitlines() if "kiosk/scoreboard.yaml" in line]
     assert "SCOREBOARD_MODE=demo" in step(output, "write", "environment")
-    assert "SCOREBOARD_MODE=live" in step(planned(dry(root, "--live")), "write", "environment")
+    assert "SCOREBOARD_MODE=live" in step(
+        planned(dry(root, source, "--live")), "write", "environment"
+    )
 
 
-def test_a_bare_x_dry_run_installs_x_and_its_wrapper(root: Path) -> None:
-    output = planned(dry(root, "--display", "x11"))
+def test_a_bare_x_dry_run_installs_x_and_its_wrapper(root: Path, source: Path) -> None:
+    output = planned(dry(root, source, "--display", "x11"))
     packages = step(output, "apt-get install").split()
     for package in ("xserver-xorg-core", "xserver-xorg-legacy", "xinit", "x11-xserver-utils"):
         assert package in packages
@@ -188,27 +191,27 @@ def test_a_bare_x_dry_run_installs_x_and_its_wrapper(root: Path) -> None:
 
 @pytest.mark.parametrize("display", [[], ["--display", "cage"], ["--display", "labwc"]])
 def test_another_desktop_is_refused_naming_it_and_the_choices(
-    root: Path, display: list[str]
+    root: Path, source: Path, display: list[str]
 ) -> None:
     link(root / "etc/systemd/system/display-manager.service", "/lib/systemd/system/gdm3.service")
-    message = refused(dry(root, *display), 1)
+    message = refused(dry(root, source, *display), 1)
     assert "gdm3.service" in message
     if not display or display[1] == "cage":
         assert "--disable-desktop" in message
     assert "--display labwc" in message
 
 
-def test_disable_desktop_turns_it_off_and_uses_cage(root: Path) -> None:
+def test_disable_desktop_turns_it_off_and_uses_cage(root: Path, source: Path) -> None:
     link(root / "etc/systemd/system/display-manager.service", "/lib/systemd/system/gdm3.service")
-    output = planned(dry(root, "--disable-desktop"))
+    output = planned(dry(root, source, "--disable-desktop"))
     step(output, f"systemctl --root={root} disable gdm3.service")
     step(output, f"systemctl --root={root} set-default multi-user.target")
     assert "SCOREBOARD_DISPLAY=cage" in step(output, "write", "environment")
 
 
-def test_a_raspberry_pi_os_desktop_gets_the_labwc_user_unit(root: Path) -> None:
+def test_a_raspberry_pi_os_desktop_gets_the_labwc_user_unit(root: Path, source: Path) -> None:
     raspberry_pi_desktop(root)
-    output = planned(dry(root))
+    output = planned(dry(root, source))
     step(output, "install -D -m 644", "kiosk/scoreboard-desktop.service",
          f"{root}/etc/systemd/user/scoreboard-desktop.service")  # fmt: skip
     step(output, "write", f"{root}/home/pi/.config/labwc/autostart", "scoreboard-desktop.service")
@@ -219,8 +222,8 @@ def test_a_raspberry_pi_os_desktop_gets_the_labwc_user_unit(root: Path) -> None:
     assert "cage" not in step(output, "apt-get install")
 
 
-def test_labwc_without_the_desktop_is_refused(root: Path) -> None:
-    message = refused(dry(root, "--display", "labwc"), 1)
+def test_labwc_without_the_desktop_is_refused(root: Path, source: Path) -> None:
+    message = refused(dry(root, source, "--display", "labwc"), 1)
     assert "LightDM" in message
     assert "--display cage" in message
 
