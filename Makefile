@@ -42,7 +42,8 @@ demo: $(VENV)/.installed
 # Debian packages the tests need: a real mosquitto broker, openssl for TLS tests,
 # mount and chattr for real full, read-only and immutable disks, systemd-analyze to verify
 # the kiosk's units (the package only; nothing is started), rabbitmq-server for the cluster
-# tests (they start their own nodes; the package's service is not used).
+# tests (they start their own nodes; the package's service is not used), cage, xwayland,
+# shellcheck and Debian's python3-venv for the installer's tests (a scratch install run as nobody).
 system-deps:
 	@missing=""; \
 	test -x /usr/sbin/mosquitto || command -v mosquitto >/dev/null 2>&1 || missing="$$missing mosquitto"; \
@@ -52,6 +53,10 @@ system-deps:
 	command -v mount >/dev/null 2>&1 || missing="$$missing mount"; \
 	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd"; \
 	command -v rabbitmq-server >/dev/null 2>&1 || test -x /usr/sbin/rabbitmq-server || missing="$$missing rabbitmq-server"; \
+	command -v cage >/dev/null 2>&1 || missing="$$missing cage"; \
+	test -x /usr/bin/Xwayland || missing="$$missing xwayland"; \
+	command -v shellcheck >/dev/null 2>&1 || missing="$$missing shellcheck"; \
+	{ test -x /usr/bin/python3 && /usr/bin/python3 -c 'import ensurepip' 2>/dev/null; } || missing="$$missing python3 python3-venv"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
 			echo "installing:$$missing"; \

@@ -4,9 +4,11 @@ systemd's notify protocol is one datagram per message on the AF_UNIX socket name
 by ``NOTIFY_SOCKET`` (``@name`` for the abstract namespace), so the kiosk speaks
 it itself instead of depending on libsystemd.  ``WATCHDOG_USEC`` asks for a
 ``WATCHDOG=1`` at least that often; ``WATCHDOG_PID``, when set, names the one
-process the watchdog watches.  The board runs as a child of cage or xinit, so the
-session script unsets ``WATCHDOG_PID`` before starting it (and the unit has
-``NotifyAccess=all``): then every board the unit starts takes the watchdog.
+process the watchdog watches.  The board runs as a child of cage or xinit inside a
+logind session (``PAMName=``), whose processes systemd would not credit to the unit,
+so the unit has ``NotifyAccess=main`` and its main process,
+``kiosk/scoreboard-notify-relay.py``, hands the board its own socket and forwards what
+the board says; the session script unsets ``WATCHDOG_PID`` before starting the board.
 
 Nothing here decides *when* the board is alive: :mod:`scoreboard.app` pings only
 after a step that polled the feed and produced a frame, so a hung loop stops the
