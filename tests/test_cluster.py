@@ -113,6 +113,9 @@ def test_a_display_on_another_node_asks_for_the_snapshot_and_goes_live(rabbit, t
         assert (near.session.broker, far.session.broker) == (sb1.address, sb2.address)
         assert near.session.snapshot_requests == 0  # its node had the snapshot
         assert far.session.snapshot_requests == 1  # it noticed, asked once, got the answer
+        # The limits are retained on the controller's node only: the answer brings them too.
+        assert far.until(lambda: far.table.limits == near.table.limits, 30)
+        assert far.table.limits.known, far.table.limits
     finally:
         for display in (near, far):
             if display is not None:

@@ -139,11 +139,16 @@ class Controller:
             self.publish(snapshot, retain=True)
 
     def _answer_resync(self) -> None:
-        """The current shoe's snapshot, and the previous shoe's when a request named it."""
+        """The current shoe's snapshot (the previous one's when a request named it), the limits.
+
+        The limits go again too: on a broker that keeps retained messages per node
+        (RabbitMQ 3.x) a display on another node never got the retained ones.
+        """
         asked, self.inbox.shoes_asked = self.inbox.shoes_asked, set()
         if self.previous is not None and self.previous.shoe in asked:
             # Not retained: the retained snapshot stays the current shoe's.
             self.publish(dataclasses.replace(self.previous, ts=utc_now()))
+        self.publish(LimitsReceived(self.limits), retain=True)
         self._publish_snapshot()
 
     def _read_link(self) -> None:
