@@ -66,8 +66,12 @@ system-deps:
 		fi; \
 	fi
 
+# Two workers (most tests wait on brokers and processes), one test file per worker so a
+# module's shared fixture (a RabbitMQ cluster, a scratch install) is built once; then the
+# few tests that time the board against the wall clock, alone.
 test: $(VENV)/.installed-test system-deps
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest $(PYTEST_ARGS)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -n 2 --dist loadfile -m "not serial" $(PYTEST_ARGS)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -m serial $(PYTEST_ARGS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy

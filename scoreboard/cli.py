@@ -11,10 +11,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import os
 import pkgutil
 import signal
 import sys
 import threading
+import types
 from collections.abc import Iterator
 from typing import NoReturn
 
@@ -57,7 +59,20 @@ def sigterm_as_interrupt() -> Iterator[None]:
             signal.signal(signal.SIGTERM, previous)
 
 
-def _interrupt(*_: object) -> None:
+#: Where an exception raised by a signal handler is "ignored" (Python prints a traceback
+#: and carries on): weakref and finalizer callbacks.  A stop landing there is re-sent.
+_NO_RAISE_FILES = ("weakref.py", "_weakrefset.py")
+
+
+def _interrupt(signum: int, frame: types.FrameType | None) -> None:
+    """SIGTERM as Ctrl-C; re-sent a moment later if it landed in a weakref callback.
+
+    Raised there, the KeyboardInterrupt would only print "Exception ignored in ..."
+    with a traceback and the process would go on running.
+    """
+    if frame is not None and frame.f_code.co_filename.endswith(_NO_RAISE_FILES):
+        threading.Timer(0.01, os.kill, (os.getpid(), signum)).start()
+        return
     raise KeyboardInterrupt
 
 

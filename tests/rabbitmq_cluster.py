@@ -122,7 +122,12 @@ class Node:
         (self.directory / "rabbitmq-env.conf").write_text("")
         self._log = open(self.directory / "server.out", "ab")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [SERVER], env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True
+            [SERVER],
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            cwd=self.directory,  # a node that dies writes its MnesiaCore dump here, not in the repo
         )
 
     def await_startup(self, timeout: float = START_TIMEOUT) -> None:

@@ -31,7 +31,7 @@ from scoreboard.health import RenderHealth
 from scoreboard.journal import Journal
 from scoreboard.protocol import Topics, wire
 
-pytestmark = [needs_mosquitto, pytest.mark.slow]
+pytestmark = [needs_mosquitto, pytest.mark.slow, pytest.mark.serial]
 
 SHOES = 25
 FRAME_SECONDS = 0.016  # what drawing a frame costs the loop

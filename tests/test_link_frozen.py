@@ -18,7 +18,7 @@ from mqtt_broker import Display, needs_mosquitto, running_broker, unique_prefix
 from scoreboard.core.table import FeedStatus
 from scoreboard.link import PING_CHECK, PING_TIMEOUT, Disconnected, Publish
 
-pytestmark = [needs_mosquitto, pytest.mark.slow]
+pytestmark = [needs_mosquitto, pytest.mark.slow, pytest.mark.serial]
 
 DOCUMENTED = 2.0  # docs/protocol.md and README: "offline within 2 s"
 BOUND = 1.0 + PING_TIMEOUT + 3 * PING_CHECK  # keepalive 1 s

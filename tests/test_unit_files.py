@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -44,15 +45,16 @@ def scratch_unit(
 def verify(unit: Path, *, user: bool = False) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     command = [ANALYZE]
-    if user:
-        runtime = unit.parent / "runtime"
-        runtime.mkdir(mode=0o700, exist_ok=True)
-        env["XDG_RUNTIME_DIR"] = str(runtime)  # the user manager's paths need one
-        command.append("--user")
-    return subprocess.run(
-        [*command, "verify", "--man=no", str(unit)],
-        capture_output=True, text=True, env=env, check=False, timeout=60,
-    )  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="sbu", dir="/tmp") as runtime:
+        if user:
+            # The user manager's paths need one, short: socket units under it name
+            # AF_UNIX paths, at most 108 bytes (a deep pytest tmp_path is too long).
+            env["XDG_RUNTIME_DIR"] = runtime
+            command.append("--user")
+        return subprocess.run(
+            [*command, "verify", "--man=no", str(unit)],
+            capture_output=True, text=True, env=env, check=False, timeout=60,
+        )  # fmt: skip
 
 
 def assert_clean(result: subprocess.CompletedProcess) -> None:
