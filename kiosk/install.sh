@@ -454,16 +454,23 @@ install_config() {
     host chown root:scoreboard "$ETC"
     if [ -f "$ETC/scoreboard.yaml" ]; then
         say "= $ETC/scoreboard.yaml kept"
+        [ "$mosquitto" = 0 ] || say "  (check its mqtt.username and mqtt.password_file for the local broker)"
     else
         step install -m 640 "$src/kiosk/scoreboard.yaml" "$ETC/scoreboard.yaml"
-        host chown root:scoreboard "$ETC/scoreboard.yaml"
+        if [ "$mosquitto" = 1 ]; then # the local broker asks for the display's account
+            step sed -i -e 's|^  # username: |  username: |' \
+                -e 's|^  # password_file: |  password_file: |' "$ETC/scoreboard.yaml"
+        fi
     fi
+    # Every run: a kept config or journal may carry the ids of a user removed by
+    # --uninstall (its gid may since belong to another group).
+    host chown root:scoreboard "$ETC/scoreboard.yaml"
     if [ "$rotate_given" = 1 ]; then rotate=$rotate_opt; else rotate=$(env_value SCOREBOARD_ROTATE); fi
     environment_text "${rotate:-0}" |
         put_file 640 "$ENV_FILE" "SCOREBOARD_MODE=$mode SCOREBOARD_DISPLAY=$way${rotate:+ SCOREBOARD_ROTATE=$rotate}"
     host chown root:scoreboard "$ENV_FILE"
     make_dir 750 "$R/var/lib/scoreboard"
-    host chown scoreboard:scoreboard "$R/var/lib/scoreboard"
+    host chown -R scoreboard:scoreboard "$R/var/lib/scoreboard"
 }
 
 install_xwrapper() {
@@ -472,7 +479,7 @@ install_xwrapper() {
 # xserver-xorg-legacy's wrapper reads this. X runs as the kiosk user with its devices
 # from the unit's logind session on tty1: the unit forbids new privileges, so the
 # wrapper never makes it root.
-allowed_users=anybody
+allowed_users=console
 needs_root_rights=no
 EOF
 }

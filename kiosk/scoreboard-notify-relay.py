@@ -97,13 +97,26 @@ def end_descendants() -> None:
     reap()
 
 
+#: What the board may tell systemd through the relay; anything else (MAINPID=, a
+#: WATCHDOG_USEC= change, WATCHDOG=trigger, EXTEND_TIMEOUT_USEC=) is dropped.
+FORWARDED = (b"READY=", b"STATUS=", b"WATCHDOG=1", b"STOPPING=", b"ERRNO=", b"RELOADING=")
+
+
 def forwarded(datagram: bytes) -> bytes:
-    """The message minus MAINPID= (the board is not the unit's main process).
+    """The message's lines the board may send (not MAINPID=: it is not the main process).
 
     >>> forwarded(b"READY=1\\nMAINPID=42\\nSTATUS=LIVE")
     b'READY=1\\nSTATUS=LIVE'
+    >>> forwarded(b"WATCHDOG=trigger\\nWATCHDOG_USEC=1")
+    b''
     """
-    return b"\n".join(line for line in datagram.split(b"\n") if not line.startswith(b"MAINPID="))
+    lines = datagram.split(b"\n")
+    return b"\n".join(
+        line
+        for line in lines
+        if line == b"WATCHDOG=1"
+        or (line.startswith(FORWARDED) and not line.startswith(b"WATCHDOG="))
+    )
 
 
 class Relay:
@@ -117,6 +130,9 @@ class Relay:
         self.inbox.bind(self.path)
         self.inbox.setblocking(False)
         self.outbox = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        # Never block on the service manager (a busy PID 1): a relay stuck in sendto
+        # would miss its child's exit and its own stop. A dropped ping is a late ping.
+        self.outbox.setblocking(False)
         self.warned = False
 
     def pump(self) -> None:

@@ -299,6 +299,10 @@ class Kiosk:
                 frame = self.renderer.frame
                 shown = [copy_rotated(self.screen, frame, rect, self.rotate) for rect in dirty]
                 pygame.display.update(shown)
+            elif self.heartbeat.due(self.clock()):
+                # Nothing changed, but a ping is due: one pixel to the display, so a frozen
+                # X server or compositor blocks here and stops the pings.
+                pygame.display.update(pygame.Rect(0, 0, 1, 1))
         except Exception:
             self._report("drawing a frame failed; the last good frame stays on screen", now)
             self.renderer.invalidate()

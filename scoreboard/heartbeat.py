@@ -62,6 +62,11 @@ class Heartbeat:
             self.pings += 1
             self._next_ping = now + every
 
+    def due(self, now: float) -> bool:
+        """A ping would go out at ``now``: the frame should prove the screen answers."""
+        every = self.notifier.ping_seconds
+        return every is not None and (self._next_ping is None or now >= self._next_ping)
+
     def deadline(self, now: float) -> float | None:
         """When the loop must wake to ping again (None: no watchdog, or no good step yet).
 

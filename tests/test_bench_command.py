@@ -131,6 +131,9 @@ def test_the_verdict_agrees_with_its_checks_and_the_exit_status(json_run) -> Non
     assert {"per-coup update p99 at 800x600", "full frame p99 at 800x600", "idle CPU"} <= names
     assert "publish→flip p99" in names
     for check in checks:
+        if check["value"] is None:  # not measured here: the copy to a screen (dummy driver)
+            assert check["status"] == "skipped", check
+            continue
         assert check["status"] == ("pass" if check["value"] <= check["limit"] else "fail"), check
     failed = [check["name"] for check in checks if check["status"] == "fail"]
     verdict = report["verdict"]
@@ -139,8 +142,8 @@ def test_the_verdict_agrees_with_its_checks_and_the_exit_status(json_run) -> Non
     if failed:
         assert verdict["line"].startswith("FAIL: ")
         assert all(name.split(" at ")[0] in verdict["line"] for name in failed)
-    else:
-        assert verdict["line"] == "PASS: ready for the floor"
+    else:  # the dummy driver here: frames never reached a screen, so never "ready"
+        assert verdict["line"].startswith("PASS as far as measured (not measured: copy to the ")
 
 
 @pytest.mark.mosquitto
@@ -155,7 +158,7 @@ def test_a_human_run_prints_each_figure_and_the_verdict_last(tmp_path: Path) -> 
     done = bench(tmp_path, "--quick", "--size", "640x480")
     assert done.returncode in (0, 1), done.stderr
     lines = done.stdout.strip().splitlines()
-    assert lines[-1].startswith("PASS: ready for the floor" if done.returncode == 0 else "FAIL: ")
+    assert lines[-1].startswith("PASS as far as measured" if done.returncode == 0 else "FAIL: ")
     for row in ("road append (µs)", "  640x480 (screen)", "  1920x1080", "  3840x2160"):
         assert any(line.startswith(row) for line in lines), row
     assert any(line.startswith("idle CPU") for line in lines)

@@ -26,7 +26,10 @@ def test_the_sample_config_loads():
     config = load_config(SAMPLE)
     assert config.table_id == "T1" and config.display_id == "T1-a"
     assert config.prefix == "baccarat/v2/T1"
-    assert config.mqtt.username == "display-T1-a"
+    # No account by default: a fresh install on a broker without accounts (or none yet)
+    # starts and shows its roads with OFFLINE, instead of refusing a missing password file.
+    assert config.mqtt.username is None and config.mqtt.password_file is None
+    assert load_endpoint(config).password is None
     assert config.mqtt.protocol == "5"
     assert config.mqtt.session_expiry == 86_400 and config.mqtt.client_id is None
 
@@ -116,7 +119,7 @@ def test_flags_override_the_config_file(tmp_path):
     assert config.display_id == "T9-x" and config.state_dir == tmp_path
     assert config.size == (800, 600) and config.windowed
     assert config.mqtt.tls == TlsConfig(Path("ca.crt"))
-    assert config.mqtt.username == "display-T1-a"  # from the file
+    assert config.mqtt.username is None  # the sample's account is commented out
     assert config.mqtt.hmac_key_file == Path("k")
 
 

@@ -154,3 +154,30 @@ def test_the_board_feeds_the_watchdog_through_the_relay_only_while_it_runs(
         process.terminate()
         process.wait(30)
     assert not [n for n in systemd.received if n.pid != process.pid]
+
+
+def test_only_what_a_board_may_say_is_forwarded(systemd: NotifySocket, tmp_path: Path) -> None:
+    """A child cannot change the unit's watchdog period, trigger it, or extend its timeout."""
+    sender = tmp_path / "sender.py"
+    sender.write_text(SENDER)
+    hostile = "WATCHDOG_USEC=1 WATCHDOG=trigger EXTEND_TIMEOUT_USEC=999999999 MAINPID=1"
+    script = (
+        f"{sys.executable} {sender} {hostile}; "
+        f"{sys.executable} {sender} READY=1 WATCHDOG_USEC=1 STATUS=ok; exec sleep 60"
+    )
+    process = relay(systemd, "sh", "-c", script)
+    try:
+        ready = systemd.wait_for("READY=1")
+        assert ready.fields == ("READY=1", "STATUS=ok"), ready.fields
+        time.sleep(0.3)
+        systemd.drain()
+        said = [field for note in systemd.received for field in note.fields]
+        assert not [
+            f
+            for f in said
+            if f.split("=")[0] in ("WATCHDOG_USEC", "EXTEND_TIMEOUT_USEC", "MAINPID")
+            or f == "WATCHDOG=trigger"
+        ], said
+    finally:
+        process.terminate()
+        process.communicate(timeout=20)

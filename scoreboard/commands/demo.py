@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import random
 import threading
 from pathlib import Path
@@ -171,7 +172,9 @@ def show_kwargs(args: argparse.Namespace, display: DisplayRequest) -> dict:
         "run_for": args.duration,
         "rotate": display.rotate,
         "portrait": display.portrait,
-        "quit_keys": True,
+        # Esc and q quit a demo on a desk; not one a service manager keeps up (the kiosk
+        # session sets NOTIFY_SOCKET), where a visitor's key would only blank the stand.
+        "quit_keys": "NOTIFY_SOCKET" not in os.environ,
         "motion": display.motion,
     }
 
