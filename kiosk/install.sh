@@ -73,8 +73,9 @@ needs_value() { [ "$2" -ge 2 ] || fail 2 "$1 needs a value (see --help)"; }
 while [ $# -gt 0 ]; do
     case $1 in
         -h | --help) usage; exit 0 ;;
-        --live) mode=live ;;
-        --demo) mode=demo ;;
+        --live | --demo)
+            [ -z "${mode_flag:-}" ] || [ "$mode_flag" = "$1" ] || fail 2 "$mode_flag and $1 contradict each other"
+            mode_flag=$1; mode=${1#--} ;;
         --display) needs_value "$1" $#; display_opt=$2; shift ;;
         --rotate) needs_value "$1" $#; rotate_opt=$2; rotate_given=1; shift ;;
         --run-args) needs_value "$1" $#; run_args=$2; run_args_given=1; shift ;;
@@ -86,8 +87,9 @@ while [ $# -gt 0 ]; do
         --python) needs_value "$1" $#; python=$2; shift ;;
         --root) needs_value "$1" $#; root=$2; shift ;;
         --dry-run) dry_run=1 ;;
-        --rollback) action=rollback ;;
-        --uninstall) action=uninstall ;;
+        --rollback | --uninstall)
+            [ "$action" = install ] || [ "$action" = "${1#--}" ] || fail 2 "--$action and $1: one action at a time"
+            action=${1#--} ;;
         --purge) purge=1 ;;
         *) fail 2 "unknown option '$1' (see --help)" ;;
     esac

@@ -104,6 +104,8 @@ def test_an_unknown_option_is_refused_in_one_line(root: Path) -> None:
         (["--run-args", '--theme "midnight"'], "--run-args"),
         (["--purge"], "--purge"),
         (["--desktop-user"], "--desktop-user"),
+        (["--demo", "--live"], "--demo and --live contradict each other"),
+        (["--rollback", "--uninstall"], "--rollback and --uninstall: one action at a time"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_option(root: Path, args: list[str], named: str) -> None:
