@@ -149,8 +149,8 @@ class Config:
 
 
 # -- reading ------------------------------------------------------------------
-def load_config(path: str | os.PathLike[str]) -> Config:
-    """Read and validate a YAML config file."""
+def read_document(path: str | os.PathLike[str]) -> Any:
+    """A config file's YAML document ({} when empty); a ConfigError names the file and why."""
     source = str(path)
     try:
         data = load_yaml(path, source)
@@ -158,7 +158,12 @@ def load_config(path: str | os.PathLike[str]) -> Config:
         raise ConfigError(f"{source}: cannot read ({error.strerror or error})") from None
     except YamlSyntaxError as error:
         raise ConfigError(str(error)) from None
-    return config_from_mapping(data or {}, source=source)
+    return data or {}
+
+
+def load_config(path: str | os.PathLike[str]) -> Config:
+    """Read and validate a YAML config file."""
+    return config_from_mapping(read_document(path), source=str(path))
 
 
 def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:

@@ -22,13 +22,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scoreboard.config import Config, ConfigError, config_from_mapping, read_secret
+from scoreboard.config import (
+    Config,
+    ConfigError,
+    config_from_mapping,
+    read_document,
+    read_secret,
+)
 from scoreboard.config_reader import Reader
 from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.lobby.arrange import SortKey
 from scoreboard.lobby.floor import RESERVED, TableRefused, check_table_id
 from scoreboard.lobby.tables import Listing
-from scoreboard.yamlfile import YamlSyntaxError, load_yaml
 
 __all__ = [
     "DEFAULT_ROOT",
@@ -82,14 +87,7 @@ class LobbySettings:
 
 def load_lobby_settings(path: str | os.PathLike[str]) -> LobbySettings:
     """Read and validate a lobby's YAML file."""
-    source = str(path)
-    try:
-        data = load_yaml(path, source)
-    except OSError as error:
-        raise ConfigError(f"{source}: cannot read ({error.strerror or error})") from None
-    except YamlSyntaxError as error:
-        raise ConfigError(str(error)) from None
-    return lobby_from_mapping(data or {}, source=source)
+    return lobby_from_mapping(read_document(path), source=str(path))
 
 
 def lobby_from_mapping(data: Any, *, source: str = "<config>") -> LobbySettings:
