@@ -19,8 +19,13 @@ reconnects at once.  Measured:
   because no snapshot came (the rest: missing games), with the snapshots the
   controllers published meanwhile.
 
+Also watched throughout: any display that says LIVE while it shows fewer games
+than its table's latest snapshot (or another shoe) for over 2 s, the screen and
+the mark disagreeing.  ``--starve PERCENT`` holds the controllers' processes to
+a share of one core (a cgroup; root), as a loaded box does.
+
 Run: ``.venv/bin/python benchmarks/bench_storm.py [--tables 200] [--pace 5] [--bridge]
-[--down 2] [--timeout 180] [--threads 4]``; exits non-zero when the floor did not
+[--down 2] [--timeout 180] [--threads 4] [--starve 60]``; exits non-zero when the floor did not
 heal within the timeout.  Nothing here is asserted by a timed test.
 """
 
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import json
 import logging
 import os
@@ -40,6 +46,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -122,6 +129,42 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(value) for value in fields[11:15]) / CLOCK_TICKS
 
 
+# -- a starved floor: the controllers held to a share of one core ------------------------------
+class CpuLimit:
+    """A cgroup holding processes to ``percent`` of one core (v2 ``cpu.max`` or v1 CFS quota).
+
+    Needs root and a writable cgroup tree; says so and exits when there is none.
+    """
+
+    PERIOD = 100_000  # microseconds
+
+    def __init__(self, percent: float) -> None:
+        quota = max(1000, int(self.PERIOD * percent / 100))
+        name = f"bench-storm-{os.getpid()}"
+        v2, v1 = Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup/cpu")
+        try:
+            if (v2 / "cgroup.controllers").exists():
+                self.path = v2 / name
+                self.path.mkdir()
+                (self.path / "cpu.max").write_text(f"{quota} {self.PERIOD}")
+            else:
+                self.path = v1 / name
+                self.path.mkdir()
+                (self.path / "cpu.cfs_period_us").write_text(str(self.PERIOD))
+                (self.path / "cpu.cfs_quota_us").write_text(str(quota))
+        except OSError as error:
+            raise SystemExit(
+                f"--starve needs a writable cgroup cpu controller (root): {error}"
+            ) from None
+
+    def hold(self, pid: int) -> None:
+        (self.path / "cgroup.procs").write_text(str(pid))
+
+    def remove(self) -> None:
+        with contextlib.suppress(OSError):
+            self.path.rmdir()
+
+
 # -- what the controllers published: each table's latest snapshot, every resync ---------------
 @dataclass
 class Checker:
@@ -159,6 +202,10 @@ class Checker:
                 self.latest[table] = (data["shoe"], len(data.get("coups", [])))
             else:
                 self.resyncs.append((now, str(data.get("display")), bool(data.get("missing"))))
+
+    def latest_of(self, table: str) -> tuple[str, int] | None:
+        with self.lock:
+            return self.latest.get(table)
 
     def stop(self) -> None:
         self.client.disconnect()
@@ -270,6 +317,55 @@ def wait_healed(boards: list[Board], checker: Checker, timeout: float) -> float 
     return None
 
 
+def behind(board: Board, latest: tuple[str, int]) -> bool:
+    """The display shows fewer games than its table's latest snapshot, or another shoe.
+
+    A display a coup *ahead* of the snapshot is not behind: the controller
+    publishes a coup before the snapshot that includes it.
+    """
+    shoe, games = latest
+    return board.table.shoe_id != shoe or len(board.table.games) < games
+
+
+class LiveBehindWatch:
+    """How long a display said LIVE while behind its table's latest snapshot.
+
+    The screen and the mark must never disagree for long: a display a coup behind
+    for the time the coup takes to arrive is normal, one saying LIVE over an old
+    shoe for seconds is the defect this watches for.  Sampled every 0.25 s.
+    """
+
+    def __init__(self, boards: list[Board], checker: Checker, stopping: threading.Event) -> None:
+        self.boards, self.checker, self.stopping = boards, checker, stopping
+        self.since: dict[str, float] = {}
+        self.longest: dict[str, float] = {}
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        while not self.stopping.wait(0.25):
+            now = time.monotonic()
+            with self.checker.lock:
+                latest = dict(self.checker.latest)
+            for board in self.boards:
+                wanted = latest.get(board.table_id)
+                live = board.feed.status(now) is FeedStatus.LIVE
+                if wanted is None or not live or not behind(board, wanted):
+                    self.since.pop(board.table_id, None)
+                    continue
+                start = self.since.setdefault(board.table_id, now)
+                self.longest[board.table_id] = max(self.longest.get(board.table_id, 0), now - start)
+
+    def report(self, over: float = 2.0) -> None:
+        """The displays that said LIVE while behind for longer than ``over`` seconds."""
+        worst = sorted(((s, t) for t, s in self.longest.items() if s > over), reverse=True)
+        print(
+            f"displays that said LIVE while behind for over {over:g} s: {len(worst)}"
+            + (f" (longest {worst[0][0]:.1f} s, {worst[0][1]})" if worst else "")
+        )
+        by_id = {board.table_id: board for board in self.boards}
+        describe((by_id[table_id] for _, table_id in worst[:5]), self.checker)
+
+
 def percent(cpu: float, seconds: float) -> str:
     return f"{100 * cpu / seconds:5.1f} %" if seconds > 0 else "   - "
 
@@ -288,36 +384,52 @@ class Run:
     asked_before: int
 
 
+def describe_behind(boards: list[Board], checker: Checker) -> None:
+    """The displays not live with their table's games: how many show each mark, and a few."""
+    now = time.monotonic()
+    behind = [b for b in boards if not b.live_with(checker.latest_of(b.table_id), now)]
+    marks = collections.Counter(board.feed.status(now).value for board in behind)
+    print("  marks of those behind: " + ", ".join(f"{m} {n}" for m, n in marks.most_common()))
+    describe(behind[:12], checker)
+
+
+def describe(boards: Iterable[Board], checker: Checker) -> None:
+    """One line per display: its mark, shoe, games, position, what it ignored; the snapshot."""
+    now = time.monotonic()
+    for board in boards:
+        ignored = {reason: count for reason, count in board.feed.session.ignored.items() if count}
+        print(
+            f"  {board.table_id}: {board.feed.status(now).value}, shoe {board.table.shoe_id}"
+            f" games {len(board.table.games)}, snapshot {checker.latest_of(board.table_id)},"
+            f" position {board.table.position}, ignored {ignored}"
+        )
+
+
 def report(args: argparse.Namespace, run: Run) -> None:
     """The figures, one line each."""
     boards, checker, heal, restarted = run.boards, run.checker, run.heal, run.restarted
     marks, steady, after, asked_before = run.marks, run.steady, run.after, run.asked_before
     window = steady[0] - marks[0]
-    heal_window = after[0] - restarted
+    heal_window = after[0] - steady[0]  # the CPU marks: broker stop, down, restart, heal
     if args.bridge:
         print(f"floor broker down {args.down:.1f} s; the displays and the bridge reconnected")
     else:
         print(f"broker down {args.down:.1f} s, then every client reconnected at once")
     if heal is None:
         print(f"NOT HEALED within {args.timeout:.0f} s: {healed(boards, checker)} displays behind")
-        now = time.monotonic()
-        for board in boards[:5]:
-            print(
-                f"  {board.table_id}: {board.feed.status(now).value}, shoe {board.table.shoe_id}"
-                f" games {len(board.table.games)}, snapshot {checker.latest.get(board.table_id)}"
-            )
+        describe_behind(boards, checker)
     else:
         print(f"time to heal: {heal:.1f} s (broker listening -> every display live, games equal)")
-    print(f"{'CPU, % of one core':<28}{'steady':>10}{'heal':>10}")
+    print(f"{'CPU, % of one core':<28}{'steady':>10}{'down+heal':>11}")
     broker_name = "floor broker (mosquitto)" if args.bridge else "broker (mosquitto)"
     for name, index in ((broker_name, 1), ("controllers (shoe --tables)", 2)):
         print(
             f"{name:<28}{percent(steady[index] - marks[index], window):>10}"
-            f"{percent(after[index] - steady[index], heal_window):>10}"
+            f"{percent(after[index] - steady[index], heal_window):>11}"
         )
     print(
         f"{'displays (this process)':<28}{percent(steady[3] - marks[3], window):>10}"
-        f"{percent(after[3] - steady[3], heal_window):>10}"
+        f"{percent(after[3] - steady[3], heal_window):>11}"
     )
     with checker.lock:
         resyncs = list(checker.resyncs)
@@ -334,7 +446,43 @@ def report(args: argparse.Namespace, run: Run) -> None:
     print(f"snapshots the controllers published during the heal: {len(snapshots)}")
 
 
-def main() -> int:
+@dataclass
+class Floor:
+    """The brokers (the displays' one, and the pit's with ``--bridge``) and the controllers."""
+
+    broker: Mosquitto
+    pit: Mosquitto
+    shoes: list[subprocess.Popen[bytes]]
+    limit: CpuLimit | None
+    table_ids: list[str]
+
+    @classmethod
+    def start(cls, args: argparse.Namespace, work: Path) -> Floor:
+        broker = Mosquitto(work / "floor")  # the displays' broker, the one restarted
+        broker.start()
+        pit = Mosquitto(work / "pit", bridged_to(broker)) if args.bridge else broker
+        if pit is not broker:
+            pit.start()
+        groups = floor_ids(args.tables, max(1, min(26, args.controller_processes)))
+        shoes = [start_shoe(work, ids, pit.port, args.pace) for ids in groups if ids]
+        limit = CpuLimit(args.starve) if args.starve else None
+        for shoe in shoes:
+            if limit is not None:
+                limit.hold(shoe.pid)
+        return cls(broker, pit, shoes, limit, [table for ids in groups for table in ids])
+
+    def stop(self) -> None:
+        for shoe in self.shoes:
+            shoe.terminate()
+        for shoe in self.shoes:
+            shoe.wait(30)
+        self.broker.stop()
+        self.pit.stop()
+        if self.limit is not None:
+            self.limit.remove()
+
+
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--pace", type=float, default=5.0, help="seconds per coup per table")
@@ -346,12 +494,23 @@ def main() -> int:
         "--controller-processes", type=int, default=4, help="shoe --tables processes (1-26)"
     )
     parser.add_argument(
+        "--starve",
+        type=float,
+        metavar="PERCENT",
+        help="hold the controllers' processes to PERCENT of one core (a cgroup; root): "
+        "a floor process starved, as on a loaded box",
+    )
+    parser.add_argument(
         "--bridge",
         action="store_true",
         help="controllers on a pit broker bridged to the displays' floor broker, "
         "which is the one restarted (the controllers stay connected)",
     )
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = parse_args()
     # 200 displays losing their broker log 200 warnings each way: not what is measured.
     logging.basicConfig(level=logging.ERROR, format="%(message)s")
     if os.environ.get("STORM_DEBUG"):
@@ -359,15 +518,10 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the broker and shoe too
 
     with tempfile.TemporaryDirectory(prefix="bench-storm-") as work:
-        broker = Mosquitto(Path(work) / "floor")  # the displays' broker, the one restarted
-        broker.start()
-        pit = Mosquitto(Path(work) / "pit", bridged_to(broker)) if args.bridge else broker
-        if pit is not broker:
-            pit.start()
-        groups = floor_ids(args.tables, max(1, min(26, args.controller_processes)))
-        shoes = [start_shoe(Path(work), ids, pit.port, args.pace) for ids in groups if ids]
+        floor = Floor.start(args, Path(work))
+        broker, shoes = floor.broker, floor.shoes
         checker = Checker(broker.port).start()
-        boards = make_boards(broker.port, [table for ids in groups for table in ids])
+        boards = make_boards(broker.port, floor.table_ids)
 
         def controllers_cpu() -> float:
             return sum(cpu_seconds(shoe.pid) for shoe in shoes)
@@ -376,10 +530,14 @@ def main() -> int:
         pollers = [Poller(boards[i :: args.threads], stopping) for i in range(args.threads)]
         for poller in pollers:
             poller.start()
+        watch = LiveBehindWatch(boards, checker, stopping)
+        watch.thread.start()
         try:
             first = wait_healed(boards, checker, args.timeout)
             if first is None:
                 print(f"the floor never came up: {healed(boards, checker)} displays not live")
+                describe_behind(boards, checker)
+                watch.report()
                 return 1
             print(f"{args.tables} tables, {args.tables} displays up in {first:.1f} s")
             marks = (time.monotonic(), broker.cpu(), controllers_cpu(), time.process_time())
@@ -403,14 +561,10 @@ def main() -> int:
             for board in boards:
                 board.feed.link.stop()
             checker.stop()
-            for shoe in shoes:
-                shoe.terminate()
-            for shoe in shoes:
-                shoe.wait(30)
-            broker.stop()
-            pit.stop()
+            floor.stop()
 
     report(args, Run(boards, checker, marks, steady, after, restarted, heal, asked_before))
+    watch.report()
     return 0 if heal is not None else 1
 
 

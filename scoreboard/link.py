@@ -18,9 +18,10 @@ Three things a table needs beyond paho's defaults live here too:
 - a *named reason* on :class:`Unreachable` (``certificate verify failed:
   expired``...), read from the exception paho is handling when it calls
   ``on_connect_fail``, so a TLS mistake is not logged as a network outage;
-- a *ping watch*: paho waits a whole keepalive for the answer to its PINGREQ,
-  so a frozen broker went unnoticed for 2 x keepalive; the link gives the
-  answer :data:`PING_TIMEOUT` and then ends the connection as lost;
+- a *ping watch* (:mod:`scoreboard.link_ping`): paho waits a whole keepalive
+  for the answer to its PINGREQ, so a frozen broker went unnoticed for 2 x
+  keepalive; the link gives the answer :data:`~scoreboard.link_ping.PING_TIMEOUT` and then ends the
+  connection as lost;
 - *failover* over a list of brokers (a cluster's nodes, a bridged pair:
   ``mqtt.broker: [h1:p1, h2:p2]``): a failed connect or a lost connection moves
   the link to the next broker, after a jittered backoff so a floor of displays
@@ -41,7 +42,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
-import random
 import select
 import socket
 import ssl
@@ -59,21 +59,13 @@ from paho.mqtt.properties import Properties
 
 from scoreboard.config import Endpoint
 from scoreboard.config_reader import host_port
+from scoreboard.link_failover import Failover
+from scoreboard.link_ping import PingWatch
 from scoreboard.protocol import Topics
 
 log = logging.getLogger(__name__)
 
 RECONNECT_DELAYS = (1, 10)  # paho's reconnect backoff, first and longest wait in seconds
-#: How long a PINGREQ may go without any byte from the broker before the link is lost.
-#: A broker on the table's network answers in milliseconds; paho alone would wait a
-#: whole keepalive, so a frozen broker showed after 2 x keepalive instead of
-#: keepalive + PING_TIMEOUT (+ one PING_CHECK).
-PING_TIMEOUT = 0.5
-PING_CHECK = 0.05  # how often the ping watch looks
-#: With several brokers: the first move after a working connection waits up to
-#: FAILOVER_FIRST seconds (jittered), a run of failures doubles it up to FAILOVER_MAX.
-FAILOVER_FIRST = 1.0
-FAILOVER_MAX = 10.0
 
 
 # -- link events: what paho's thread hands over -------------------------------------------
@@ -317,7 +309,7 @@ class Link:
     under it for ``mqtt.session_expiry`` seconds.  ``clock`` stamps each
     message's ``received_at`` (monotonic by default, like every deadline in
     the loop).  With one broker paho reconnects to it on its own; with several
-    (``mqtt.broker`` a list) a :class:`_Failover` moves the link along the list.
+    (``mqtt.broker`` a list) a :class:`Failover` moves the link along the list.
     """
 
     def __init__(
@@ -336,11 +328,11 @@ class Link:
         self._will = will
         self._events: queue.SimpleQueue[LinkEvent] = queue.SimpleQueue()
         self._wake: Callable[[], None] = _nothing
-        self._pings = _PingWatch()
+        self._pings = PingWatch()
         self._brokers = endpoint.mqtt.brokers
         with _LAST_BROKER_LOCK:
             self._index = _LAST_BROKER.get(self._brokers, 0) % len(self._brokers)
-        self._failover = _Failover(self._move) if len(self._brokers) > 1 else None
+        self._failover = Failover(self._move) if len(self._brokers) > 1 else None
         self._client = self._build(self._index)
 
     @property
@@ -534,107 +526,3 @@ class Link:
             ),
             "on_message",
         )
-
-
-class _Failover:
-    """Moves a link along its broker list, one move at a time, on a thread of its own.
-
-    paho's callbacks only say a move is :meth:`due`; the move itself (stopping a
-    paho thread, starting the next) cannot run on paho's thread.  The wait before
-    a move is jittered: up to :data:`FAILOVER_FIRST` after a working connection,
-    doubling with each failure in a row up to :data:`FAILOVER_MAX`, so that a
-    floor of displays cut off at once spreads over the next broker.
-    """
-
-    def __init__(self, move: Callable[[], None]) -> None:
-        self._move = move
-        self._due = threading.Event()
-        self._stopping = threading.Event()
-        self._delay = FAILOVER_FIRST
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        self._stopping.clear()
-        self._thread = threading.Thread(target=self._run, name="mqtt-failover", daemon=True)
-        self._thread.start()
-
-    def due(self) -> None:
-        self._due.set()
-
-    def succeeded(self) -> None:
-        self._delay = FAILOVER_FIRST
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self._due.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5.0)
-        self._thread = None
-
-    def _run(self) -> None:
-        while True:
-            self._due.wait()
-            if self._stopping.is_set():
-                return
-            wait = self._delay * random.uniform(0.5, 1.0)
-            self._delay = min(self._delay * 2, FAILOVER_MAX)
-            if self._stopping.wait(wait):
-                return
-            self._due.clear()
-            try:
-                self._move()
-            except Exception:  # the thread must survive to try the next broker
-                log.exception("mqtt: error while moving to the next broker (ignored)")
-
-
-class _PingWatch:
-    """Notices a PINGREQ nothing has answered for :data:`PING_TIMEOUT`; calls ``cut``.
-
-    paho reports its pings and every packet it receives only through its log
-    (``on_log``: "Sending PINGREQ", "Received ..."), so that is what is read.
-    A check runs every :data:`PING_CHECK` on a small thread of its own and acts
-    only when the ping is overdue at two checks in a row, so an answer paho is
-    reading at that very moment is never mistaken for silence.
-    """
-
-    def __init__(self) -> None:
-        self.ping_sent: float | None = None  # monotonic time of an unanswered PINGREQ
-        self.cut_reason: str | None = None
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def on_log(self, _client: object, _userdata: object, _level: int, line: str) -> None:
-        if line.startswith("Received "):
-            self.ping_sent = None
-        elif line == "Sending PINGREQ" and self.ping_sent is None:
-            self.ping_sent = time.monotonic()
-
-    def reset(self) -> None:
-        self.ping_sent = None
-
-    def start(self, cut: Callable[[str], None]) -> None:
-        self._stopping.clear()
-        self._thread = threading.Thread(
-            target=self._watch, args=(cut,), name="mqtt-ping-watch", daemon=True
-        )
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stopping.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=1.0)
-        self._thread = None
-
-    def _watch(self, cut: Callable[[str], None]) -> None:
-        suspect: float | None = None
-        while not self._stopping.wait(PING_CHECK):
-            sent = self.ping_sent
-            overdue = sent is not None and time.monotonic() - sent >= PING_TIMEOUT
-            if not overdue:
-                suspect = None
-            elif suspect == sent:
-                log.debug("mqtt: no answer to a ping within %.1f s", PING_TIMEOUT)
-                self.ping_sent = suspect = None
-                cut(f"the broker did not answer a ping within {PING_TIMEOUT:g} s")
-            else:
-                suspect = sent

@@ -16,7 +16,8 @@ import pytest
 from mqtt_broker import Display, needs_mosquitto, running_broker, unique_prefix
 
 from scoreboard.core.table import FeedStatus
-from scoreboard.link import PING_CHECK, PING_TIMEOUT, Disconnected, Publish
+from scoreboard.link import Disconnected, Publish
+from scoreboard.link_ping import PING_CHECK, PING_TIMEOUT
 
 pytestmark = [needs_mosquitto, pytest.mark.slow, pytest.mark.serial]
 

@@ -22,6 +22,7 @@ from scoreboard.config import (
     parse_brokers,
     with_mqtt,
 )
+from scoreboard.config_reader import brokers_text
 from scoreboard.core.limits import limits_from_spec
 from scoreboard.core.shoe import MAX_DECKS, Dealer
 from scoreboard.core.table import Limits
@@ -58,10 +59,30 @@ def add_mqtt_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--hmac-key-file", metavar="F", type=Path, help="shared key: sign / require signatures"
     )
+    group.add_argument(
+        "--keepalive",
+        metavar="SECONDS",
+        type=keepalive_seconds,
+        help="seconds between pings; a link silent for 1.5 x this is lost, and a controller's "
+        "last will goes out (default: the config's mqtt.keepalive, 1 s; `shoe --tables`: 5 s)",
+    )
+
+
+def keepalive_seconds(text: str) -> int:
+    """``--keepalive``: whole seconds, 1 to 3600 (as ``mqtt.keepalive`` in a config)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected whole seconds, got {text!r}") from None
+    if not 1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"expected 1 to 3600 seconds, got {value}")
+    return value
 
 
 def apply_mqtt_arguments(config: Config, args: argparse.Namespace) -> Config:
     """Flags override the config file."""
+    if getattr(args, "keepalive", None) is not None:
+        config = replace(config, mqtt=replace(config.mqtt, keepalive=args.keepalive))
     host = port = fallbacks = None
     if args.mqtt:
         try:
@@ -182,13 +203,12 @@ def run(args: argparse.Namespace) -> int:
         endpoint, limits=Limits.default_for(VARIANTS[args.variant]), state_dir=args.state_dir
     )
     log.info(
-        "shoe: table %s, %d decks, seed %d, pace %.2fs -> %s:%d %s, session %d",
+        "shoe: table %s, %d decks, seed %d, pace %.2fs -> %s %s, session %d",
         config.table_id,
         args.decks,
         dealer.seed,
         args.pace,
-        endpoint.mqtt.host,
-        endpoint.mqtt.port,
+        brokers_text(endpoint.mqtt.brokers),
         endpoint.topics.prefix,
         controller.session,
     )
@@ -206,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
 def run_floor(args: argparse.Namespace, shuffle_seconds: float) -> int:
     """``--tables N``: every table its own controller, dealt on its own thread."""
     from scoreboard.controller import Controller
-    from scoreboard.controller.floor import deal_floor, delayed, floor_tables
+    from scoreboard.controller.floor import FLOOR_KEEPALIVE, deal_floor, delayed, floor_tables
 
     if args.prefix:
         raise UsageError("--prefix names one table's topics; --tables gives each its own")
@@ -219,6 +239,8 @@ def run_floor(args: argparse.Namespace, shuffle_seconds: float) -> int:
     except ValueError as error:
         raise UsageError(str(error)) from None
     base = apply_mqtt_arguments(Config(), args)
+    if args.keepalive is None:
+        base = replace(base, mqtt=replace(base.mqtt, keepalive=FLOOR_KEEPALIVE))
     if base.mqtt.username:
         log.warning(
             "shoe: %d tables share the account %s; a broker that binds client ids to "
@@ -239,14 +261,14 @@ def run_floor(args: argparse.Namespace, shuffle_seconds: float) -> int:
         events = delayed(dealer.timed(table.pace, shuffle_seconds), table.offset)
         deals.append((controller, events))
     log.info(
-        "shoe: a floor of %d tables %s ... %s, seed %d, pace %.2fs +-25%% -> %s:%d",
+        "shoe: a floor of %d tables %s ... %s, seed %d, pace %.2fs +-25%%, keepalive %d s -> %s",
         len(tables),
         tables[0].table_id,
         tables[-1].table_id,
         seed,
         args.pace,
-        base.mqtt.host,
-        base.mqtt.port,
+        base.mqtt.keepalive,
+        brokers_text(base.mqtt.brokers),
     )
     with sigterm_as_interrupt():
         deal_floor(deals, shoes=args.shoes)

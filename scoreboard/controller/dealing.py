@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from scoreboard.config import Endpoint
+from scoreboard.config_reader import brokers_text
 from scoreboard.controller.inbox import ControllerInbox
 from scoreboard.controller.sessions import SessionStore, ShoeMark
 from scoreboard.controller.stream import SessionStream
@@ -166,11 +167,9 @@ class Controller:
             if self._stopping.is_set():
                 return False
             if time.monotonic() >= next_report:
-                settings = self.endpoint.mqtt
                 log.warning(
-                    "controller: waiting for the broker %s:%d (%.0f s so far)",
-                    settings.host,
-                    settings.port,
+                    "controller: waiting for the broker %s (%.0f s so far)",
+                    brokers_text(self.endpoint.mqtt.brokers),
                     time.monotonic() - waiting_since,
                 )
                 next_report += 30.0

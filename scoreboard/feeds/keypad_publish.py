@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from scoreboard.config import Endpoint
+from scoreboard.config_reader import brokers_text
 from scoreboard.controller import RESYNC_MIN_INTERVAL, ControllerInbox, SessionStore, SessionStream
 from scoreboard.controller.dealing import utc_now
 from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, Snapshot
@@ -85,11 +86,9 @@ class KeypadPublisher:
         self.stream = SessionStream(
             self.endpoint, sessions=sessions, client_id=self.client_id, wake=wake
         )
-        settings = self.endpoint.mqtt
         log.info(
-            "keypad: publishing to %s:%d %s as the table's controller, session %d",
-            settings.host,
-            settings.port,
+            "keypad: publishing to %s %s as the table's controller, session %d",
+            brokers_text(self.endpoint.mqtt.brokers),
             self.endpoint.topics.prefix,
             self.stream.session,
         )

@@ -1,0 +1,71 @@
+"""Failover along a list of brokers (a cluster's nodes, a bridged pair), one move at a time.
+
+A failed connect or a lost connection moves the link to the next broker, after a
+jittered backoff, so that a floor of displays losing one node does not arrive on
+the next all in the same instant.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections.abc import Callable
+
+log = logging.getLogger("scoreboard.link")
+
+#: With several brokers: the first move after a working connection waits up to
+#: FAILOVER_FIRST seconds (jittered), a run of failures doubles it up to FAILOVER_MAX.
+FAILOVER_FIRST = 1.0
+FAILOVER_MAX = 10.0
+
+
+class Failover:
+    """Moves a link along its broker list, one move at a time, on a thread of its own.
+
+    paho's callbacks only say a move is :meth:`due`; the move itself (stopping a
+    paho thread, starting the next) cannot run on paho's thread.  The wait before
+    a move is jittered: up to :data:`FAILOVER_FIRST` after a working connection,
+    doubling with each failure in a row up to :data:`FAILOVER_MAX`, so that a
+    floor of displays cut off at once spreads over the next broker.
+    """
+
+    def __init__(self, move: Callable[[], None]) -> None:
+        self._move = move
+        self._due = threading.Event()
+        self._stopping = threading.Event()
+        self._delay = FAILOVER_FIRST
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._run, name="mqtt-failover", daemon=True)
+        self._thread.start()
+
+    def due(self) -> None:
+        self._due.set()
+
+    def succeeded(self) -> None:
+        self._delay = FAILOVER_FIRST
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._due.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5.0)
+        self._thread = None
+
+    def _run(self) -> None:
+        while True:
+            self._due.wait()
+            if self._stopping.is_set():
+                return
+            wait = self._delay * random.uniform(0.5, 1.0)
+            self._delay = min(self._delay * 2, FAILOVER_MAX)
+            if self._stopping.wait(wait):
+                return
+            self._due.clear()
+            try:
+                self._move()
+            except Exception:  # the thread must survive to try the next broker
+                log.exception("mqtt: error while moving to the next broker (ignored)")
