@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from scoreboard.config import (
+    GOOD_ROAD_KEYS,
     Config,
     ConfigError,
     config_from_mapping,
+    good_road_rules,
     read_document,
     read_secret,
 )
@@ -47,7 +49,6 @@ DEFAULT_ROOT = "baccarat/v2"
 PER_PAGE_RANGE = (4, 48)
 #: Sections of a display's config that mean nothing to a lobby (refused, not ignored).
 NOT_FOR_A_LOBBY = ("table", "feed", "keypad", "journal")
-GOOD_ROAD_KEYS = ("streak", "chop", "double", "one_two", "red")
 
 
 def default_lobby_id() -> str:
@@ -213,11 +214,4 @@ def _seconds(reader: Reader, value: Any, key: str, least: float) -> float:
 
 def _read_good_roads(reader: Reader, data: Any) -> GoodRoadRules:
     section = reader.mapping(data, "lobby.good_roads", set(GOOD_ROAD_KEYS))
-    defaults = GoodRoadRules()
-    values = {
-        name: reader.integer(
-            section.get(name, getattr(defaults, name)), f"lobby.good_roads.{name}", 2, 99
-        )
-        for name in GOOD_ROAD_KEYS
-    }
-    return GoodRoadRules(**values)
+    return good_road_rules(reader, section, "lobby.good_roads")
