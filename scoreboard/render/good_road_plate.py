@@ -130,8 +130,11 @@ class GoodRoadPlate:
         inner = pygame.Rect(0, 0, room.width - 2 * pad, height)
         if inner.width < p.text.width("…", p.min_size("label", bold=True), bold=True):
             return None
-        words = [good_road_words(good, p.theme.languages) for good in found]
-        text, size = self._fitting(words, inner, height)
+        languages = p.theme.languages
+        wordings = [[good_road_words(good, languages) for good in found]]
+        if len(languages) > 1:  # too long in every language: the primary one says it
+            wordings.append([good_road_words(good, languages[:1]) for good in found])
+        text, size = self._fitting(wordings, inner, height)
         ink = p.colors.title
         label = p.text.render(text, size, ink, bold=True)
         plate = pygame.Rect(room.x, room.y, label.get_width() + 2 * pad, height)
@@ -145,14 +148,20 @@ class GoodRoadPlate:
         self.text = text
         return plate
 
-    def _fitting(self, words: list[str], box: pygame.Rect, height: int) -> tuple[str, int]:
-        """As many good roads as fit at the label floor, the rest counted ("+2")."""
+    def _fitting(self, wordings: list[list[str]], box: pygame.Rect, height: int) -> tuple[str, int]:
+        """As many good roads as fit at the label floor, the rest counted ("+2").
+
+        Every language first; then the primary one; only then the first good road
+        is cut with "…".
+        """
         p = self.panels
         least = p.min_size("label", bold=True)
-        for count in range(len(words), 0, -1):
-            rest = len(words) - count
-            text = SEPARATOR.join(words[:count]) + (f"  +{rest}" if rest else "")
-            shown, size = p.sized(text, box, bold=True, height=height * 0.8, role="label")
-            if shown == p.text.drawable(text, bold=True) or count == 1:
-                return shown, max(size, least)
-        raise AssertionError("unreachable: one good road is always tried")
+        shown, size = "", least
+        for words in wordings:
+            for count in range(len(words), 0, -1):
+                rest = len(words) - count
+                text = SEPARATOR.join(words[:count]) + (f"  +{rest}" if rest else "")
+                shown, size = p.sized(text, box, bold=True, height=height * 0.8, role="label")
+                if shown == p.text.drawable(text, bold=True):
+                    return shown, max(size, least)
+        return shown, max(size, least)
