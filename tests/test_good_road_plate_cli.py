@@ -142,6 +142,8 @@ def test_the_section_is_off_by_default_and_shares_the_lobbys_thresholds():
         from scoreboard.lobby.settings import lobby_from_mapping
 
         lobby_from_mapping({"lobby": {"good_roads": {"red": 0}}})
+    with pytest.raises(ConfigError, match=r"display\.good_roads: expected lobby\.good_roads"):
+        lobby_from_mapping({"display": {"good_roads": {"enabled": True}}})
 
 
 def test_screenshot_good_roads_draws_the_plate_in_the_title_row(tmp_path):

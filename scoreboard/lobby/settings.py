@@ -115,6 +115,11 @@ def lobby_from_mapping(data: Any, *, source: str = "<config>") -> LobbySettings:
             "good_roads",
         },
     )
+    display = root.get("display")
+    if isinstance(display, dict) and "good_roads" in display:
+        reader.fail(
+            "display.good_roads", "lobby.good_roads in a lobby's config", "display.good_roads"
+        )
     base = config_from_mapping(root, source=source)
     defaults = LobbySettings(base=base, lobby_id="x")
     listings, key_files = _read_tables(reader, lobby.get("tables", []))
