@@ -26,12 +26,14 @@ from scoreboard.config_reader import (
     DEFAULT_PORT,
     ConfigError,
     Reader,
+    host_port,
 )
 from scoreboard.config_reader import MAX_SIDE as MAX_SIDE  # re-exported: the size parser's bounds
 from scoreboard.config_reader import MIN_SIDE as MIN_SIDE
 from scoreboard.config_reader import parse_brokers as parse_brokers
 from scoreboard.config_reader import parse_hostport as parse_hostport
 from scoreboard.config_reader import parse_size as parse_size
+from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.limits import (
     Limits,
     LimitsSpecError,
@@ -60,6 +62,8 @@ FEEDS = ("mqtt", "keypad")
 #: Decks in a shoe (``table.decks``), as a new_shoe payload may say them.
 DECKS_RANGE = (1, 16)
 KEEP_SHOES_RANGE = (1, 100_000)
+#: A ``good_roads`` section's thresholds (``display.good_roads``, ``lobby.good_roads``).
+GOOD_ROAD_KEYS = ("streak", "chop", "double", "one_two", "red")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +105,11 @@ class MqttConfig:
         """
         return ((self.host, self.port), *self.fallbacks)
 
+    @property
+    def broker_names(self) -> str:
+        """Every broker for a log line, in the order tried: ``"h1:1883, h2:1883"``."""
+        return ", ".join(host_port(*broker) for broker in self.brokers)
+
 
 @dataclass(frozen=True, slots=True)
 class JournalConfig:
@@ -134,6 +143,8 @@ class Config:
     journal: JournalConfig = field(default_factory=JournalConfig)
     #: Decks in the table's shoe (``table.decks``), unless a new shoe says otherwise.
     decks: int = 8
+    #: The good roads shown in the big road's title row (``display.good_roads``); None: off.
+    good_roads: GoodRoadRules | None = None
 
     @property
     def prefix(self) -> str:
@@ -176,7 +187,7 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
     display = reader.mapping(
         root.get("display", {}),
         "display",
-        {"id", "theme", "windowed", "size", "state_dir", "rotate", "motion"},
+        {"id", "theme", "windowed", "size", "state_dir", "rotate", "motion", "good_roads"},
     )
     defaults = Config()
     table_id = reader.ident(table.get("id", defaults.table_id), "table.id")
@@ -201,6 +212,33 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         keypad=read_keypad(root.get("keypad"), reader.fail),
         journal=_read_journal(reader, root.get("journal", {})),
         decks=reader.integer(table.get("decks", defaults.decks), "table.decks", *DECKS_RANGE),
+        good_roads=_read_display_good_roads(reader, display.get("good_roads", {})),
+    )
+
+
+def _read_display_good_roads(reader: Reader, data: Any) -> GoodRoadRules | None:
+    """``display.good_roads``: off unless ``enabled: true``; the lobby's thresholds."""
+    section = reader.mapping(data, "display.good_roads", {"enabled", *GOOD_ROAD_KEYS})
+    rules = good_road_rules(reader, section, "display.good_roads")
+    return (
+        rules
+        if reader.boolean(section.get("enabled", False), "display.good_roads.enabled")
+        else None
+    )
+
+
+def good_road_rules(reader: Reader, section: Any, key: str) -> GoodRoadRules:
+    """The thresholds of a ``good_roads`` section (read with ``reader.mapping``), defaults kept.
+
+    >>> good_road_rules(Reader("f.yaml"), {"streak": 8}, "lobby.good_roads").streak
+    8
+    """
+    defaults = GoodRoadRules()
+    return GoodRoadRules(
+        **{
+            name: reader.integer(section.get(name, getattr(defaults, name)), f"{key}.{name}", 2, 99)
+            for name in GOOD_ROAD_KEYS
+        }
     )
 
 

@@ -45,6 +45,7 @@ from scoreboard.theme_values import (
     Theme,
     ThemeError,
     ThemeNotFoundError,
+    fill_in,
 )
 from scoreboard.yamlfile import YamlSyntaxError, load_yaml, parse_yaml
 
@@ -74,6 +75,7 @@ __all__ = [
     "ThemeError",
     "ThemeNotFoundError",
     "available_themes",
+    "fill_in",
     "load_theme",
     "parse_theme",
     "text_problem",

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from scoreboard.core.good_roads import NAMES
 from scoreboard.fonts import check_font
 from scoreboard.images import check_image
 from scoreboard.theme_fields import FieldReader, key_name
@@ -223,6 +224,11 @@ class _Checker(FieldReader):
             drawn = lang in languages
             result[lang] = self.dataclass(Labels, given.get(lang), f"labels.{lang}", drawn=drawn)
             self.placeholders(result[lang], f"labels.{lang}")
+        # The good roads' names (the lobby's tiles, the display's plate): Chinese for zh.
+        self.drawn["languages"] = "".join(
+            "".join(names[1] if lang == "zh" else names[0] for names in NAMES.values())
+            for lang in languages
+        )
         return tuple(languages), MappingProxyType(result)
 
     def placeholders(self, labels: Labels, key: str) -> None:

@@ -146,6 +146,18 @@ class Labels:
     cards_changed: str = "cards changed"
     alerts: str = "ALERTS"  # the staff mark beside the integrity alerts' count
     new_limits: str = "New limits from {time}"  # the limits panel: "New limits from 22:00"
+    # The lobby board (docs/lobby.md); its states reuse live, shuffling, cut_card_out, offline
+    lobby_title: str = "Baccarat tables"  # the header, unless style.header_title says
+    lobby_page: str = "Page {page} / {pages}"
+    lobby_stale: str = "No update for {age}"  # {age}: one of the three units below
+    lobby_stale_badge: str = "NO UPDATE"
+    lobby_waiting: str = "Waiting for the table"  # listed, nothing heard yet
+    lobby_waiting_badge: str = "WAITING"
+    lobby_no_tables: str = "Waiting for the tables"
+    lobby_offline: str = "NO FEED"  # the lobby's own link to the broker is down
+    lobby_seconds: str = "{n} s"
+    lobby_minutes: str = "{n} min"
+    lobby_hours: str = "{n} h"
 
 
 PLACEHOLDERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -157,6 +169,11 @@ PLACEHOLDERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "added": ("what",),
         "removed": ("what",),
         "new_limits": ("time",),
+        "lobby_page": ("page", "pages"),
+        "lobby_stale": ("age",),
+        "lobby_seconds": ("n",),
+        "lobby_minutes": ("n",),
+        "lobby_hours": ("n",),
     }
 )
 """The labels with values filled in, and the ``{name}`` each must hold (and may only hold)."""

@@ -28,9 +28,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scoreboard.cli import UsageError, sigterm_as_interrupt
-from scoreboard.commands.run import kiosk_or_refusal, open_journal
+from scoreboard.commands.display_args import (
+    DisplayRequest,
+    add_display_arguments,
+    display_from_args,
+)
+from scoreboard.commands.run import kiosk_or_refusal, open_journal, run_board
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
-from scoreboard.commands.themes import DisplayRequest, add_display_arguments, display_from_args
 from scoreboard.config import Config, JournalConfig
 from scoreboard.core.limits import Limits, LimitsSpecError, check_currency, limits_from_spec
 from scoreboard.core.shoe import Dealer
@@ -94,8 +98,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "to that broker and the board shows it as a live display would."
         ),
     )
-    add_display_arguments(parser, default_size=None)
-    parser.add_argument("--windowed", action="store_true", help="a window instead of full screen")
+    add_display_arguments(parser)
     parser.add_argument(
         "--pace", type=float, default=4.0, metavar="SECONDS", help="seconds per coup (default 4)"
     )
@@ -176,6 +179,7 @@ def show_kwargs(args: argparse.Namespace, display: DisplayRequest) -> dict:
         # session sets NOTIFY_SOCKET), where a visitor's key would only blank the stand.
         "quit_keys": "NOTIFY_SOCKET" not in os.environ,
         "motion": display.motion,
+        "good_roads": display.good_roads,
     }
 
 
@@ -192,7 +196,6 @@ def run_simulated(
     A journal that brought back a shoe wins over ``--start-at``: the board goes
     on from what it showed instead of a pre-dealt shoe.
     """
-    from scoreboard.app import run_kiosk
     from scoreboard.feeds.simulated import SimulatedFeed
 
     with contextlib.ExitStack() as stack:
@@ -215,7 +218,7 @@ def run_simulated(
             limits=limits,
         )
         with sigterm_as_interrupt(), kiosk_or_refusal():
-            return run_kiosk(feed, table, display.theme, **show_kwargs(args, display))
+            return run_board(feed, table, display.theme, **show_kwargs(args, display))
 
 
 def run_over_mqtt(
@@ -232,16 +235,14 @@ def run_over_mqtt(
     starts mid-shoe: the shoe so far goes out in the snapshot it publishes on
     connect, so the board takes it in at once.
     """
-    from scoreboard.app import run_kiosk
     from scoreboard.controller import start_background_controller
     from scoreboard.feeds.mqtt import MqttFeed
 
     endpoint = endpoint_from(config)
     display_id = f"demo-{config.display_id}"
     log.info(
-        "demo: dealing to %s:%d %s (display %s)",
-        endpoint.mqtt.host,
-        endpoint.mqtt.port,
+        "demo: dealing to %s %s (display %s)",
+        endpoint.mqtt.broker_names,
         endpoint.topics.prefix,
         display_id,
     )
@@ -255,7 +256,7 @@ def run_over_mqtt(
     # and the controller's.
     with sigterm_as_interrupt(), kiosk_or_refusal():
         try:
-            return run_kiosk(feed, table, display.theme, **show_kwargs(args, display))
+            return run_board(feed, table, display.theme, **show_kwargs(args, display))
         finally:
             stop_controller(controller, thread)
 

@@ -20,9 +20,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from scoreboard.cli import CommandError, UsageError, sigterm_as_interrupt
+from scoreboard.commands.display_args import add_display_arguments, parse_size
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
-from scoreboard.commands.themes import parse_size
-from scoreboard.config import ROTATIONS, ConfigError
+from scoreboard.config import ConfigError
 from scoreboard.lobby.arrange import SortKey, arrange, page_at, paged
 from scoreboard.lobby.feed import LobbyFeed, status_topic
 from scoreboard.lobby.floor import Floor
@@ -57,16 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--config", metavar="FILE", type=Path, help="YAML configuration file")
     add_mqtt_arguments(parser)
     parser.add_argument("--lobby-id", metavar="ID", help="this lobby's id (default: hostname)")
-    parser.add_argument("--theme", metavar="NAME|FILE", help="theme name or YAML file")
-    parser.add_argument("--windowed", action="store_true", default=None, help="not full screen")
-    parser.add_argument("--size", metavar="WxH", help="window size, e.g. 1920x1080")
-    parser.add_argument(
-        "--rotate",
-        type=int,
-        choices=ROTATIONS,
-        metavar="{0,90,180,270}",
-        help="turn the picture clockwise for a monitor mounted on its side",
-    )
+    add_display_arguments(parser, from_config=True, portrait=False, motion=False, good_roads=False)
     parser.add_argument(
         "--sort", choices=[key.value for key in SortKey], help="tile order (lobby.sort)"
     )

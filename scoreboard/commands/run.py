@@ -23,12 +23,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scoreboard.cli import CommandError, UsageError, sigterm_as_interrupt
+from scoreboard.commands.display_args import add_display_arguments, parse_size
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
-from scoreboard.commands.themes import parse_size
-from scoreboard.config import FEEDS, ROTATIONS, Config, ConfigError, JournalConfig, load_config
+from scoreboard.config import FEEDS, Config, ConfigError, JournalConfig, load_config
+from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.journal import Journal, JournalError
@@ -36,6 +37,7 @@ from scoreboard.journal import Journal, JournalError
 if TYPE_CHECKING:
     from scoreboard.app import Feed
     from scoreboard.feeds.keypad import KeypadFeed
+    from scoreboard.theme import Theme
 
 log = logging.getLogger(__name__)
 
@@ -61,23 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_mqtt_arguments(parser)
     parser.add_argument("--display-id", metavar="ID", help="this display's id (default: hostname)")
     parser.add_argument("--state-dir", metavar="DIR", type=Path, help="where the journal lives")
-    parser.add_argument("--theme", metavar="NAME|FILE", help="theme name or YAML file")
-    parser.add_argument("--windowed", action="store_true", default=None, help="not full screen")
-    parser.add_argument("--size", metavar="WxH", help="window size, e.g. 1920x1080")
-    parser.add_argument(
-        "--rotate",
-        type=int,
-        choices=ROTATIONS,
-        metavar="{0,90,180,270}",
-        help="turn the picture clockwise for a monitor mounted on its side (display.rotate)",
-    )
-    parser.add_argument(
-        "--no-motion",
-        dest="motion",
-        action="store_false",
-        default=None,
-        help="no animation: every change drawn at once (display.motion: false)",
-    )
+    add_display_arguments(parser, from_config=True, portrait=False)
     parser.add_argument(
         "--headless",
         action="store_true",
@@ -104,6 +90,8 @@ def settings_from_args(args: argparse.Namespace) -> Config:
         "motion": getattr(args, "motion", None),
         "feed": getattr(args, "feed", None),
     }
+    if args.good_roads and config.good_roads is None:  # the file's thresholds, if it has them
+        flags["good_roads"] = GoodRoadRules()
     return replace(config, **{name: value for name, value in flags.items() if value is not None})
 
 
@@ -201,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
         if args.headless:
             return run_headless(feed, table)
         try:
-            from scoreboard.app import run_kiosk
+            import scoreboard.app  # noqa: F401  (pygame is there: the display can be shown)
         except ImportError:
             log.warning("run: the display app is not available; running headless")
             return run_headless(feed, table)
@@ -209,15 +197,62 @@ def run(args: argparse.Namespace) -> int:
         # which says goodbye on the status topic.
         headless = " A display with no screen runs as `scoreboard run --headless`."
         with sigterm_as_interrupt(), kiosk_or_refusal(headless):
-            return run_kiosk(
+            return run_board(
                 feed,
                 table,
                 theme,
+                good_roads=config.good_roads,
                 windowed=config.windowed,
                 size=config.size,
                 rotate=config.rotate,
                 motion=config.motion,
             )
+
+
+def run_board(
+    feed: Feed,
+    table: TableState,
+    theme: Theme,
+    *,
+    good_roads: GoodRoadRules | None = None,
+    **shown: Any,
+) -> int:
+    """``app.run_kiosk``, with the good-road plate when ``good_roads`` is given.
+
+    ``run_kiosk`` takes no renderer factory yet, so with the plate this builds
+    the :class:`~scoreboard.app.Kiosk` the way it does (the theme checked, SIGHUP
+    reloads the theme, the display closed at the end).
+    """
+    import pygame
+
+    from scoreboard.app import Kiosk, run_kiosk
+    from scoreboard.render.probe import require_drawable
+    from scoreboard.render.screen import Renderer
+
+    if good_roads is None:
+        return run_kiosk(feed, table, theme, **shown)
+    motion, run_for = shown.pop("motion", True), shown.pop("run_for", None)
+    require_drawable(theme)
+    try:
+        kiosk = Kiosk(
+            feed,
+            table,
+            theme,
+            renderer=lambda t, size: Renderer(t, size, motion=motion, good_roads=good_roads),
+            **shown,
+        )
+    except Exception:
+        pygame.display.quit()
+        raise
+    previous = None
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGHUP"):
+        previous = signal.signal(signal.SIGHUP, kiosk.request_reload)
+    try:
+        return kiosk.run(run_for)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGHUP, previous)
+        pygame.display.quit()
 
 
 def run_headless(

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from scoreboard.cli import UsageError
 from scoreboard.commands.demo import LIMITS_HELP, add_table_arguments, limits_from_args
-from scoreboard.commands.themes import add_display_arguments, display_from_args
+from scoreboard.commands.display_args import add_display_arguments, display_from_args
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer, opening
 from scoreboard.core.table import FeedStatus, TableState, apply_event
@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.png")
-    add_display_arguments(parser, default_size="1920x1080")
+    add_display_arguments(parser, default_size="1920x1080", windowed=False)
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
         "--results", metavar="TOKENS", help='coups as in `scoreboard roads`, e.g. "BBPT Bbn"'
@@ -151,16 +151,22 @@ def run(args: argparse.Namespace) -> int:
         table.set_shuffling(True)
     import pygame
 
-    from scoreboard.app import motion_renderer, use_theme_rows
+    from scoreboard.app import use_theme_rows
     from scoreboard.monitor import copy_rotated, logical_size
+    from scoreboard.render.screen import Renderer
 
     use_theme_rows(table, theme)  # the theme owns the roads' rows, as on the kiosk
     pygame.display.init()
     pygame.font.init()
     try:
         drawers = dict.fromkeys(args.fault, failing_panel)
-        make = motion_renderer(display.motion, drawers=drawers)
-        renderer = make(theme, logical_size(screen, display.rotate))
+        renderer = Renderer(
+            theme,
+            logical_size(screen, display.rotate),
+            drawers=drawers,
+            motion=display.motion,
+            good_roads=display.good_roads,
+        )
         frame = renderer.render(
             table,
             FeedStatus(args.status),

@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from scoreboard.config import (
+    GOOD_ROAD_KEYS,
     Config,
     ConfigError,
     config_from_mapping,
+    good_road_rules,
     read_document,
     read_secret,
 )
@@ -47,7 +49,6 @@ DEFAULT_ROOT = "baccarat/v2"
 PER_PAGE_RANGE = (4, 48)
 #: Sections of a display's config that mean nothing to a lobby (refused, not ignored).
 NOT_FOR_A_LOBBY = ("table", "feed", "keypad", "journal")
-GOOD_ROAD_KEYS = ("streak", "chop", "double", "one_two", "red")
 
 
 def default_lobby_id() -> str:
@@ -114,6 +115,11 @@ def lobby_from_mapping(data: Any, *, source: str = "<config>") -> LobbySettings:
             "good_roads",
         },
     )
+    display = root.get("display")
+    if isinstance(display, dict) and "good_roads" in display:
+        reader.fail(
+            "display.good_roads", "lobby.good_roads in a lobby's config", "display.good_roads"
+        )
     base = config_from_mapping(root, source=source)
     defaults = LobbySettings(base=base, lobby_id="x")
     listings, key_files = _read_tables(reader, lobby.get("tables", []))
@@ -213,11 +219,4 @@ def _seconds(reader: Reader, value: Any, key: str, least: float) -> float:
 
 def _read_good_roads(reader: Reader, data: Any) -> GoodRoadRules:
     section = reader.mapping(data, "lobby.good_roads", set(GOOD_ROAD_KEYS))
-    defaults = GoodRoadRules()
-    values = {
-        name: reader.integer(
-            section.get(name, getattr(defaults, name)), f"lobby.good_roads.{name}", 2, 99
-        )
-        for name in GOOD_ROAD_KEYS
-    }
-    return GoodRoadRules(**values)
+    return good_road_rules(reader, section, "lobby.good_roads")

@@ -1,10 +1,11 @@
-"""The lobby's own words, in the theme's languages, beside the ones the theme already has.
+"""The lobby's words, in the theme's languages: the theme's labels, theirs and its own.
 
 A theme names what a table's board shows (``live``, ``shuffling``, ``Min``,
-the disclaimer...); the lobby reuses those and adds a few of its own here,
-English by default and Chinese where the theme shows ``zh``.  A language the
-lobby has no words for falls back to English.  (A theme cannot rename these
-yet: that needs new theme keys.)
+the disclaimer...), and the lobby's own words too (``lobby_title``,
+``lobby_page``, ``lobby_stale``... with English defaults; the shipped midnight
+theme writes out the Chinese).  Every language the theme shows is said, each
+once, joined.  ``{name}`` values are filled in by plain replacement: check-theme
+has made sure each label holds exactly its own.
 
 >>> from scoreboard.theme import load_theme
 >>> LobbyWords(load_theme("midnight")).say("page", page="2", pages="5")
@@ -16,37 +17,23 @@ yet: that needs new theme keys.)
 from __future__ import annotations
 
 from scoreboard.core.good_roads import NAMES, GoodRoad
-from scoreboard.theme import Theme
+from scoreboard.theme import Theme, fill_in
 
-__all__ = ["LOBBY_WORDS", "LobbyWords"]
+__all__ = ["LOBBY_LABELS", "LobbyWords"]
 
-LOBBY_WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "Baccarat tables",
-        "page": "Page {page} / {pages}",
-        "stale": "No update for {age}",
-        "stale_badge": "NO UPDATE",
-        "waiting": "Waiting for the table",
-        "waiting_badge": "WAITING",
-        "no_tables": "Waiting for the tables",
-        "lobby_offline": "NO FEED",
-        "s": "{n} s",
-        "min": "{n} min",
-        "h": "{n} h",
-    },
-    "zh": {
-        "title": "百家樂賭桌",
-        "page": "第 {page} / {pages} 頁",
-        "stale": "{age}未更新",
-        "stale_badge": "未更新",
-        "waiting": "等待開桌",
-        "waiting_badge": "等待",
-        "no_tables": "等待賭桌",
-        "lobby_offline": "未連線",
-        "s": "{n}秒",
-        "min": "{n}分鐘",
-        "h": "{n}小時",
-    },
+#: The lobby's words (what the tiles and the page ask for) -> the theme's label holding them.
+LOBBY_LABELS: dict[str, str] = {
+    "title": "lobby_title",
+    "page": "lobby_page",
+    "stale": "lobby_stale",
+    "stale_badge": "lobby_stale_badge",
+    "waiting": "lobby_waiting",
+    "waiting_badge": "lobby_waiting_badge",
+    "no_tables": "lobby_no_tables",
+    "lobby_offline": "lobby_offline",
+    "s": "lobby_seconds",
+    "min": "lobby_minutes",
+    "h": "lobby_hours",
 }
 
 #: A tile's state (its value) -> the theme's label that says it.
@@ -70,17 +57,12 @@ class LobbyWords:
         return self.sep.join(dict.fromkeys(texts))
 
     def own(self, key: str, lang: str) -> str:
-        return LOBBY_WORDS.get(lang, LOBBY_WORDS["en"])[key]
+        """The lobby's word ``key`` (see :data:`LOBBY_LABELS`) in language ``lang``."""
+        return str(getattr(self.theme.labels[lang], LOBBY_LABELS[key]))
 
     def say(self, key: str, **values: str) -> str:
         """The lobby's word ``key``, with its ``{name}`` values filled in, in every language."""
-        texts = []
-        for lang in self.languages:
-            text = self.own(key, lang)
-            for name, value in values.items():
-                text = text.replace("{" + name + "}", value)
-            texts.append(text)
-        return self._join(texts)
+        return self._join([fill_in(self.own(key, lang), **values) for lang in self.languages])
 
     def theme_word(self, key: str) -> str:
         return self._join(self.theme.label(key))
@@ -94,8 +76,8 @@ class LobbyWords:
         n, unit = age
         texts = []
         for lang in self.languages:
-            amount = self.own(unit, lang).replace("{n}", str(n))
-            texts.append(self.own("stale", lang).replace("{age}", amount))
+            amount = fill_in(self.own(unit, lang), n=str(n))
+            texts.append(fill_in(self.own("stale", lang), age=amount))
         return self._join(texts)
 
     def good_road(self, good: GoodRoad) -> str:

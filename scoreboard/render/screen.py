@@ -35,11 +35,13 @@ from collections.abc import Callable, Hashable, Mapping
 
 import pygame
 
+from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.canvas import Op, Recorder, put_down
 from scoreboard.render.chrome import plate_shows
 from scoreboard.render.compose import Compositor
 from scoreboard.render.counters_panel import draw_tile_faces
+from scoreboard.render.good_road_plate import GoodRoadPlate
 from scoreboard.render.grid import RoadView, RoadWindow, static_layer
 from scoreboard.render.guard import PanelGuard
 from scoreboard.render.layout import PanelBox, ScreenLayout, compute_layout
@@ -72,13 +74,14 @@ class Renderer:
         *,
         drawers: Mapping[str, PanelDrawer] | None = None,
         motion: bool = True,
+        good_roads: GoodRoadRules | None = None,
     ) -> None:
         """``drawers`` replaces how the named panels are drawn (see :data:`PanelDrawer`).
 
         It is the documented hook for a test's failing panel and for a site's own
         panel; the built-in painters draw every panel it does not name.
         ``motion=False`` (or the theme's ``motion.enabled: false``) draws every
-        change in its final state at once.
+        change in its final state at once.  ``good_roads``: show them (None: off).
         """
         self.theme = theme
         self.drawers: Mapping[str, PanelDrawer] = dict(drawers or {})
@@ -99,6 +102,9 @@ class Renderer:
         #: The correction notices and the keypad's prompt (shown with motion off too).
         self.notices = Notices(theme, self.panels, self.layout)
         self.road_frame = RoadFrame(theme, self.layout, self.roads, self.panels)
+        self.good_road_plate = (
+            None if good_roads is None else GoodRoadPlate(self.panels, self.layout, good_roads)
+        )
         #: The labelled values the header and the counters panel show now.
         self.panel_views: dict[str, PanelView] = {}
         self._keys: dict[str, Hashable] = {}
@@ -220,6 +226,9 @@ class Renderer:
             alert_count(table),
         )
         self._refresh("header", header, given, dirty, full)
+        if self.good_road_plate is not None:
+            plate = functools.partial(self.good_road_plate.update, self.base, self.static)
+            self._guarded("good_roads", now, lambda: dirty.extend(plate(table, dirty, full)))
         if table.shuffling and "big_road" in self.layout.panels and dirty:
             dirty.append(self._shuffle_screen(table, now))
         newest = self.road_frame.newest

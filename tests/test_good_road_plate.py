@@ -1,0 +1,185 @@
+"""The good-road plate on a table's own display, rendered for real (SDL's dummy driver).
+
+Each board is drawn twice, with the plate and without: the pixels that differ
+are the plate's, so where it sits (the big road's title row, right of the
+caption, clear of every road cell and of the "final hand" plate) is read off
+the frame, not off the renderer's insides.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from scoreboard.core.good_roads import GoodRoadRules
+from scoreboard.core.notation import result_games
+from scoreboard.core.rules import Game
+from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.render.screen import Renderer
+from scoreboard.render.text import CAP_FLOORS
+from scoreboard.theme import available_themes, load_theme
+
+SIZES = [(1920, 1080), (1080, 1920), (1280, 720), (720, 1280), (3840, 2160)]
+THEMES = available_themes()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def display():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+def table_of(results: str, *, cut_card: bool = False) -> TableState:
+    table = TableState(table_id="T1")
+    table.new_shoe("S1")
+    for game in result_games(results):
+        table.add_game(game)
+    if cut_card:
+        table.mark_cut_card()
+    return table
+
+
+def frame(renderer: Renderer, table: TableState) -> pygame.Surface:
+    return renderer.render(table, FeedStatus.LIVE, clock="21:45").copy()
+
+
+def differing(a: pygame.Surface, b: pygame.Surface) -> pygame.Rect | None:
+    """The bounding box of the pixels where two frames differ (None: identical)."""
+    mask = pygame.mask.from_threshold(a, (0, 0, 0), (1, 1, 1, 255), b, 1)
+    mask.invert()  # from_threshold with a surface marks the pixels that are alike
+    rects = mask.get_bounding_rects()
+    if not rects:
+        return None
+    return rects[0].unionall(rects[1:])
+
+
+def plate_words(renderer: Renderer, table: TableState) -> list[str]:
+    """The texts the plate drew on a full frame (the painter's log, as the size tests read it)."""
+    renderer.panels.log = []
+    try:
+        renderer.render(table, FeedStatus.LIVE, clock="21:45")
+        logged = list(renderer.panels.log)
+    finally:
+        renderer.panels.log = None
+    title = renderer.layout.panels["big_road"].title
+    return [t.text for t in logged if title.contains(t.rect) and "×" in t.text]
+
+
+@pytest.mark.parametrize("theme_name", THEMES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("cut_card", [False, True], ids=["", "final-hand"])
+def test_the_plate_sits_in_the_big_roads_title_row_and_covers_nothing(theme_name, size, cut_card):
+    theme = load_theme(theme_name)
+    table = table_of("PBPBBBBBBBB", cut_card=cut_card)
+    plain = frame(Renderer(theme, size, motion=False), table)
+    shown = Renderer(theme, size, motion=False, good_roads=GoodRoadRules())
+    with_plate = frame(shown, table)
+    plate = differing(plain, with_plate)
+    assert plate is not None, "the plate is not on the frame"
+    box = shown.layout.panels["big_road"]
+    assert box.title is not None and box.title.contains(plate)
+    assert not plate.colliderect(shown.layout.grids["big_road"].rect)
+    # Nothing was under it: on the frame without the plate its rectangle is bare panel.
+    under = plain.subsurface(plate)
+    colors = {tuple(under.get_at((x, y)))[:3] for x in range(plate.w) for y in range(plate.h)}
+    assert colors == {theme.colors.panel}, f"the plate covers something: {sorted(colors)[:4]}"
+    words = plate_words(shown, table)
+    assert words and words[0].startswith("Long Banker") and "×8" in words[0]
+
+
+@pytest.mark.parametrize("theme_name", THEMES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_plate_keeps_the_label_floor_of_the_text_size_rule(theme_name, size):
+    renderer = Renderer(load_theme(theme_name), size, good_roads=GoodRoadRules())
+    renderer.panels.log = []
+    renderer.render(table_of("BBPPBBPPBBPPBB"), FeedStatus.LIVE, clock="21:45")
+    title = renderer.layout.panels["big_road"].title
+    plate = [t for t in renderer.panels.log if title.contains(t.rect) and "×" in t.text]
+    assert plate, "no plate drawn"
+    floor = CAP_FLOORS["label"] * min(size)
+    for text in plate:
+        assert renderer.text.cap_height(text.size, bold=text.bold) >= floor - 0.5, text
+
+
+def test_the_names_are_in_the_themes_languages():
+    table = table_of("BBBBBBB")
+    english = plate_words(
+        Renderer(load_theme("classic"), (1920, 1080), good_roads=GoodRoadRules()), table
+    )
+    both = plate_words(
+        Renderer(load_theme("midnight"), (1920, 1080), good_roads=GoodRoadRules()), table
+    )
+    assert english == ["Long Banker ×7"]
+    assert both == ["Long Banker 長莊 ×7"]
+
+
+@pytest.mark.parametrize("results", ["", "BP", "BBPTP", "BBBBB"])
+def test_no_good_road_no_plate(results):
+    theme, table = load_theme("midnight"), table_of(results)
+    plain = frame(Renderer(theme, (1920, 1080)), table)
+    on = frame(Renderer(theme, (1920, 1080), good_roads=GoodRoadRules()), table)
+    assert differing(plain, on) is None
+
+
+def test_off_by_default_even_when_a_good_road_holds():
+    theme, table = load_theme("classic"), table_of("BBBBBBBBB")
+    off = Renderer(theme, (1920, 1080))
+    assert off.good_road_plate is None
+    assert plate_words(off, table) == []
+
+
+def test_the_thresholds_are_the_configs():
+    theme, table = load_theme("classic"), table_of("BBBBBBB")
+    strict = Renderer(theme, (1920, 1080), good_roads=GoodRoadRules(streak=8))
+    assert plate_words(strict, table) == []
+
+
+def test_it_follows_coups_voids_corrections_and_a_new_shoe_drawing_only_its_rectangle():
+    """A hand-worked shoe: B x5, then a sixth B makes "Long Banker ×6"; a seventh "×7";
+    voiding games 7 and 6 clears it; correcting game 5 to Player keeps it clear; a
+    new shoe starts bare.  After each step the frame updated in place equals a
+    fresh full frame of the same table (the big road's panel: a void's notice is up
+    elsewhere for a while)."""
+    theme = load_theme("classic")
+    renderer = Renderer(theme, (1920, 1080), motion=False, good_roads=GoodRoadRules())
+    table = table_of("BBBBB")
+    renderer.render(table, FeedStatus.LIVE, clock="21:45")
+    title = renderer.layout.panels["big_road"].title
+
+    def step(change) -> tuple[str, list[pygame.Rect]]:
+        change()
+        dirty = renderer.update(table, FeedStatus.LIVE, clock="21:45")
+        fresh = Renderer(theme, (1920, 1080), motion=False, good_roads=GoodRoadRules())
+        panel = renderer.layout.panels["big_road"].rect
+        now = renderer.frame.subsurface(panel)
+        assert differing(now, frame(fresh, table).subsurface(panel)) is None
+        return renderer.good_road_plate.text, [r for r in dirty if r.colliderect(title)]
+
+    banker = result_games("B")[0].coup
+    add = lambda: table.add_game(Game(len(table.games) + 1, banker))  # noqa: E731
+    text, touched = step(add)
+    assert text == "Long Banker ×6" and touched
+    assert all(title.contains(r) for r in touched)
+    assert step(add)[0] == "Long Banker ×7"
+    assert step(lambda: table.void(7))[0] == "Long Banker ×6"
+    assert step(lambda: table.void(6))[0] == ""
+    player = result_games("P")[0].coup
+    assert step(lambda: table.correct(Game(5, player)))[0] == ""
+    for _ in range(6):
+        step(lambda: table.add_game(Game(table.last_number + 1, player)))
+    assert renderer.good_road_plate.text == "Long Player ×7"  # game 5 and six more
+    assert step(lambda: table.new_shoe("S2"))[0] == ""
+
+
+def test_a_coup_that_changes_no_good_road_leaves_the_title_row_alone():
+    renderer = Renderer(
+        load_theme("classic"), (1920, 1080), motion=False, good_roads=GoodRoadRules()
+    )
+    table = table_of("BPBPB")  # a single jump of 5 columns: the plate is up
+    renderer.render(table, FeedStatus.LIVE, clock="21:45")
+    title = renderer.layout.panels["big_road"].title
+    table.add_game(Game(6, result_games("T")[0].coup))  # a tie: no new column, no pattern
+    dirty = renderer.update(table, FeedStatus.LIVE, clock="21:45")
+    assert dirty and not [r for r in dirty if r.colliderect(title)]
