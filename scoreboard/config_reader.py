@@ -78,15 +78,6 @@ def host_port(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def brokers_text(brokers: tuple[tuple[str, int], ...]) -> str:
-    """A broker list as logs name it: every broker, in the order tried.
-
-    >>> brokers_text((("10.0.0.2", 1883),)), brokers_text((("a", 1), ("::1", 2)))
-    ('10.0.0.2:1883', 'a:1, [::1]:2')
-    """
-    return ", ".join(host_port(host, port) for host, port in brokers)
-
-
 MIN_SIDE, MAX_SIDE = 64, 8192
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from importlib import resources
 from pathlib import Path
 
@@ -32,6 +33,8 @@ from scoreboard.protocol.contract import MAX_TIME
 DAY = limits_from_spec("25-10000", VARIANTS["commission"])
 NIGHT = limits_from_spec("50-20000", VARIANTS["commission"])
 TEN_PM = 1_796_162_400.0  # 2026-12-01T22:00:00Z
+#: For a restart, which replays the journal at the wall clock: a schedule still ahead of it.
+LATER = float((int(time.time()) // 3600 + 24 * 30) * 3600)  # a whole hour, 30 days from now
 TOPICS = Topics("test/v2/T1")
 
 
@@ -123,14 +126,14 @@ def test_a_restart_still_knows_the_schedule(tmp_path: Path) -> None:
         for event in (
             NewShoe("S1"),
             LimitsReceived(DAY),
-            LimitsReceived(NIGHT, effective_at=TEN_PM),
+            LimitsReceived(NIGHT, effective_at=LATER),
         ):
             journal.keep(event, live, apply_event(live, event))
     again = TableState()
     with Journal(tmp_path) as journal:
         journal.replay(again)
-    assert again.limits == DAY and again.scheduled == ScheduledLimits(TEN_PM, NIGHT)
-    assert again.switch_limits(TEN_PM).changed and again.limits == NIGHT
+    assert again.limits == DAY and again.scheduled == ScheduledLimits(LATER, NIGHT)
+    assert again.switch_limits(LATER).changed and again.limits == NIGHT
 
 
 # -- on the wire -------------------------------------------------------------------------------
@@ -213,7 +216,7 @@ def test_a_restart_after_a_new_shoe_still_knows_the_schedule(tmp_path: Path) -> 
     events = (
         NewShoe("S1"),
         LimitsReceived(DAY),
-        LimitsReceived(NIGHT, effective_at=TEN_PM),
+        LimitsReceived(NIGHT, effective_at=LATER),
         CoupReceived("S1", Game(1, result_coup(Winner.BANKER))),
         NewShoe("S2"),
     )
@@ -224,7 +227,7 @@ def test_a_restart_after_a_new_shoe_still_knows_the_schedule(tmp_path: Path) -> 
     again = TableState()
     with Journal(tmp_path) as journal:
         journal.replay(again)
-    assert again.shoe_id == "S2" and again.scheduled == ScheduledLimits(TEN_PM, NIGHT)
+    assert again.shoe_id == "S2" and again.scheduled == ScheduledLimits(LATER, NIGHT)
 
 
 def test_a_replay_switches_a_schedule_when_the_journal_says_it_was_due(tmp_path: Path) -> None:

@@ -110,6 +110,7 @@ def test_scheduled_limits_show_on_the_limits_panel(classic):
     renderer.panels.log = log
     renderer.update(table, FeedStatus.LIVE, now=1.0)
     renderer.panels.log = None
-    when = time.strftime("%H:%M", time.localtime(at))
+    same_day = time.localtime(at)[:3] == time.localtime()[:3]  # near midnight, at is tomorrow
+    when = time.strftime("%H:%M" if same_day else "%Y-%m-%d %H:%M", time.localtime(at))
     texts = [d.text for d in log]
     assert f"New limits from {when}: 50 – 20,000" in texts or f"New limits from {when}" in texts

@@ -27,7 +27,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 
 from scoreboard.cli import CommandError, sigterm_as_interrupt
-from scoreboard.commands.themes import add_display_arguments, display_from_args
+from scoreboard.commands.display_args import add_display_arguments, display_from_args
 
 FALLBACK_SCREEN = (1920, 1080)
 
@@ -49,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--quick", action="store_true", help="a short run: fewer frames and shoes, 2 s idle"
     )
-    add_display_arguments(parser, default_size=None)
+    add_display_arguments(parser, windowed=False, good_roads=False)
     parser.set_defaults(func=run)
 
 

@@ -22,7 +22,6 @@ from scoreboard.config import (
     parse_brokers,
     with_mqtt,
 )
-from scoreboard.config_reader import brokers_text
 from scoreboard.core.limits import limits_from_spec
 from scoreboard.core.shoe import MAX_DECKS, Dealer
 from scoreboard.core.table import Limits
@@ -208,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
         args.decks,
         dealer.seed,
         args.pace,
-        brokers_text(endpoint.mqtt.brokers),
+        endpoint.mqtt.broker_names,
         endpoint.topics.prefix,
         controller.session,
     )
@@ -268,7 +267,7 @@ def run_floor(args: argparse.Namespace, shuffle_seconds: float) -> int:
         seed,
         args.pace,
         base.mqtt.keepalive,
-        brokers_text(base.mqtt.brokers),
+        base.mqtt.broker_names,
     )
     with sigterm_as_interrupt():
         deal_floor(deals, shoes=args.shoes)

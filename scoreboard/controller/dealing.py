@@ -19,7 +19,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from scoreboard.config import Endpoint
-from scoreboard.config_reader import brokers_text
 from scoreboard.controller.inbox import ControllerInbox
 from scoreboard.controller.sessions import SessionStore, ShoeMark
 from scoreboard.controller.stream import SessionStream
@@ -169,7 +168,7 @@ class Controller:
             if time.monotonic() >= next_report:
                 log.warning(
                     "controller: waiting for the broker %s (%.0f s so far)",
-                    brokers_text(self.endpoint.mqtt.brokers),
+                    self.endpoint.mqtt.broker_names,
                     time.monotonic() - waiting_since,
                 )
                 next_report += 30.0

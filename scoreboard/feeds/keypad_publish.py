@@ -25,7 +25,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from scoreboard.config import Endpoint
-from scoreboard.config_reader import brokers_text
 from scoreboard.controller import RESYNC_MIN_INTERVAL, ControllerInbox, SessionStore, SessionStream
 from scoreboard.controller.dealing import utc_now
 from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, Snapshot
@@ -88,7 +87,7 @@ class KeypadPublisher:
         )
         log.info(
             "keypad: publishing to %s %s as the table's controller, session %d",
-            brokers_text(self.endpoint.mqtt.brokers),
+            self.endpoint.mqtt.broker_names,
             self.endpoint.topics.prefix,
             self.stream.session,
         )
