@@ -10,10 +10,13 @@
 #   scoreboard-session board    the board itself (what cage or xinit run)
 #
 # From /etc/scoreboard/environment (the installer writes it):
-#   SCOREBOARD_MODE=live|demo   live: `scoreboard run --config /etc/scoreboard/scoreboard.yaml`
+#   SCOREBOARD_MODE=live|demo|lobby
+#                               live: `scoreboard run --config /etc/scoreboard/scoreboard.yaml`
 #                               demo: `scoreboard demo` on a simulated shoe
+#                               lobby: `scoreboard lobby --config /etc/scoreboard/lobby.yaml`
 #   SCOREBOARD_ROTATE=0|90|180|270  passed to the board's --rotate
-#   SCOREBOARD_RUN_ARGS, SCOREBOARD_DEMO_ARGS  more flags for `run` / `demo` (split on spaces)
+#   SCOREBOARD_RUN_ARGS, SCOREBOARD_DEMO_ARGS, SCOREBOARD_LOBBY_ARGS
+#                               more flags for `run` / `demo` / `lobby` (split on spaces)
 # The journal goes to STATE_DIRECTORY (systemd's StateDirectory=, /var/lib/scoreboard
 # for the tty1 unit): the only place the unit may write.
 set -eu
@@ -22,6 +25,7 @@ self=$(readlink -f "$0")
 home=$(dirname "$(dirname "$self")")          # /opt/scoreboard
 board=$home/current/bin/scoreboard
 config=${SCOREBOARD_CONFIG:-/etc/scoreboard/scoreboard.yaml}
+lobby_config=${SCOREBOARD_LOBBY_CONFIG:-/etc/scoreboard/lobby.yaml}
 state=${STATE_DIRECTORY:-/var/lib/scoreboard}
 display=${SCOREBOARD_DISPLAY:-cage}
 
@@ -67,7 +71,12 @@ start_board() {
             # shellcheck disable=SC2086
             exec "$board" demo --state-dir "$state/demo" $rotate ${SCOREBOARD_DEMO_ARGS:-}
             ;;
-        *) die "SCOREBOARD_MODE=${SCOREBOARD_MODE} in /etc/scoreboard/environment: expected live or demo" ;;
+        lobby)
+            # No journal: the lobby shows what the tables' retained feed says.
+            # shellcheck disable=SC2086
+            exec "$board" lobby --config "$lobby_config" $rotate ${SCOREBOARD_LOBBY_ARGS:-}
+            ;;
+        *) die "SCOREBOARD_MODE=${SCOREBOARD_MODE} in /etc/scoreboard/environment: expected live, demo or lobby" ;;
     esac
 }
 
