@@ -146,6 +146,9 @@ AUTOSTART_MARK="# scoreboard kiosk (kiosk/install.sh)"
 # What the wheel is built from (pyproject.toml: packages, package-dir, readme,
 # license-files). An allow-list, so nothing else of the checkout reaches /opt.
 WHEEL_SOURCES=(pyproject.toml README.md LICENSE scoreboard themes)
+# The launchers belong to the release (RELEASE/libexec/), so a rollback runs the older
+# release's session script with its own board; /opt/scoreboard/bin links into current.
+LAUNCHERS=(kiosk/scoreboard-session.sh kiosk/scoreboard-notify-relay.py)
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 build_stage=
 trap '[ -z "$build_stage" ] || rm -rf "$build_stage"' EXIT
@@ -330,12 +333,19 @@ ensure_user() {
 
 # --- releases -------------------------------------------------------------------
 release_key() { # what the release is made of: same key, same release
-    if [ -n "$offline" ]; then
-        (cd "$offline" && sha256sum ./*.whl) | sha256sum | cut -c1-64
-    else
-        (cd "$src" && find "${WHEEL_SOURCES[@]}" -type f ! -name '*.pyc' ! -path '*/__pycache__/*' -print0 |
-            LC_ALL=C sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-64
-    fi
+    {
+        if [ -n "$offline" ]; then
+            (cd "$offline" && sha256sum ./*.whl)
+        else
+            (cd "$src" && find "${WHEEL_SOURCES[@]}" -type f ! -name '*.pyc' ! -path '*/__pycache__/*' -print0 |
+                LC_ALL=C sort -z | xargs -0 sha256sum)
+        fi
+        (cd "$src" && sha256sum "${LAUNCHERS[@]}")
+    } | sha256sum | cut -c1-64
+}
+release_launchers() { # release_launchers DIR: the session script and the relay into DIR/libexec
+    step install -D -m 755 "$src/kiosk/scoreboard-session.sh" "$1/libexec/scoreboard-session"
+    step install -D -m 644 "$src/kiosk/scoreboard-notify-relay.py" "$1/libexec/scoreboard-notify-relay"
 }
 release_stamp() { # release_stamp NAME: its UTC time, for ordering (the version may be 0.10 or 0.9)
     printf '%s' "${1##*-}"
@@ -411,6 +421,7 @@ build_release() { # sets release: the release this run puts in use (new or kept)
         rm -rf "$rel"
         fail 1 "the new release $name does not start ($rel/bin/scoreboard --help failed); ${current:-nothing} stays in use"
     fi
+    release_launchers "$rel"
     printf 'key=%s\nversion=%s\nfrom=%s\n' "$key" "$version" "${offline:-$src}" |
         put_file 644 "$rel/RELEASE" "the release is complete"
     switch_current "$name"
@@ -432,9 +443,12 @@ prune_releases() { # keep the one in use and the two newest others
 
 # --- files ----------------------------------------------------------------------
 install_launchers() {
+    local session=$OPT/bin/scoreboard-session target=../current/libexec/scoreboard-session
     make_dir 755 "$OPT/bin"
-    put_copy 755 "$src/kiosk/scoreboard-session.sh" "$OPT/bin/scoreboard-session"
-    put_copy 644 "$src/kiosk/scoreboard-notify-relay.py" "$OPT/bin/scoreboard-notify-relay"
+    if [ ! -L "$session" ] || [ "$(readlink "$session")" != "$target" ]; then
+        step ln -sfn "$target" "$session"
+    fi
+    remove "$OPT/bin/scoreboard-notify-relay" # an older installer's copy: the release has its own
     if [ "$(readlink "$BIN_LINK" 2>/dev/null)" != /opt/scoreboard/current/bin/scoreboard ]; then
         [ -d "$(dirname "$BIN_LINK")" ] || step mkdir -p "$(dirname "$BIN_LINK")"
         step ln -sfn /opt/scoreboard/current/bin/scoreboard "$BIN_LINK"
@@ -749,6 +763,10 @@ do_rollback() {
     previous=$(releases | grep -B1 -x "$current" | head -n 1)
     { [ -n "$previous" ] && [ "$previous" != "$current" ]; } ||
         fail 1 "no release older than $current in $OPT/releases to roll back to"
+    if [ ! -x "$OPT/releases/$previous/libexec/scoreboard-session" ]; then
+        say "  $previous predates its own launchers: it gets this checkout's"
+        release_launchers "$OPT/releases/$previous"
+    fi
     switch_current "$previous"
     restart_board
     say "scoreboard: rolled back from $current to $previous"

@@ -1,6 +1,8 @@
 #!/bin/sh
-# The kiosk's one launcher, installed as /opt/scoreboard/bin/scoreboard-session and
-# started by scoreboard.service (tty1) or scoreboard-desktop.service (labwc desktop).
+# The kiosk's one launcher, installed in each release as libexec/scoreboard-session
+# (/opt/scoreboard/bin/scoreboard-session links to the current one) and started by
+# scoreboard.service (tty1) or scoreboard-desktop.service (labwc desktop). It runs its
+# own release's board and relay, so a rollback runs the older release whole.
 #
 #   scoreboard-session          start the display stack SCOREBOARD_DISPLAY names:
 #                                 cage    cage (Wayland kiosk compositor) running the board
@@ -22,8 +24,8 @@
 set -eu
 
 self=$(readlink -f "$0")
-home=$(dirname "$(dirname "$self")")          # /opt/scoreboard
-board=$home/current/bin/scoreboard
+release=$(dirname "$(dirname "$self")")       # /opt/scoreboard/releases/NAME
+board=$release/bin/scoreboard
 config=${SCOREBOARD_CONFIG:-/etc/scoreboard/scoreboard.yaml}
 lobby_config=${SCOREBOARD_LOBBY_CONFIG:-/etc/scoreboard/lobby.yaml}
 state=${STATE_DIRECTORY:-/var/lib/scoreboard}
@@ -38,7 +40,7 @@ die() {
 # board is a child of cage or X in a logind session scope (see scoreboard.service).
 relayed() {
     if [ -n "${NOTIFY_SOCKET:-}" ]; then
-        exec "$home/current/bin/python" "$home/bin/scoreboard-notify-relay" -- "$@"
+        exec "$release/bin/python" "$release/libexec/scoreboard-notify-relay" -- "$@"
     fi
     exec "$@"
 }

@@ -135,7 +135,9 @@ def test_a_live_dry_run_lists_every_step_of_the_install(root: Path, source: Path
     step(output, "write", f"{root}/etc/scoreboard/environment", "SCOREBOARD_MODE=live")
     step(output, "install -D -m 644", "kiosk/scoreboard.service",
          f"{root}/etc/systemd/system/scoreboard.service")  # fmt: skip
-    step(output, "install -D -m 755", "kiosk/scoreboard-session.sh", "bin/scoreboard-session")
+    step(output, "install -D -m 755", "kiosk/scoreboard-session.sh",
+         f"{root}/opt/scoreboard/releases/0.1.0-", "/libexec/scoreboard-session")  # fmt: skip
+    step(output, "ln -sfn ../current/libexec/scoreboard-session", "bin/scoreboard-session")
     step(output, f"systemctl --root={root} enable scoreboard.service")
     assert step(output, "systemctl restart scoreboard.service").startswith("- skipped (--root)")
 
