@@ -51,6 +51,7 @@ Other:
                          dependency's; docs/deploy.md says how to make it), no index
   --python PYTHON        the Python 3.11+ the venv is made with (default: /usr/bin/python3)
   --rollback             point /opt/scoreboard/current back at the previous release
+                         (its code and its own launchers)
   --uninstall            remove everything but the journal (/var/lib/scoreboard) and
                          the configs /etc/scoreboard/scoreboard.yaml and lobby.yaml
   --purge                with --uninstall: remove the configs too (never the journal)
