@@ -13,16 +13,20 @@ Usage: sudo bash kiosk/install.sh [OPTION...]
 
 Installs the board as a service that starts at boot and comes back by itself:
 its own venv in /opt/scoreboard/releases (built from this checkout, or from
---offline DIR), the config /etc/scoreboard/scoreboard.yaml (written only when
-absent), the journal in /var/lib/scoreboard, and scoreboard.service on tty1
-(or, on a Raspberry Pi OS desktop, the user unit scoreboard-desktop.service).
-Re-running updates the code and keeps the config, the journal and the mode.
+--offline DIR), the config /etc/scoreboard/scoreboard.yaml (and for a lobby wall
+/etc/scoreboard/lobby.yaml; each written only when absent), the journal in
+/var/lib/scoreboard, and scoreboard.service on tty1 (or, on a Raspberry Pi OS
+desktop, the user unit scoreboard-desktop.service).
+Re-running updates the code and keeps the configs, the journal and the mode.
 
 Mode (kept from the previous run when not given; first install: live):
   --live                 the table's live feed (scoreboard run --config ...)
   --demo                 the trade-show demo on a simulated shoe
+  --lobby                a lobby wall or signage screen: every table as a tile
+                         (scoreboard lobby --config /etc/scoreboard/lobby.yaml)
   --run-args ARGS        more flags for `scoreboard run` ('' clears them)
   --demo-args ARGS       more flags for `scoreboard demo` ('' clears them)
+  --lobby-args ARGS      more flags for `scoreboard lobby` ('' clears them)
 
 Display (kept from the previous run when not given):
   --display WAY          auto (default), cage, labwc, x11 or kmsdrm:
@@ -41,14 +45,16 @@ Display (kept from the previous run when not given):
 
 Other:
   --mosquitto            also install a local mosquitto for table T1 with a password
-                         file and the ACL of kiosk/mosquitto
+                         file and the ACL of kiosk/mosquitto (with --lobby, also the
+                         account lobby-ID of lobby.yaml's lobby.id)
   --offline DIR          install from a folder of wheels (scoreboard's and every
                          dependency's; docs/deploy.md says how to make it), no index
   --python PYTHON        the Python 3.11+ the venv is made with (default: /usr/bin/python3)
   --rollback             point /opt/scoreboard/current back at the previous release
+                         (its code and its own launchers)
   --uninstall            remove everything but the journal (/var/lib/scoreboard) and
-                         /etc/scoreboard/scoreboard.yaml
-  --purge                with --uninstall: remove scoreboard.yaml too (never the journal)
+                         the configs /etc/scoreboard/scoreboard.yaml and lobby.yaml
+  --purge                with --uninstall: remove the configs too (never the journal)
   --root DIR             install into DIR instead of / (tests): nothing outside DIR is
                          touched; apt, users, ownership and service starts are skipped
   --dry-run              print every step without doing any
@@ -63,7 +69,7 @@ fail() { # fail CODE MESSAGE: one line on stderr
 
 # --- options -------------------------------------------------------------------
 mode='' display_opt='' rotate_opt='' rotate_given=0 run_args='' run_args_given=0
-demo_args='' demo_args_given=0 desktop_user='' disable_desktop=0 mosquitto=0
+demo_args='' demo_args_given=0 lobby_args='' lobby_args_given=0 desktop_user='' disable_desktop=0 mosquitto=0
 offline='' root='' dry_run=0 action=install purge=0 python=python3
 # Debian's own Python, not whatever a technician's PATH puts first.
 [ ! -x /usr/bin/python3 ] || python=/usr/bin/python3
@@ -73,13 +79,14 @@ needs_value() { [ "$2" -ge 2 ] || fail 2 "$1 needs a value (see --help)"; }
 while [ $# -gt 0 ]; do
     case $1 in
         -h | --help) usage; exit 0 ;;
-        --live | --demo)
+        --live | --demo | --lobby)
             [ -z "${mode_flag:-}" ] || [ "$mode_flag" = "$1" ] || fail 2 "$mode_flag and $1 contradict each other"
             mode_flag=$1; mode=${1#--} ;;
         --display) needs_value "$1" $#; display_opt=$2; shift ;;
         --rotate) needs_value "$1" $#; rotate_opt=$2; rotate_given=1; shift ;;
         --run-args) needs_value "$1" $#; run_args=$2; run_args_given=1; shift ;;
         --demo-args) needs_value "$1" $#; demo_args=$2; demo_args_given=1; shift ;;
+        --lobby-args) needs_value "$1" $#; lobby_args=$2; lobby_args_given=1; shift ;;
         --desktop-user) needs_value "$1" $#; desktop_user=$2; shift ;;
         --disable-desktop) disable_desktop=1 ;;
         --mosquitto) mosquitto=1 ;;
@@ -102,7 +109,8 @@ esac
 case ${rotate_opt:-0} in 0 | 90 | 180 | 270) ;;
     *) fail 2 "--rotate: expected 0, 90, 180 or 270, got '$rotate_opt'" ;;
 esac
-for pair in "--run-args:$run_args" "--demo-args:$demo_args" "--desktop-user:$desktop_user"; do
+for pair in "--run-args:$run_args" "--demo-args:$demo_args" "--lobby-args:$lobby_args" \
+    "--desktop-user:$desktop_user"; do
     case ${pair#*:} in *[\"\'\\\$\`]* | *$'\n'*)
         fail 2 "${pair%%:*}: quotes, backslashes, \$ and backticks are not allowed (systemd and the shell would read them differently)" ;;
     esac
@@ -139,6 +147,9 @@ AUTOSTART_MARK="# scoreboard kiosk (kiosk/install.sh)"
 # What the wheel is built from (pyproject.toml: packages, package-dir, readme,
 # license-files). An allow-list, so nothing else of the checkout reaches /opt.
 WHEEL_SOURCES=(pyproject.toml README.md LICENSE scoreboard themes)
+# The launchers belong to the release (RELEASE/libexec/), so a rollback runs the older
+# release's session script with its own board; /opt/scoreboard/bin links into current.
+LAUNCHERS=(kiosk/scoreboard-session.sh kiosk/scoreboard-notify-relay.py)
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 build_stage=
 trap '[ -z "$build_stage" ] || rm -rf "$build_stage"' EXIT
@@ -323,12 +334,19 @@ ensure_user() {
 
 # --- releases -------------------------------------------------------------------
 release_key() { # what the release is made of: same key, same release
-    if [ -n "$offline" ]; then
-        (cd "$offline" && sha256sum ./*.whl) | sha256sum | cut -c1-64
-    else
-        (cd "$src" && find "${WHEEL_SOURCES[@]}" -type f ! -name '*.pyc' ! -path '*/__pycache__/*' -print0 |
-            LC_ALL=C sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-64
-    fi
+    {
+        if [ -n "$offline" ]; then
+            (cd "$offline" && sha256sum ./*.whl)
+        else
+            (cd "$src" && find "${WHEEL_SOURCES[@]}" -type f ! -name '*.pyc' ! -path '*/__pycache__/*' -print0 |
+                LC_ALL=C sort -z | xargs -0 sha256sum)
+        fi
+        (cd "$src" && sha256sum "${LAUNCHERS[@]}")
+    } | sha256sum | cut -c1-64
+}
+release_launchers() { # release_launchers DIR: the session script and the relay into DIR/libexec
+    step install -D -m 755 "$src/kiosk/scoreboard-session.sh" "$1/libexec/scoreboard-session"
+    step install -D -m 644 "$src/kiosk/scoreboard-notify-relay.py" "$1/libexec/scoreboard-notify-relay"
 }
 release_stamp() { # release_stamp NAME: its UTC time, for ordering (the version may be 0.10 or 0.9)
     printf '%s' "${1##*-}"
@@ -404,6 +422,7 @@ build_release() { # sets release: the release this run puts in use (new or kept)
         rm -rf "$rel"
         fail 1 "the new release $name does not start ($rel/bin/scoreboard --help failed); ${current:-nothing} stays in use"
     fi
+    release_launchers "$rel"
     printf 'key=%s\nversion=%s\nfrom=%s\n' "$key" "$version" "${offline:-$src}" |
         put_file 644 "$rel/RELEASE" "the release is complete"
     switch_current "$name"
@@ -425,9 +444,12 @@ prune_releases() { # keep the one in use and the two newest others
 
 # --- files ----------------------------------------------------------------------
 install_launchers() {
+    local session=$OPT/bin/scoreboard-session target=../current/libexec/scoreboard-session
     make_dir 755 "$OPT/bin"
-    put_copy 755 "$src/kiosk/scoreboard-session.sh" "$OPT/bin/scoreboard-session"
-    put_copy 644 "$src/kiosk/scoreboard-notify-relay.py" "$OPT/bin/scoreboard-notify-relay"
+    if [ ! -L "$session" ] || [ "$(readlink "$session")" != "$target" ]; then
+        step ln -sfn "$target" "$session"
+    fi
+    remove "$OPT/bin/scoreboard-notify-relay" # an older installer's copy: the release has its own
     if [ "$(readlink "$BIN_LINK" 2>/dev/null)" != /opt/scoreboard/current/bin/scoreboard ]; then
         [ -d "$(dirname "$BIN_LINK")" ] || step mkdir -p "$(dirname "$BIN_LINK")"
         step ln -sfn /opt/scoreboard/current/bin/scoreboard "$BIN_LINK"
@@ -437,7 +459,8 @@ install_launchers() {
 environment_text() {
     local rotate=$1
     printf '# Written by kiosk/install.sh on every run; change it with the installer\n'
-    printf '# (--live/--demo, --display, --rotate, --run-args, --demo-args), then it restarts the board.\n'
+    printf '# (--live/--demo/--lobby, --display, --rotate, --run-args, --demo-args, --lobby-args),\n'
+    printf '# then it restarts the board.\n'
     printf 'SCOREBOARD_MODE=%s\n' "$mode"
     printf 'SCOREBOARD_DISPLAY=%s\n' "$way"
     case $way in
@@ -448,25 +471,32 @@ environment_text() {
     [ "$rotate" = 0 ] || printf 'SCOREBOARD_ROTATE=%s\n' "$rotate"
     [ -z "$run_args" ] || printf 'SCOREBOARD_RUN_ARGS="%s"\n' "$run_args"
     [ -z "$demo_args" ] || printf 'SCOREBOARD_DEMO_ARGS="%s"\n' "$demo_args"
+    [ -z "$lobby_args" ] || printf 'SCOREBOARD_LOBBY_ARGS="%s"\n' "$lobby_args"
+}
+
+kept_config() { # kept_config NAME: /etc/scoreboard/NAME from kiosk/NAME, written only when absent
+    local path=$ETC/$1
+    if [ -f "$path" ]; then
+        say "= $path kept"
+        [ "$mosquitto" = 0 ] || say "  (check its mqtt.username and mqtt.password_file for the local broker)"
+    else
+        step install -m 640 "$src/kiosk/$1" "$path"
+        if [ "$mosquitto" = 1 ]; then # the local broker asks for the account
+            step sed -i -e 's|^  # username: |  username: |' \
+                -e 's|^  # password_file: |  password_file: |' "$path"
+        fi
+    fi
+    # Every run: a kept config or journal may carry the ids of a user removed by
+    # --uninstall (its gid may since belong to another group).
+    host chown root:scoreboard "$path"
 }
 
 install_config() {
     local rotate
     make_dir 750 "$ETC"
     host chown root:scoreboard "$ETC"
-    if [ -f "$ETC/scoreboard.yaml" ]; then
-        say "= $ETC/scoreboard.yaml kept"
-        [ "$mosquitto" = 0 ] || say "  (check its mqtt.username and mqtt.password_file for the local broker)"
-    else
-        step install -m 640 "$src/kiosk/scoreboard.yaml" "$ETC/scoreboard.yaml"
-        if [ "$mosquitto" = 1 ]; then # the local broker asks for the display's account
-            step sed -i -e 's|^  # username: |  username: |' \
-                -e 's|^  # password_file: |  password_file: |' "$ETC/scoreboard.yaml"
-        fi
-    fi
-    # Every run: a kept config or journal may carry the ids of a user removed by
-    # --uninstall (its gid may since belong to another group).
-    host chown root:scoreboard "$ETC/scoreboard.yaml"
+    kept_config scoreboard.yaml
+    if [ "$mode" = lobby ] || [ -f "$ETC/lobby.yaml" ]; then kept_config lobby.yaml; fi
     if [ "$rotate_given" = 1 ]; then rotate=$rotate_opt; else rotate=$(env_value SCOREBOARD_ROTATE); fi
     environment_text "${rotate:-0}" |
         put_file 640 "$ENV_FILE" "SCOREBOARD_MODE=$mode SCOREBOARD_DISPLAY=$way${rotate:+ SCOREBOARD_ROTATE=$rotate}"
@@ -527,12 +557,47 @@ mosquitto_account() { # mosquitto_account USER SECRET_FILE MODE OWNER
     fi
 }
 
+# The lobby's id, as the board reads it from lobby.yaml (the hostname when it names none).
+LOBBY_ID_CODE='
+import sys
+from scoreboard.config import ConfigError
+from scoreboard.lobby.settings import load_lobby_settings
+try:
+    print(load_lobby_settings(sys.argv[1]).lobby_id)
+except ConfigError as error:
+    sys.exit(f"install.sh: {error} (the lobby account is named after lobby.id)")
+'
+lobby_id() {
+    local config=$ETC/lobby.yaml python=$OPT/current/bin/python
+    [ -f "$config" ] || config=$src/kiosk/lobby.yaml
+    if [ -x "$python" ]; then
+        "$python" -c "$LOBBY_ID_CODE" "$config"
+    else # a dry run before the first release: the sample's
+        printf 'hall\n'
+    fi
+}
+
+lobby_acl_text() { # lobby_acl_text ID: kiosk/mosquitto/acl, then lobby.acl's block for lobby ID
+    cat "$src/kiosk/mosquitto/acl"
+    printf '\n'
+    sed -e "s|^user lobby-hall\$|user lobby-$1|" \
+        -e "s|^topic write baccarat/v2/lobby/hall/status\$|topic write baccarat/v2/lobby/$1/status|" \
+        "$src/kiosk/mosquitto/lobby.acl"
+}
+
 install_mosquitto() {
+    local id
     mosquitto_conf_text | put_file 644 "$MOSQ_CONF" "one table (T1), no anonymous clients"
-    put_copy 644 "$src/kiosk/mosquitto/acl" "$MOSQ_ACL"
+    if [ "$mode" = lobby ]; then
+        if ! id=$(lobby_id); then exit 1; fi
+        lobby_acl_text "$id" | put_file 644 "$MOSQ_ACL" "lobby-$id reads the tables, writes its status"
+    else
+        put_copy 644 "$src/kiosk/mosquitto/acl" "$MOSQ_ACL"
+    fi
     make_dir 750 "$ETC"
     mosquitto_account controller-T1 "$ETC/controller.password" 600 root:root
     mosquitto_account display-T1-a "$ETC/mqtt.password" 640 root:scoreboard
+    [ "$mode" != lobby ] || mosquitto_account "lobby-$id" "$ETC/lobby.password" 640 root:scoreboard
     [ "$dry_run" = 1 ] || [ ! -f "$MOSQ_PASSWD" ] || chmod 600 "$MOSQ_PASSWD"
     host chown mosquitto:mosquitto "$MOSQ_PASSWD"
     host systemctl enable mosquitto.service
@@ -659,6 +724,7 @@ do_install() {
     mode=${mode:-live}
     [ "$run_args_given" = 1 ] || run_args=$(env_value SCOREBOARD_RUN_ARGS)
     [ "$demo_args_given" = 1 ] || demo_args=$(env_value SCOREBOARD_DEMO_ARGS)
+    [ "$lobby_args_given" = 1 ] || lobby_args=$(env_value SCOREBOARD_LOBBY_ARGS)
     choose_display
     if [ "$way" = labwc ]; then
         desktop_user=${desktop_user:-$previous_desktop_user}
@@ -677,7 +743,11 @@ do_install() {
     install_launchers
     install_config
     [ "$way" != x11 ] || install_xwrapper
-    [ "$mosquitto" = 0 ] || install_mosquitto
+    if [ "$mosquitto" = 1 ]; then
+        install_mosquitto
+    elif [ "$mode" = lobby ] && [ -f "$MOSQ_CONF" ] && [ ! -f "$ETC/lobby.password" ]; then
+        say "  the local broker has no account for the lobby yet: re-run with --lobby --mosquitto"
+    fi
     disable_display_manager
     if [ "$way" = labwc ]; then install_user_unit; else install_system_unit; fi
     if [ "$way" = labwc ]; then
@@ -694,6 +764,10 @@ do_rollback() {
     previous=$(releases | grep -B1 -x "$current" | head -n 1)
     { [ -n "$previous" ] && [ "$previous" != "$current" ]; } ||
         fail 1 "no release older than $current in $OPT/releases to roll back to"
+    if [ ! -x "$OPT/releases/$previous/libexec/scoreboard-session" ]; then
+        say "  $previous predates its own launchers: it gets this checkout's"
+        release_launchers "$OPT/releases/$previous"
+    fi
     switch_current "$previous"
     restart_board
     say "scoreboard: rolled back from $current to $previous"
@@ -714,7 +788,8 @@ do_uninstall() {
         local item
         for item in "$ETC"/* "$ETC"/.[!.]*; do
             [ -e "$item" ] || continue
-            if [ "$purge" = 1 ] || [ "${item##*/}" != scoreboard.yaml ]; then remove "$item"; fi
+            case ${item##*/} in scoreboard.yaml | lobby.yaml) [ "$purge" = 1 ] || continue ;; esac
+            remove "$item"
         done
         if [ "$purge" = 1 ]; then remove "$ETC"; fi
     fi
@@ -724,7 +799,7 @@ do_uninstall() {
     if [ -n "$R" ] || [ "$dry_run" = 1 ] || getent group scoreboard >/dev/null; then
         host_try groupdel scoreboard
     fi
-    say "scoreboard: removed; kept $R/var/lib/scoreboard$([ "$purge" = 1 ] || echo " and $ETC/scoreboard.yaml")"
+    say "scoreboard: removed; kept $R/var/lib/scoreboard$([ "$purge" = 1 ] || echo " and the configs in $ETC")"
 }
 
 # Read before this run rewrites the environment file: whose desktop had the board.

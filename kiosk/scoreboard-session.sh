@@ -1,6 +1,8 @@
 #!/bin/sh
-# The kiosk's one launcher, installed as /opt/scoreboard/bin/scoreboard-session and
-# started by scoreboard.service (tty1) or scoreboard-desktop.service (labwc desktop).
+# The kiosk's one launcher, installed in each release as libexec/scoreboard-session
+# (/opt/scoreboard/bin/scoreboard-session links to the current one) and started by
+# scoreboard.service (tty1) or scoreboard-desktop.service (labwc desktop). It runs its
+# own release's board and relay, so a rollback runs the older release whole.
 #
 #   scoreboard-session          start the display stack SCOREBOARD_DISPLAY names:
 #                                 cage    cage (Wayland kiosk compositor) running the board
@@ -10,18 +12,22 @@
 #   scoreboard-session board    the board itself (what cage or xinit run)
 #
 # From /etc/scoreboard/environment (the installer writes it):
-#   SCOREBOARD_MODE=live|demo   live: `scoreboard run --config /etc/scoreboard/scoreboard.yaml`
+#   SCOREBOARD_MODE=live|demo|lobby
+#                               live: `scoreboard run --config /etc/scoreboard/scoreboard.yaml`
 #                               demo: `scoreboard demo` on a simulated shoe
+#                               lobby: `scoreboard lobby --config /etc/scoreboard/lobby.yaml`
 #   SCOREBOARD_ROTATE=0|90|180|270  passed to the board's --rotate
-#   SCOREBOARD_RUN_ARGS, SCOREBOARD_DEMO_ARGS  more flags for `run` / `demo` (split on spaces)
+#   SCOREBOARD_RUN_ARGS, SCOREBOARD_DEMO_ARGS, SCOREBOARD_LOBBY_ARGS
+#                               more flags for `run` / `demo` / `lobby` (split on spaces)
 # The journal goes to STATE_DIRECTORY (systemd's StateDirectory=, /var/lib/scoreboard
 # for the tty1 unit): the only place the unit may write.
 set -eu
 
 self=$(readlink -f "$0")
-home=$(dirname "$(dirname "$self")")          # /opt/scoreboard
-board=$home/current/bin/scoreboard
+release=$(dirname "$(dirname "$self")")       # /opt/scoreboard/releases/NAME
+board=$release/bin/scoreboard
 config=${SCOREBOARD_CONFIG:-/etc/scoreboard/scoreboard.yaml}
+lobby_config=${SCOREBOARD_LOBBY_CONFIG:-/etc/scoreboard/lobby.yaml}
 state=${STATE_DIRECTORY:-/var/lib/scoreboard}
 display=${SCOREBOARD_DISPLAY:-cage}
 
@@ -34,7 +40,7 @@ die() {
 # board is a child of cage or X in a logind session scope (see scoreboard.service).
 relayed() {
     if [ -n "${NOTIFY_SOCKET:-}" ]; then
-        exec "$home/current/bin/python" "$home/bin/scoreboard-notify-relay" -- "$@"
+        exec "$release/bin/python" "$release/libexec/scoreboard-notify-relay" -- "$@"
     fi
     exec "$@"
 }
@@ -67,7 +73,12 @@ start_board() {
             # shellcheck disable=SC2086
             exec "$board" demo --state-dir "$state/demo" $rotate ${SCOREBOARD_DEMO_ARGS:-}
             ;;
-        *) die "SCOREBOARD_MODE=${SCOREBOARD_MODE} in /etc/scoreboard/environment: expected live or demo" ;;
+        lobby)
+            # No journal: the lobby shows what the tables' retained feed says.
+            # shellcheck disable=SC2086
+            exec "$board" lobby --config "$lobby_config" $rotate ${SCOREBOARD_LOBBY_ARGS:-}
+            ;;
+        *) die "SCOREBOARD_MODE=${SCOREBOARD_MODE} in /etc/scoreboard/environment: expected live, demo or lobby" ;;
     esac
 }
 

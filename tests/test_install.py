@@ -88,6 +88,7 @@ def test_the_layout_is_what_the_unit_and_the_technician_expect(scratch_install: 
         os.readlink(root / "usr/local/bin/scoreboard") == "/opt/scoreboard/current/bin/scoreboard"
     )
     session = opt / "bin" / "scoreboard-session"
+    assert os.readlink(session) == "../current/libexec/scoreboard-session"
     assert session.read_bytes() == (REPO / "kiosk/scoreboard-session.sh").read_bytes()
     assert os.access(session, os.X_OK)
     unit = root / "etc/systemd/system/scoreboard.service"
@@ -282,3 +283,37 @@ def test_uninstall_says_what_it_would_do_in_a_dry_run(scratch_install: Install) 
     assert tree(scratch_install.root) == before
     assert f"+ rm -rf {scratch_install.opt}" in output.splitlines()
     assert f"+ rm -rf {scratch_install.root}/var/lib/scoreboard" not in output
+
+
+def run_session(root: Path) -> subprocess.CompletedProcess:
+    """The unit's ExecStart with a display way it refuses: it names itself and stops."""
+    env = {"PATH": "/usr/bin:/bin", "SCOREBOARD_DISPLAY": "vnc"}
+    session = root / "opt/scoreboard/bin/scoreboard-session"
+    return subprocess.run([str(session)], env=env, capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+
+
+def test_a_rollback_runs_the_older_releases_session_script(
+    scratch_install: Install, tmp_path: Path
+) -> None:
+    root = scratch_dir("scoreboard-rollback-")
+    try:
+        subprocess.run(["cp", "-a", f"{scratch_install.root}/.", str(root)], check=True)
+        inst = Install(root, scratch_install.first_run)
+        first = inst.current()
+        assert "release B" not in run_session(root).stderr
+        source = source_copy(tmp_path / "source")
+        script = source / "kiosk/scoreboard-session.sh"
+        script.write_text(script.read_text().replace(
+            "set -eu\n", 'set -eu\necho "scoreboard-session of release B" >&2\n', 1))  # fmt: skip
+        installed(install(root, source=source))  # only the launcher changed: a new release
+        newest = Path(inst.current()).name
+        assert newest != Path(first).name and inst.releases()[-1] == newest
+        assert "of release B" in run_session(root).stderr
+        installed(install(root, "--rollback"))
+        assert Path(inst.current()).name == inst.releases()[-2]  # the one before B
+        older = run_session(root)
+        assert older.returncode == 1 and "SCOREBOARD_DISPLAY=vnc" in older.stderr
+        assert "release B" not in older.stderr
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

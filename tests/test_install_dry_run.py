@@ -83,8 +83,9 @@ def test_help_names_every_option_and_exits_0() -> None:
         ["bash", INSTALL, "--help"], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0
-    for option in ("--dry-run", "--demo", "--live", "--display", "--rotate", "--mosquitto",
-                   "--offline", "--rollback", "--uninstall", "--root"):  # fmt: skip
+    for option in ("--dry-run", "--demo", "--live", "--lobby", "--lobby-args", "--display",
+                   "--rotate", "--mosquitto", "--offline", "--rollback", "--uninstall", "--root",
+                   "/etc/scoreboard/lobby.yaml"):  # fmt: skip
         assert option in result.stdout
 
 
@@ -105,6 +106,10 @@ def test_an_unknown_option_is_refused_in_one_line(root: Path) -> None:
         (["--purge"], "--purge"),
         (["--desktop-user"], "--desktop-user"),
         (["--demo", "--live"], "--demo and --live contradict each other"),
+        (["--lobby", "--demo"], "--lobby and --demo contradict each other"),
+        (["--live", "--lobby"], "--live and --lobby contradict each other"),
+        (["--lobby-args", "--sort `name`"], "--lobby-args"),
+        (["--lobby-args"], "--lobby-args needs a value"),
         (["--rollback", "--uninstall"], "--rollback and --uninstall: one action at a time"),
     ],
 )
@@ -130,7 +135,9 @@ def test_a_live_dry_run_lists_every_step_of_the_install(root: Path, source: Path
     step(output, "write", f"{root}/etc/scoreboard/environment", "SCOREBOARD_MODE=live")
     step(output, "install -D -m 644", "kiosk/scoreboard.service",
          f"{root}/etc/systemd/system/scoreboard.service")  # fmt: skip
-    step(output, "install -D -m 755", "kiosk/scoreboard-session.sh", "bin/scoreboard-session")
+    step(output, "install -D -m 755", "kiosk/scoreboard-session.sh",
+         f"{root}/opt/scoreboard/releases/0.1.0-", "/libexec/scoreboard-session")  # fmt: skip
+    step(output, "ln -sfn ../current/libexec/scoreboard-session", "bin/scoreboard-session")
     step(output, f"systemctl --root={root} enable scoreboard.service")
     assert step(output, "systemctl restart scoreboard.service").startswith("- skipped (--root)")
 
@@ -140,6 +147,22 @@ def test_a_demo_dry_run_writes_the_demo_mode(root: Path, source: Path) -> None:
     line = step(output, "write", "etc/scoreboard/environment")
     assert "SCOREBOARD_MODE=demo" in line
     assert "SCOREBOARD_ROTATE=90" in line
+
+
+def test_a_lobby_dry_run_shows_its_config_mode_and_account(root: Path, source: Path) -> None:
+    output = planned(dry(root, source, "--lobby", "--lobby-args", "--sort name", "--mosquitto"))
+    etc = f"{root}/etc/scoreboard"
+    step(output, "install -m 640", "kiosk/lobby.yaml", f"{etc}/lobby.yaml")
+    step(output, "sed -i", "username", f"{etc}/lobby.yaml")  # the local broker's account on
+    step(output, "skipped (--root): chown root:scoreboard", f"{etc}/lobby.yaml")
+    line = step(output, "write", f"{etc}/environment")
+    assert "SCOREBOARD_MODE=lobby" in line
+    step(output, "write", f"{root}/etc/mosquitto/scoreboard.acl", "lobby-hall")
+    step(output, "write", f"{etc}/lobby.password", "lobby-hall")
+    step(output, "mosquitto_passwd", "lobby-hall")
+    step(output, "install -D -m 644", "kiosk/scoreboard.service")
+    live = planned(dry(root, source, "--live"))
+    assert "lobby.yaml" not in live and "lobby.password" not in live
 
 
 def test_a_dry_run_never_mentions_the_checkouts_venv_or_git(root: Path, source: Path) -> None:

@@ -1,5 +1,8 @@
 """The installed launcher brings the board up as scoreboard.service does: relay, cage, board.
 
+The same for a lobby wall (SCOREBOARD_MODE=lobby): ``scoreboard lobby`` with its
+config, rotation and flags, its READY, WATCHDOG and STATUS through the relay.
+
 ``scoreboard-session`` runs from the scratch install as the unit would start it
 (an unprivileged user, RUNTIME_DIRECTORY and STATE_DIRECTORY set, NOTIFY_SOCKET and
 WATCHDOG_USEC from systemd), and a real cage (wlroots' headless backend: no monitor
@@ -12,6 +15,7 @@ CI installs cage and xwayland (``make system-deps``).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -21,7 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from install_root import Install, NotifySocket, scratch_dir, shared_install
+from install_root import REPO, Install, NotifySocket, scratch_dir, shared_install
+from mqtt_broker import Recorder, needs_mosquitto, running_broker, wait_for
 
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 
@@ -167,3 +172,94 @@ def test_a_bad_environment_value_is_named(
     )
     assert result.returncode == 1
     assert f"{key}={value}" in result.stderr and "/etc/scoreboard/environment" in result.stderr
+
+
+def online(payload: bytes) -> bool:
+    return json.loads(payload).get("online") is True
+
+
+def lobby_config(dirs: dict[str, Path], port: int, lobby_id: str) -> Path:
+    """The sample lobby.yaml pointed at a test broker, readable by the unit's user."""
+    text = (REPO / "kiosk" / "lobby.yaml").read_text()
+    text = text.replace("broker: 127.0.0.1:1883", f"broker: 127.0.0.1:{port}")
+    config = dirs["state"] / "lobby.yaml"
+    config.write_text(text.replace("id: hall", f"id: {lobby_id}"))
+    config.chmod(0o644)
+    return config
+
+
+@needs_mosquitto
+def test_cage_runs_the_lobby_and_systemd_hears_its_watchdog_through_the_relay(
+    scratch_install: Install, unit_dirs: dict[str, Path], tmp_path: Path
+) -> None:
+    systemd = NotifySocket(unit_dirs["notify"])
+    with running_broker(tmp_path / "broker") as broker:
+        recorder = Recorder(broker.settings(), "baccarat/v2/lobby/wall-7/status").start()
+        env = session_env(
+            unit_dirs, systemd,
+            SCOREBOARD_DISPLAY="cage", SCOREBOARD_MODE="lobby", SCOREBOARD_ROTATE="90",
+            SCOREBOARD_LOBBY_CONFIG=str(lobby_config(unit_dirs, broker.port, "wall-7")),
+            SCOREBOARD_LOBBY_ARGS="--per-page 16",
+            SDL_VIDEODRIVER="x11", WLR_BACKENDS="headless", WLR_RENDERER="pixman",
+            WLR_LIBINPUT_NO_DEVICES="1", WLR_HEADLESS_OUTPUTS="1",
+        )  # fmt: skip
+        session = scratch_install.opt / "bin" / "scoreboard-session"
+        process = subprocess.Popen(
+            [*NOBODY, str(session)], env=env, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            ready = systemd.wait_for("READY=1", timeout=90, extra=lambda: assert_running(process))
+            assert ready.pid == process.pid
+            assert systemd.wait_for("WATCHDOG=1", timeout=30).pid == process.pid
+            status = [n for n in systemd.received if any(f.startswith("STATUS=lobby:")
+                                                         for f in n.fields)]  # fmt: skip
+            assert status and {n.pid for n in status} == {process.pid}, systemd.received
+            below = [command_of(pid) for pid in descendants(process.pid)]
+            board = [command for command in below if " lobby --config " in command]
+            assert board and "--rotate 90 --per-page 16" in board[0], below
+            topic = "baccarat/v2/lobby/wall-7/status"
+            assert wait_for(lambda: any(online(p) for p in recorder.on(topic)), 30)
+            everyone = descendants(process.pid)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                code = process.wait(30)
+            finally:
+                systemd.close()
+                recorder.stop()
+    assert code == -signal.SIGTERM
+    time.sleep(0.2)
+    assert not [pid for pid in everyone if command_of(pid)], "cage or the lobby outlived the unit"
+
+
+@needs_mosquitto
+def test_lobby_mode_runs_the_lobby_with_its_config_and_flags(
+    scratch_install: Install, unit_dirs: dict[str, Path], tmp_path: Path
+) -> None:
+    with running_broker(tmp_path / "broker") as broker:
+        config = lobby_config(unit_dirs, broker.port, "signage-2")
+        lobby = {"SCOREBOARD_MODE": "lobby", "SCOREBOARD_LOBBY_CONFIG": str(config)}
+        result = board_session(
+            scratch_install, unit_dirs, SCOREBOARD_DISPLAY="kmsdrm", SCOREBOARD_ROTATE="270",
+            SCOREBOARD_LOBBY_ARGS="--duration 2 --windowed --size 640x360", **lobby,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        recorder = Recorder(broker.settings(), "baccarat/v2/lobby/signage-2/status").start()
+        try:  # the lobby's retained goodbye: it ran, under the id of its config
+            topic = "baccarat/v2/lobby/signage-2/status"
+            assert wait_for(lambda: recorder.on(topic) == [b'{"online": false}'], 10)
+        finally:
+            recorder.stop()
+    missing = unit_dirs["state"] / "no-such-lobby.yaml"
+    result = board_session(scratch_install, unit_dirs, SCOREBOARD_MODE="lobby",
+                           SCOREBOARD_LOBBY_CONFIG=str(missing))  # fmt: skip
+    assert result.returncode == 2 and str(missing) in result.stderr
+    assert "Traceback" not in result.stderr
+    result = board_session(scratch_install, unit_dirs, SCOREBOARD_MODE="lobby",
+                           SCOREBOARD_LOBBY_ARGS="--per-page 100")  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert "/etc/scoreboard/lobby.yaml" in result.stderr  # the installed config by default
+    result = board_session(scratch_install, unit_dirs, SCOREBOARD_MODE="lobby",
+                           SCOREBOARD_LOBBY_CONFIG=str(config),
+                           SCOREBOARD_LOBBY_ARGS="--per-page 100")  # fmt: skip
+    assert result.returncode == 2 and "--per-page" in result.stderr
