@@ -233,6 +233,10 @@ class LobbyWall:
             self._drawn = key
             self._time_change = self.floor.next_change(wall_now, self.settings.stale_seconds)
             self._publish(views, (index + 1, pages), now, wall_now)
+        elif self.feed.connected and self.status.due(now):
+            # A change held back by the pacing, or the refresh: whether or not a frame is due.
+            views, index, pages, _tiles = self.page(now, wall_now)
+            self._publish(views, (index + 1, pages), now, wall_now)
         self.heartbeat.good_step(now, f"lobby: {len(self.floor)} tables")
 
     def draw(self, now: float, wall_now: float) -> tuple[list, int, int]:
@@ -274,6 +278,8 @@ class LobbyWall:
         beat = self.heartbeat.deadline(now)
         if beat is not None:
             deadlines.append(beat)
+        if self.feed.connected:
+            deadlines.append(self.status.next_due())
         return max(0.01, min(deadlines) - now)
 
     def take_input(self) -> None:

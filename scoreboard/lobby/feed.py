@@ -15,6 +15,7 @@ The link's thread only queues; :meth:`LobbyFeed.poll` runs on the lobby's loop.
 from __future__ import annotations
 
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 
@@ -31,7 +32,7 @@ from scoreboard.link import (
     Subscribed,
     Unreachable,
 )
-from scoreboard.lobby.floor import Floor, TableRefused
+from scoreboard.lobby.floor import Floor, TableRefused, check_table_id
 from scoreboard.protocol import ProtocolError, Topics, parse_message
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,9 @@ SUFFIXES = ("controller/status", "limits", "snapshot", "event")
 #: How many distinct (table, cause) refusals are remembered as logged.
 MAX_LOGGED_CAUSES = 4096
 MAX_LOGGED_REASON = 300
+#: At most this many refusal lines a minute, whatever the number of tables (a flood of
+#: made-up ids would otherwise write one line per id).
+LOGGED_A_MINUTE = 20
 GOODBYE_SECONDS = 2.0
 
 
@@ -85,6 +89,7 @@ class LobbyFeed:
         self.rejected_by_reason: Counter[str] = Counter()
         self._topics: dict[str, Topics] = {}
         self._logged: set[tuple[str, str]] = set()
+        self._log_window, self._log_lines = float("-inf"), 0
         self._failures = OnceLog(log.log)
 
     def start(self, wake: Callable[[], None]) -> None:
@@ -151,11 +156,11 @@ class LobbyFeed:
         if table_id is None or not message.payload:
             return  # not a table topic (the filters allow none), or a cleared retained topic
         try:
-            entry = floor.entry(table_id)
+            check_table_id(table_id)
         except TableRefused as error:
             self._refuse(table_id, "table refused", str(error))
             return
-        try:
+        try:  # validated before the table is admitted: junk never takes a tile
             event = parse_message(
                 self._topics_of(table_id),
                 message.topic,
@@ -163,7 +168,11 @@ class LobbyFeed:
                 key=self.keys.get(table_id, self.endpoint.hmac_key),
             )
         except ProtocolError as error:
-            entry.refused += 1
+            known = floor.tables.get(table_id)
+            if known is not None:
+                known.refused += 1
+            else:
+                self._topics.pop(table_id, None)  # nothing kept for an id never admitted
             self._refuse(table_id, error.reason, str(error))
             return
         self._apply(floor, table_id, event, now)
@@ -171,7 +180,11 @@ class LobbyFeed:
     def _apply(self, floor: Floor, table_id: str, event: Event, now: float) -> None:
         if isinstance(event, ResyncRequest):
             return
-        entry = floor.entry(table_id)
+        try:
+            entry = floor.entry(table_id, now)
+        except TableRefused as error:
+            self._refuse(table_id, "table refused", str(error))
+            return
         try:
             applied = entry.take(event, now)
         except Exception:  # a bug must not stop the lobby: the tile keeps its last state
@@ -205,6 +218,18 @@ class LobbyFeed:
             return
         if len(self._logged) < MAX_LOGGED_CAUSES:
             self._logged.add(cause)
+        now = time.monotonic()
+        if now - self._log_window >= 60.0:
+            self._log_window, self._log_lines = now, 0
+        self._log_lines += 1
+        if self._log_lines > LOGGED_A_MINUTE:
+            if self._log_lines == LOGGED_A_MINUTE + 1:
+                log.warning(
+                    "lobby: over %d refusals this minute; the rest are counted"
+                    " (the status's rejected), not logged",
+                    LOGGED_A_MINUTE,
+                )
+            return
         if len(detail) > MAX_LOGGED_REASON:
             detail = detail[:MAX_LOGGED_REASON] + "…"
         log.warning(

@@ -79,6 +79,7 @@ class StatusSchedule:
     def __init__(self) -> None:
         self._gist: bytes | None = None
         self._at = float("-inf")
+        self._owed = False  # a change was offered too soon after the last one: publish it later
 
     def reconnected(self) -> None:
         self._gist = None
@@ -91,9 +92,14 @@ class StatusSchedule:
         since = now - self._at
         changed = gist != self._gist
         if (changed and since >= MIN_INTERVAL) or since >= REFRESH_SECONDS or self._gist is None:
-            self._gist, self._at = gist, now
+            self._gist, self._at, self._owed = gist, now, False
             return canonical_json(status)
+        self._owed = self._owed or changed
         return None
 
     def next_due(self) -> float:
-        return self._at + MIN_INTERVAL
+        """When a status must be offered again: a change held back, else the refresh."""
+        return self._at + (MIN_INTERVAL if self._owed else REFRESH_SECONDS)
+
+    def due(self, now: float) -> bool:
+        return now >= self.next_due()
