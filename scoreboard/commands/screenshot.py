@@ -19,7 +19,11 @@ from pathlib import Path
 
 from scoreboard.cli import UsageError
 from scoreboard.commands.demo import LIMITS_HELP, add_table_arguments, limits_from_args
-from scoreboard.commands.display_args import add_display_arguments, display_from_args
+from scoreboard.commands.display_args import (
+    DisplayRequest,
+    add_display_arguments,
+    display_from_args,
+)
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer, opening
 from scoreboard.core.table import FeedStatus, TableState, apply_event
@@ -41,6 +45,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--results", metavar="TOKENS", help='coups as in `scoreboard roads`, e.g. "BBPT Bbn"'
     )
     source.add_argument("--seed", type=int, help="seed of a simulated shoe (with --coups)")
+    source.add_argument(
+        "--lobby",
+        type=int,
+        metavar="N",
+        help="the lobby board instead: the first page (up to 48 tiles) of N simulated tables, "
+        "each dealt part way into its own shoe",
+    )
     parser.add_argument(
         "--coups", type=int, default=0, metavar="N", help="coups to deal (with --seed)"
     )
@@ -144,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     display = display_from_args(args)
     theme, screen = display.theme, display.size or (1920, 1080)
+    if args.lobby is not None:
+        return lobby_shot(args, display)
     table = build_table(args)
     if args.cut_card:
         table.mark_cut_card()
@@ -152,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
     import pygame
 
     from scoreboard.app import use_theme_rows
-    from scoreboard.monitor import copy_rotated, logical_size
+    from scoreboard.monitor import logical_size
     from scoreboard.render.screen import Renderer
 
     use_theme_rows(table, theme)  # the theme owns the roads' rows, as on the kiosk
@@ -173,12 +186,53 @@ def run(args: argparse.Namespace) -> int:
             clock=args.clock or time.strftime("%H:%M"),
             journal_failing=args.journal_failing,
         )
-        if display.rotate:
-            shown = pygame.Surface(screen)
-            copy_rotated(shown, frame, frame.get_rect(), display.rotate)
-            frame = shown
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(frame, str(args.output))
+        save_frame(frame, screen, display.rotate, args.output)
     finally:
         pygame.display.quit()
     return 0
+
+
+def lobby_shot(args: argparse.Namespace, display: DisplayRequest) -> int:
+    """The lobby's first page over a simulated floor, as ``scoreboard lobby`` draws it."""
+    from scoreboard.lobby import arrange, paged
+    from scoreboard.lobby.floor import MAX_TABLES
+    from scoreboard.lobby.sample import sample_floor
+    from scoreboard.lobby.settings import PER_PAGE_RANGE
+
+    if not 1 <= args.lobby <= MAX_TABLES:
+        raise UsageError(f"--lobby: 1 to {MAX_TABLES} tables, got {args.lobby}")
+    now = time.time()
+    views = arrange(sample_floor(args.lobby, now=now).views(now, 300.0))
+    pages = paged(views, max(PER_PAGE_RANGE[0], min(args.lobby, PER_PAGE_RANGE[1])))
+    screen = display.size or (1920, 1080)
+    import pygame
+
+    from scoreboard.monitor import logical_size
+    from scoreboard.render.lobby_screen import LobbyRenderer
+
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        renderer = LobbyRenderer(display.theme, logical_size(screen, display.rotate))
+        tiles: list = pages[0]  # TileViews, drawn as the lobby draws them
+        renderer.draw(tiles, page=0, pages=len(pages), connected=True)
+        frame = renderer.frame
+        save_frame(frame, screen, display.rotate, args.output)
+    finally:
+        pygame.display.quit()
+    return 0
+
+
+def save_frame(frame: object, screen: tuple[int, int], rotate: int, output: Path) -> None:
+    """Write ``frame`` as the screen shows it: turned for a monitor mounted on its side."""
+    import pygame
+
+    from scoreboard.monitor import copy_rotated
+
+    assert isinstance(frame, pygame.Surface)
+    if rotate:
+        shown = pygame.Surface(screen)
+        copy_rotated(shown, frame, frame.get_rect(), rotate)
+        frame = shown
+    output.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(frame, str(output))
