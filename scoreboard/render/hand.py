@@ -189,10 +189,10 @@ def warm_cards(p: PanelPainter, onto: pygame.Surface) -> int:
     for height in dict.fromkeys((two, three)):
         for card in cards:
             face, _ = card_face(p, card, (round(height * CARD_RATIO), height))
+            if height == three:  # turned first: turning locks the face, which undoes its runs
+                onto.blit(turned(p, card, face), (0, 0))
             onto.blit(face, (0, 0))
             drawn += 1
-            if height == three:
-                onto.blit(turned(p, card, face), (0, 0))
     return drawn
 
 
