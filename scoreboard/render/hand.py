@@ -12,7 +12,7 @@ import functools
 
 import pygame
 
-from scoreboard.core.cards import Card, hand_total
+from scoreboard.core.cards import RANKS, SUITS, Card, hand_total
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.table import TableState
 from scoreboard.render.canvas import draw_rect
@@ -74,21 +74,16 @@ def draw_last_coup(
         return
     player, banker = visible_cards(coup, shown)
     complete = shown is None or len(player) + len(banker) >= len(coup.player) + len(coup.banker)
-    half = body.width // 2
     hands = ((coup.player, player, Winner.PLAYER), (coup.banker, banker, Winner.BANKER))
-    areas = []
-    for i, (_, visible, side) in enumerate(hands):
-        area = pygame.Rect(body.x + i * half, body.y, half, body.height)
-        inset = area.inflate(-p.layout.px(0.008), 0)
+    areas = card_areas(p, body)
+    for i, (inset, (_, visible, side)) in enumerate(zip(hand_areas(p, body), hands, strict=True)):
         total = hand_total(visible) if visible else None
         winner = coup.winner if complete else None
-        head = p.part(
+        p.part(
             surface,
             ("hand head", i, total, winner),
             functools.partial(draw_head, p, area=inset, side=side, total=total, winner=winner),
         )
-        below = pygame.Rect(inset.x, head.bottom, inset.width, inset.bottom - head.bottom)
-        areas.append(below.inflate(-p.layout.px(0.01), -round(below.height * 0.1)))
     card_h = min(card_height(a, len(h[0])) for a, h in zip(areas, hands, strict=True))
     for area, (cards, visible, _) in zip(areas, hands, strict=True):
         draw_cards(p, surface, area, cards, visible, card_h)
@@ -110,9 +105,7 @@ def draw_head(
     colors = p.colors
     color = p.roads.side_color[side]
     floor = p.floor("number")
-    head = pygame.Rect(
-        area.x, area.y, area.width, max(round(area.height * 0.24), round(floor * 1.7))
-    )
+    head = head_rect(p, area)
     cap = max(floor, head.height * 0.5)
     if winner is side or winner is Winner.TIE:
         fill = color if winner is side else colors.tie
@@ -147,6 +140,60 @@ def draw_head(
 
 CARD_RATIO = 0.7
 """A card's width over its height."""
+
+
+def hand_areas(p: PanelPainter, body: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect]:
+    """The player's and the banker's halves of the panel's ``body``, inset from each other."""
+    half = body.width // 2
+    halves = (pygame.Rect(body.x + i * half, body.y, half, body.height) for i in (0, 1))
+    player, banker = (area.inflate(-p.layout.px(0.008), 0) for area in halves)
+    return player, banker
+
+
+def head_rect(p: PanelPainter, area: pygame.Rect) -> pygame.Rect:
+    """The strip of a hand's name and total at the top of its ``area``."""
+    tall = max(round(area.height * 0.24), round(p.floor("number") * 1.7))
+    return pygame.Rect(area.x, area.y, area.width, tall)
+
+
+def card_areas(p: PanelPainter, body: pygame.Rect) -> list[pygame.Rect]:
+    """Where each hand's cards lie: its half below the head strip, inset."""
+    areas = []
+    for inset in hand_areas(p, body):
+        head = head_rect(p, inset)
+        below = pygame.Rect(inset.x, head.bottom, inset.width, inset.bottom - head.bottom)
+        areas.append(below.inflate(-p.layout.px(0.01), -round(below.height * 0.1)))
+    return areas
+
+
+def warm_cards(p: PanelPainter, onto: pygame.Surface) -> int:
+    """Draw every card face the last hand can show at this layout, before any coup needs one.
+
+    A coup's cards are otherwise drawn the first time they are dealt, and SDL
+    encodes a face's runs (:func:`run_length`) at its first blit onto a
+    surface: in the first coups of a shoe most cards are new, which made the
+    early coups the slow ones (a 1080p card's first blit ~120 us instead of
+    ~45).  So each face is drawn and blitted once onto ``onto``, the frame the
+    cards are blitted onto later (SDL keeps a face's encoding for one
+    destination; its pixels there are covered by the first full frame).  Two
+    heights exist (hands of two cards, or a third card in either), and the
+    third card's turned face at the second.  Returns how many faces were drawn.
+    """
+    if "last_coup" not in p.layout.panels:
+        return 0
+    areas = card_areas(p, p.layout.panels["last_coup"].body)
+    two = min(card_height(area, 2) for area in areas)
+    three = min(two, *(card_height(area, 3) for area in areas))
+    cards = [Card(rank, suit) for rank in RANKS for suit in (*SUITS, None)]
+    drawn = 0
+    for height in dict.fromkeys((two, three)):
+        for card in cards:
+            face, _ = card_face(p, card, (round(height * CARD_RATIO), height))
+            if height == three:  # turned first: turning locks the face, which undoes its runs
+                onto.blit(turned(p, card, face), (0, 0))
+            onto.blit(face, (0, 0))
+            drawn += 1
+    return drawn
 
 
 def card_height(area: pygame.Rect, count: int) -> int:

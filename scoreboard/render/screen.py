@@ -44,6 +44,7 @@ from scoreboard.render.counters_panel import draw_tile_faces
 from scoreboard.render.good_road_plate import GoodRoadPlate
 from scoreboard.render.grid import RoadView, RoadWindow, static_layer
 from scoreboard.render.guard import PanelGuard
+from scoreboard.render.hand import warm_cards
 from scoreboard.render.layout import PanelBox, ScreenLayout, compute_layout
 from scoreboard.render.limits_panel import limits_key
 from scoreboard.render.marks import RoadPainter
@@ -98,6 +99,8 @@ class Renderer:
         self.static = static_layer(theme, self.layout, self.panels)
         if "counters" in self.layout.panels and "counters" not in self.drawers:
             draw_tile_faces(self.panels, self.static)
+        if "last_coup" not in self.drawers:
+            warm_cards(self.panels, self.base)  # off the coup path: the first coups drew most faces
         self.motion = self._motion(motion)
         #: The correction notices and the keypad's prompt (shown with motion off too).
         self.notices = Notices(theme, self.panels, self.layout)
