@@ -55,6 +55,7 @@ import pygame
 
 from scoreboard.app_feed import Feed, KeyInput
 from scoreboard.app_theme import RendererFactory, ThemeWatcher, motion_renderer, use_theme_rows
+from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.health import JournalHealth, RenderHealth
 from scoreboard.heartbeat import Heartbeat, summary
@@ -382,8 +383,11 @@ def run_kiosk(
     portrait: bool = False,
     quit_keys: bool | None = None,
     motion: bool = True,
+    good_roads: GoodRoadRules | None = None,
 ) -> int:
     """Show ``table`` fed by ``feed`` until quit; raises ThemeError for a bad theme.
+
+    ``good_roads``: the thresholds of the good-road plate, shown only when given.
 
     Raises :class:`NoDisplayError` when there is no screen (see :class:`Kiosk`).
     """
@@ -400,7 +404,7 @@ def run_kiosk(
             rotate=rotate,
             portrait=portrait,
             quit_keys=quit_keys,
-            motion=motion,
+            renderer=motion_renderer(motion, good_roads=good_roads),
         )
     except NoDisplayError:
         pygame.display.quit()

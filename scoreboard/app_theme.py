@@ -10,6 +10,7 @@ import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.table import TableState
 from scoreboard.render.probe import require_drawable
 from scoreboard.render.screen import PanelDrawer, Renderer
@@ -58,15 +59,19 @@ RendererFactory = Callable[[Theme, tuple[int, int]], Renderer]
 
 
 def motion_renderer(
-    motion: bool, *, drawers: Mapping[str, PanelDrawer] | None = None
+    motion: bool,
+    *,
+    drawers: Mapping[str, PanelDrawer] | None = None,
+    good_roads: GoodRoadRules | None = None,
 ) -> RendererFactory:
-    """The renderer factory with motion on (the theme decides) or off (config, ``--no-motion``).
+    """The renderer factory with motion on (the theme decides) or off (config, ``--no-motion``),
+    and the good-road plate when ``good_roads`` gives its thresholds (off by default).
 
-    Motion on is the renderer's default, so only ``motion=False`` is passed.
+    Motion on is the renderer's default: the theme's ``motion`` section decides.
     """
-    if motion:
-        return lambda theme, size: Renderer(theme, size, drawers=drawers)
-    return lambda theme, size: Renderer(theme, size, drawers=drawers, motion=False)
+    return lambda theme, size: Renderer(
+        theme, size, drawers=drawers, motion=motion, good_roads=good_roads
+    )
 
 
 def use_theme_rows(table: TableState, theme: Theme) -> bool:

@@ -33,7 +33,7 @@ from scoreboard.commands.display_args import (
     add_display_arguments,
     display_from_args,
 )
-from scoreboard.commands.run import kiosk_or_refusal, open_journal, run_board
+from scoreboard.commands.run import kiosk_or_refusal, open_journal
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.config import Config, JournalConfig
 from scoreboard.core.limits import Limits, LimitsSpecError, check_currency, limits_from_spec
@@ -217,8 +217,10 @@ def run_simulated(
             timed=timed,
             limits=limits,
         )
+        from scoreboard.app import run_kiosk
+
         with sigterm_as_interrupt(), kiosk_or_refusal():
-            return run_board(feed, table, display.theme, **show_kwargs(args, display))
+            return run_kiosk(feed, table, display.theme, **show_kwargs(args, display))
 
 
 def run_over_mqtt(
@@ -252,11 +254,13 @@ def run_over_mqtt(
     controller, thread = start_background_controller(
         endpoint, dealer=dealer, limits=limits, history=history, timed=timed
     )
+    from scoreboard.app import run_kiosk
+
     # SIGTERM leaves as Ctrl-C does: through the loop's cleanup (the display's goodbye)
     # and the controller's.
     with sigterm_as_interrupt(), kiosk_or_refusal():
         try:
-            return run_board(feed, table, display.theme, **show_kwargs(args, display))
+            return run_kiosk(feed, table, display.theme, **show_kwargs(args, display))
         finally:
             stop_controller(controller, thread)
 

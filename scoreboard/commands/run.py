@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from scoreboard.cli import CommandError, UsageError, sigterm_as_interrupt
 from scoreboard.commands.display_args import add_display_arguments, parse_size
@@ -37,7 +37,6 @@ from scoreboard.journal import Journal, JournalError
 if TYPE_CHECKING:
     from scoreboard.app import Feed
     from scoreboard.feeds.keypad import KeypadFeed
-    from scoreboard.theme import Theme
 
 log = logging.getLogger(__name__)
 
@@ -196,8 +195,10 @@ def run(args: argparse.Namespace) -> int:
         # systemd stops the kiosk with SIGTERM: leave through the loop's cleanup,
         # which says goodbye on the status topic.
         headless = " A display with no screen runs as `scoreboard run --headless`."
+        from scoreboard.app import run_kiosk
+
         with sigterm_as_interrupt(), kiosk_or_refusal(headless):
-            return run_board(
+            return run_kiosk(
                 feed,
                 table,
                 theme,
@@ -207,52 +208,6 @@ def run(args: argparse.Namespace) -> int:
                 rotate=config.rotate,
                 motion=config.motion,
             )
-
-
-def run_board(
-    feed: Feed,
-    table: TableState,
-    theme: Theme,
-    *,
-    good_roads: GoodRoadRules | None = None,
-    **shown: Any,
-) -> int:
-    """``app.run_kiosk``, with the good-road plate when ``good_roads`` is given.
-
-    ``run_kiosk`` takes no renderer factory yet, so with the plate this builds
-    the :class:`~scoreboard.app.Kiosk` the way it does (the theme checked, SIGHUP
-    reloads the theme, the display closed at the end).
-    """
-    import pygame
-
-    from scoreboard.app import Kiosk, run_kiosk
-    from scoreboard.render.probe import require_drawable
-    from scoreboard.render.screen import Renderer
-
-    if good_roads is None:
-        return run_kiosk(feed, table, theme, **shown)
-    motion, run_for = shown.pop("motion", True), shown.pop("run_for", None)
-    require_drawable(theme)
-    try:
-        kiosk = Kiosk(
-            feed,
-            table,
-            theme,
-            renderer=lambda t, size: Renderer(t, size, motion=motion, good_roads=good_roads),
-            **shown,
-        )
-    except Exception:
-        pygame.display.quit()
-        raise
-    previous = None
-    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGHUP"):
-        previous = signal.signal(signal.SIGHUP, kiosk.request_reload)
-    try:
-        return kiosk.run(run_for)
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGHUP, previous)
-        pygame.display.quit()
 
 
 def run_headless(
