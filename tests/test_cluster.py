@@ -30,7 +30,10 @@ from scoreboard.core.events import CoupReceived
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import FeedStatus
 
-pytestmark = [cluster, pytest.mark.slow]
+# Alone, after the rest (serial): a three-node RabbitMQ cluster stopping and starting nodes
+# is timing-bound, and beside the other worker's cage and install tests it was seen to miss
+# its marks (a node not up within rabbitmqctl's await, a failover late) where alone it passes.
+pytestmark = [cluster, pytest.mark.slow, pytest.mark.serial]
 
 SEED, DECKS = 1313, 2
 SHOE_COUPS = [
