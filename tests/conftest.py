@@ -34,3 +34,17 @@ def dealt_shoe():
 def raw_message():
     """``raw_message(topics, event, key=None)`` -> (topic, payload bytes) as published."""
     return _raw_message
+
+
+@pytest.fixture(scope="module")
+def pygame_display():
+    """pygame's display and font modules, up for one test module (the dummy video driver).
+
+    A render test module takes it with ``pytestmark = pytest.mark.usefixtures("pygame_display")``.
+    """
+    import pygame
+
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()

@@ -17,13 +17,7 @@ from scoreboard.theme import available_themes, load_theme
 
 CELL = (48, 48)
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def corner(surface: pygame.Surface) -> list[tuple[int, int, int]]:

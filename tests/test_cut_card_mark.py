@@ -16,13 +16,7 @@ from scoreboard.theme import available_themes, load_theme, themes_dir
 
 SIZES = [(1280, 720), (1920, 1080), (3840, 2160), (1080, 1920), (720, 1280)]
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def table_after(coups: int = 40, *, cut_card: bool) -> TableState:

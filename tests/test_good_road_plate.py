@@ -22,13 +22,7 @@ from scoreboard.theme import available_themes, load_theme
 SIZES = [(1920, 1080), (1080, 1920), (1280, 720), (720, 1280), (3840, 2160)]
 THEMES = available_themes()
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def table_of(results: str, *, cut_card: bool = False) -> TableState:

@@ -18,13 +18,7 @@ from scoreboard.theme import available_themes, load_theme
 
 CELL = (64, 64)
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def painter(name: str) -> RoadPainter:

@@ -7,7 +7,6 @@ import dataclasses
 import itertools
 import math
 
-import pygame
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -35,13 +34,7 @@ FOUR_CARDS = record_coup(parse_cards(["9S", "KH"]), parse_cards(["4D", "3C"]))
 #: Player 4 2 (6), Banker 3 3 (6): a tie 6 – 6.
 TIE = record_coup(parse_cards(["4S", "2H"]), parse_cards(["3D", "3C"]))
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 @pytest.fixture(scope="module")

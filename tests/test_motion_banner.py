@@ -28,13 +28,7 @@ TIE_6_6 = record_coup(parse_cards(["4S", "2H"]), parse_cards(["3D", "3C"]))
 PLAYER_8_2_RESULT = result_coup(Winner.PLAYER, player_total=8, banker_total=2)
 BANKER_9_0_RESULT = result_coup(Winner.BANKER, banker_total=9, player_total=0)
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 @pytest.fixture(scope="module")

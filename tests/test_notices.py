@@ -22,13 +22,7 @@ from scoreboard.theme import ThemeError, load_theme, parse_theme
 
 SIZE = (1920, 1080)
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 @pytest.fixture(scope="module")

@@ -22,13 +22,7 @@ NEW = Limits(
     currency="USD", bets={"player": (50, 20_000), "banker": (50, 20_000), "tie": (5, 2_000)}
 )
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 @pytest.fixture(autouse=True)

@@ -20,13 +20,7 @@ BANKER_DRAWS = ("7S", "2H", "KD", "3C", "9H")  # player 7 stands; banker 5 draws
 
 RANKS = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def table_with(coup: Coup) -> TableState:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pygame
 import pytest
 
 from scoreboard.core.limits import Limits
@@ -15,13 +14,7 @@ from scoreboard.theme import available_themes, load_theme
 SIZES = [(1920, 1080), (1080, 1920), (1280, 720), (1280, 1024)]
 IDS = [f"{w}x{h}" for w, h in SIZES]
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def drawn(renderer: Renderer, limits: Limits) -> list[DrawnText]:

@@ -16,13 +16,7 @@ from scoreboard.theme import Theme, load_theme
 
 LOGO = (200, 20, 160)
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def with_logo(path: Path | None) -> Theme:

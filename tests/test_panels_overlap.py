@@ -22,13 +22,7 @@ from scoreboard.theme import available_themes, load_theme
 SIZES = [(1080, 1920), (720, 1280), (1920, 1080), (1280, 720), (1280, 1024), (3840, 2160)]
 IDS = [f"{w}x{h}" for w, h in SIZES]
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def table() -> TableState:

@@ -19,13 +19,7 @@ HANDS = (
     ("JD", "5H", "6C", "2S"),  # both stand
 )
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def sprites_after_each_coup(renderer: Renderer) -> list[int]:

@@ -26,13 +26,7 @@ COUPS = {
     Winner.TIE: result_coup(Winner.TIE, player_total=6, banker_total=6),
 }
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def first_coup(theme_name: str, size: tuple[int, int], winner: Winner):

@@ -19,13 +19,7 @@ from scoreboard.theme import available_themes, load_theme
 
 SIZES = [(1920, 1080), (1080, 1920), (1280, 720), (3840, 2160)]
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def same_frame(a: pygame.Surface, b: pygame.Surface) -> bool:

@@ -29,13 +29,7 @@ SIZE = (1920, 1080)
 SMALL = (1280, 720)
 RED, BLUE = (220, 20, 20), (20, 20, 220)
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 @pytest.fixture(scope="module")

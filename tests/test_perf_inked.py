@@ -20,13 +20,7 @@ from scoreboard.render.road_frame import inked, inked_blits
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import available_themes, load_theme
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def noise(size: tuple[int, int], seed: int) -> pygame.Surface:

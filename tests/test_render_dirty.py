@@ -23,13 +23,7 @@ from scoreboard.theme import load_theme
 SIZE = (1280, 720)
 ROADS = ("bead_plate", "big_road", *DerivedRoad)
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 @pytest.fixture(scope="module")

@@ -28,13 +28,7 @@ from scoreboard.theme import Theme, load_theme
 THEMES = ("classic", "midnight", "contrast")
 SIZES = ((1920, 1080), (1080, 1920), (1280, 720), (1024, 768))
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 @pytest.fixture(scope="module")

@@ -17,13 +17,7 @@ from scoreboard.render.screen import Renderer
 from scoreboard.render.text import CAP_FLOORS
 from scoreboard.theme import available_themes, load_theme, parse_theme
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def footer(renderer: Renderer, alerts: int) -> tuple[pygame.Surface, list[DrawnText]]:

@@ -18,7 +18,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import pygame
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
@@ -57,13 +56,7 @@ TEXT_KEYS = (
 )
 ODD = "\x00\x1b\n\u200b\u200e\u202e\u0301\ufeff\ud800\udfff\U0001f48e莊閒和€♠—ÿ\u00a0 "
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def table() -> TableState:
