@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from pixels import changed_area
 
 from scoreboard.cli import main
 from scoreboard.commands.screenshot import dealt_table
@@ -28,14 +29,6 @@ def table_after(coups: int = 40, *, cut_card: bool) -> TableState:
 
 def frame(renderer: Renderer, table: TableState) -> pygame.Surface:
     return renderer.render(table, FeedStatus.DEMO, clock="21:45").copy()
-
-
-def changed_area(a: pygame.Surface, b: pygame.Surface) -> pygame.Rect | None:
-    """The bounding box of the pixels that differ between two frames of one size."""
-    mask = pygame.mask.from_threshold(a, (0, 0, 0), (1, 1, 1, 255), b, 1)
-    mask.invert()  # from_threshold with a surface marks the pixels that match it
-    rects = mask.get_bounding_rects()
-    return rects[0].unionall(rects[1:]) if rects else None
 
 
 def spy_on_text(renderer: Renderer) -> list[DrawnText]:

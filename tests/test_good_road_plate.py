@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from pixels import changed_area
 
 from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.notation import result_games
@@ -39,16 +40,6 @@ def frame(renderer: Renderer, table: TableState) -> pygame.Surface:
     return renderer.render(table, FeedStatus.LIVE, clock="21:45").copy()
 
 
-def differing(a: pygame.Surface, b: pygame.Surface) -> pygame.Rect | None:
-    """The bounding box of the pixels where two frames differ (None: identical)."""
-    mask = pygame.mask.from_threshold(a, (0, 0, 0), (1, 1, 1, 255), b, 1)
-    mask.invert()  # from_threshold with a surface marks the pixels that are alike
-    rects = mask.get_bounding_rects()
-    if not rects:
-        return None
-    return rects[0].unionall(rects[1:])
-
-
 def plate_words(renderer: Renderer, table: TableState) -> list[str]:
     """The texts the plate drew on a full frame (the painter's log, as the size tests read it)."""
     renderer.panels.log = []
@@ -70,7 +61,7 @@ def test_the_plate_sits_in_the_big_roads_title_row_and_covers_nothing(theme_name
     plain = frame(Renderer(theme, size, motion=False), table)
     shown = Renderer(theme, size, motion=False, good_roads=GoodRoadRules())
     with_plate = frame(shown, table)
-    plate = differing(plain, with_plate)
+    plate = changed_area(plain, with_plate)
     assert plate is not None, "the plate is not on the frame"
     box = shown.layout.panels["big_road"]
     assert box.title is not None and box.title.contains(plate)
@@ -114,7 +105,7 @@ def test_no_good_road_no_plate(results):
     theme, table = load_theme("midnight"), table_of(results)
     plain = frame(Renderer(theme, (1920, 1080)), table)
     on = frame(Renderer(theme, (1920, 1080), good_roads=GoodRoadRules()), table)
-    assert differing(plain, on) is None
+    assert changed_area(plain, on) is None
 
 
 def test_off_by_default_even_when_a_good_road_holds():
@@ -148,7 +139,7 @@ def test_it_follows_coups_voids_corrections_and_a_new_shoe_drawing_only_its_rect
         fresh = Renderer(theme, (1920, 1080), motion=False, good_roads=GoodRoadRules())
         panel = renderer.layout.panels["big_road"].rect
         now = renderer.frame.subsurface(panel)
-        assert differing(now, frame(fresh, table).subsurface(panel)) is None
+        assert changed_area(now, frame(fresh, table).subsurface(panel)) is None
         return renderer.good_road_plate.text, [r for r in dirty if r.colliderect(title)]
 
     banker = result_games("B")[0].coup

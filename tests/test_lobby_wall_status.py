@@ -17,7 +17,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 from mqtt_broker import Recorder, needs_mosquitto, running_broker, wait_for
@@ -53,6 +56,23 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(5)
 
 
+@contextmanager
+def watched_lobby(tmp_path: Path, publisher_id: str) -> Iterator[tuple[Any, Recorder, mqtt.Client]]:
+    """A broker, a lobby on it, a subscriber to the lobby's status and a plain publisher."""
+    with running_broker(tmp_path / "broker") as broker:
+        recorder = Recorder(broker.settings(), TOPIC).start()
+        publisher = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=publisher_id)
+        publisher.connect("127.0.0.1", broker.port)
+        publisher.loop_start()
+        board = lobby(broker, tmp_path)
+        try:
+            yield broker, recorder, publisher
+        finally:
+            stop(board)
+            publisher.loop_stop()
+            recorder.stop()
+
+
 def test_tables_killed_right_after_a_status_show_offline_in_the_next_one(tmp_path):
     with running_broker(tmp_path / "broker") as broker:
         recorder = Recorder(broker.settings(), TOPIC).start()
@@ -82,55 +102,35 @@ def test_tables_killed_right_after_a_status_show_offline_in_the_next_one(tmp_pat
 
 def test_the_status_is_refreshed_with_nothing_to_draw(tmp_path):
     """Offline tables never change by time: the status still goes out every 30 s with ages."""
-    with running_broker(tmp_path / "broker") as broker:
-        recorder = Recorder(broker.settings(), TOPIC).start()
-        publisher = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="will-maker")
-        publisher.connect("127.0.0.1", broker.port)
-        publisher.loop_start()
-        board = lobby(broker, tmp_path)
-        try:
-            will = json.dumps({"v": 2, "online": False, "session": 1, "seq": 1})
-            publisher.publish("baccarat/v2/Q1/controller/status", will, qos=1, retain=True)
-            assert wait_for(lambda: states(recorder) == {"Q1": "offline"}, 20)
-            first = latest(recorder)["ts"]
-            assert wait_for(lambda: latest(recorder)["ts"] != first, 40)  # the 30 s refresh
-        finally:
-            stop(board)
-            publisher.loop_stop()
-            recorder.stop()
+    with watched_lobby(tmp_path, "will-maker") as (_broker, recorder, publisher):
+        will = json.dumps({"v": 2, "online": False, "session": 1, "seq": 1})
+        publisher.publish("baccarat/v2/Q1/controller/status", will, qos=1, retain=True)
+        assert wait_for(lambda: states(recorder) == {"Q1": "offline"}, 20)
+        first = latest(recorder)["ts"]
+        assert wait_for(lambda: latest(recorder)["ts"] != first, 40)  # the 30 s refresh
 
 
 def test_junk_on_made_up_ids_takes_no_tile_and_a_flood_cannot_lock_a_table_out(tmp_path):
-    with running_broker(tmp_path / "broker") as broker:
-        recorder = Recorder(broker.settings(), TOPIC).start()
-        publisher = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="flooder")
-        publisher.connect("127.0.0.1", broker.port)
-        publisher.loop_start()
-        board = lobby(broker, tmp_path)
+    with watched_lobby(tmp_path, "flooder") as (broker, recorder, publisher):
+        assert wait_for(lambda: latest(recorder).get("online") is True, 20)
+        for n in range(1500):  # junk on 1,500 made-up ids, none of them valid
+            publisher.publish(f"baccarat/v2/X{n:04d}/snapshot", b"not json", qos=0)
+        publisher.publish("baccarat/v2/JUNK5/event", b"{}", qos=1).wait_for_publish(10)
+        assert wait_for(lambda: latest(recorder).get("rejected", 0) >= 1000, 30)
+        time.sleep(1.5)
+        assert states(recorder) == {}, sorted(states(recorder))[:10]
+        command = [sys.executable, "-m", "scoreboard", "shoe", "--mqtt", broker.address]
+        command += ["--table", "NEW1", "--pace", "0.3", "--seed", "2"]
+        with open(tmp_path / "shoe.log", "wb") as log:
+            shoe = subprocess.Popen(command, stderr=log)
         try:
-            assert wait_for(lambda: latest(recorder).get("online") is True, 20)
-            for n in range(1500):  # junk on 1,500 made-up ids, none of them valid
-                publisher.publish(f"baccarat/v2/X{n:04d}/snapshot", b"not json", qos=0)
-            publisher.publish("baccarat/v2/JUNK5/event", b"{}", qos=1).wait_for_publish(10)
-            assert wait_for(lambda: latest(recorder).get("rejected", 0) >= 1000, 30)
-            time.sleep(1.5)
-            assert states(recorder) == {}, sorted(states(recorder))[:10]
-            command = [sys.executable, "-m", "scoreboard", "shoe", "--mqtt", broker.address]
-            command += ["--table", "NEW1", "--pace", "0.3", "--seed", "2"]
-            with open(tmp_path / "shoe.log", "wb") as log:
-                shoe = subprocess.Popen(command, stderr=log)
-            try:
-                assert wait_for(lambda: states(recorder).get("NEW1") == "live", 30)
-            finally:
-                shoe.terminate()
-                shoe.wait(20)
+            assert wait_for(lambda: states(recorder).get("NEW1") == "live", 30)
         finally:
-            stop(board)
-            publisher.loop_stop()
-            recorder.stop()
-        log = (tmp_path / "lobby.log").read_text()
-        assert log.count("rejected (") <= 25, log.count("rejected (")  # not a line per id
-        assert "the rest are counted" in log
+            shoe.terminate()
+            shoe.wait(20)
+    log = (tmp_path / "lobby.log").read_text()  # the lobby stopped: its whole log
+    assert log.count("rejected (") <= 25, log.count("rejected (")  # not a line per id
+    assert "the rest are counted" in log
 
 
 def test_a_full_floor_makes_room_only_by_evicting_a_dead_discovered_table():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from pixels import changed_area
 
 from scoreboard.commands.screenshot import dealt_table
 from scoreboard.core.limits import Limits
@@ -35,14 +36,6 @@ def ink(renderer: Renderer, text: DrawnText) -> pygame.Rect:
     """Where the glyphs of ``text`` are (its line box is taller than its ink)."""
     glyphs = renderer.text.render(text.text, text.size, text.color, bold=text.bold)
     return glyphs.get_bounding_rect().move(text.rect.topleft)
-
-
-def changed(before: pygame.Surface, after: pygame.Surface) -> pygame.Rect | None:
-    """The bounding box of the pixels that differ between two surfaces of one size."""
-    mask = pygame.mask.from_threshold(before, (0, 0, 0), (1, 1, 1, 255), after, 1)
-    mask.invert()
-    rects = mask.get_bounding_rects()
-    return rects[0].unionall(rects[1:]) if rects else None
 
 
 STATES = [
@@ -117,7 +110,7 @@ def test_nothing_a_panel_draws_leaves_its_panel(name, size):
             continue
         surface = renderer.static.copy()
         draw(surface)
-        area = changed(renderer.static, surface)
+        area = changed_area(renderer.static, surface)
         if area is None:
             continue
         allowed = box.body if box.title is None else box.body.union(box.title)
