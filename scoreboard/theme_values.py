@@ -158,6 +158,7 @@ class Labels:
     lobby_seconds: str = "{n} s"
     lobby_minutes: str = "{n} min"
     lobby_hours: str = "{n} h"
+    lobby_pit: str = "Pit {pit}"  # a tile's pit, before its game number
 
 
 PLACEHOLDERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -174,6 +175,7 @@ PLACEHOLDERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "lobby_seconds": ("n",),
         "lobby_minutes": ("n",),
         "lobby_hours": ("n",),
+        "lobby_pit": ("pit",),
     }
 )
 """The labels with values filled in, and the ``{name}`` each must hold (and may only hold)."""

@@ -39,6 +39,7 @@ ODD = {
     "lobby_seconds": "{n}″",
     "lobby_minutes": "{n}′",
     "lobby_hours": "{n} hrs ({n})",
+    "lobby_pit": "«{pit}»",
 }
 
 

@@ -142,6 +142,16 @@ def test_a_stale_tile_says_how_long_and_veils_its_road() -> None:
     assert all(pixel(old, x, y) != pixel(fresh, x, y) for x, y in marks)  # veiled
 
 
+def test_a_tile_names_its_pit_first_so_the_pit_sort_reads_as_groups() -> None:
+    listed = drawn((1920, 1080), table("T1").views(NOW, 300))
+    info = next(t for t in listed.log if t.part == "info")
+    assert info.text.startswith("Pit VIP · Game 10 · Shoe ")
+    discovered = Floor([])  # heard of on the feed, no pit in any config
+    discovered.entry("T9").take(ControllerStatus(True, Origin(5, 1)), NOW)
+    unlisted = drawn((1920, 1080), discovered.views(NOW, 300))
+    assert next(t for t in unlisted.log if t.part == "info").text.startswith("Game 0 · ")
+
+
 def test_an_offline_tile_says_so_in_the_error_colour() -> None:
     floor = table("T1", online=False)
     assert floor.tables["T1"].state(NOW, 300) is TileState.OFFLINE

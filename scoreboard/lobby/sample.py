@@ -38,8 +38,9 @@ def dealt_games(seed: int, coups: int) -> tuple:
 def sample_floor(count: int, *, now: float, seed: int = 1, session: int = 1) -> Floor:
     """``count`` live tables T1..Tn heard of at ``now``."""
     listings = [
-        Listing(f"T{i}", name=f"Baccarat {i}", pit=PITS[i % len(PITS)]) for i in range(1, count + 1)
-    ]
+        Listing(f"T{i}", name=f"Baccarat {i}", pit=PITS[(i - 1) * len(PITS) // count])
+        for i in range(1, count + 1)
+    ]  # neighbouring tables share a pit, as on a floor
     floor = Floor(listings)
     pays = VARIANTS["commission"].pays()
     for index, listing in enumerate(listings):

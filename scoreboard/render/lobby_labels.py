@@ -34,6 +34,7 @@ LOBBY_LABELS: dict[str, str] = {
     "s": "lobby_seconds",
     "min": "lobby_minutes",
     "h": "lobby_hours",
+    "pit": "lobby_pit",
 }
 
 #: A tile's state (its value) -> the theme's label that says it.
@@ -63,6 +64,10 @@ class LobbyWords:
     def say(self, key: str, **values: str) -> str:
         """The lobby's word ``key``, with its ``{name}`` values filled in, in every language."""
         return self._join([fill_in(self.own(key, lang), **values) for lang in self.languages])
+
+    def first(self, key: str, **values: str) -> str:
+        """The lobby's word ``key`` in the theme's first language only (a tile's info line)."""
+        return fill_in(self.own(key, self.languages[0]), **values)
 
     def theme_word(self, key: str) -> str:
         return self._join(self.theme.label(key))

@@ -298,7 +298,11 @@ class TilePainter:
             right = drawn.left - max(2, parts.pad // 2)
         label = self.theme.label
         shoe = view.shoe or "—"
-        words = f"{label('game')[0]} {view.game} · {label('shoe')[0]} {shoe}"  # the game first
+        # The pit first (the pit sort groups by it), then the game; a long shoe id is cut.
+        pieces = [f"{label('game')[0]} {view.game}", f"{label('shoe')[0]} {shoe}"]
+        if view.pit:
+            pieces.insert(0, self.words.first("pit", pit=view.pit))
+        words = " · ".join(pieces)
         left = pygame.Rect(box.left, box.top, max(0, right - box.left - parts.pad), box.height)
         self.put(surface, "info", words, left, colors.muted)
 
