@@ -53,7 +53,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "each dealt part way into its own shoe",
     )
     parser.add_argument(
-        "--coups", type=int, default=0, metavar="N", help="coups to deal (with --seed)"
+        "--coups",
+        type=int,
+        default=0,
+        metavar="N",
+        help="coups to deal (with --seed); past the cut card a new shoe begins, as at a"
+        " table (8 decks: about 70-80 coups a shoe)",
     )
     parser.add_argument(
         "--decks", type=int, default=8, metavar="N", help="decks in the simulated shoe"
