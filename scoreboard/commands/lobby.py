@@ -118,6 +118,20 @@ def settings_from_args(args: argparse.Namespace) -> LobbySettings:
 
 
 def run(args: argparse.Namespace) -> int:
+    with sigterm_as_interrupt(), no_display_is_an_error():
+        wall = build_wall(args)
+        try:
+            return wall.run(args.duration)
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            import pygame
+
+            pygame.display.quit()
+
+
+def build_wall(args: argparse.Namespace) -> LobbyWall:
+    """The lobby the flags ask for, its feed not started yet (``run`` starts it)."""
     from scoreboard.link import Publish
     from scoreboard.theme import ThemeError, load_theme
 
@@ -141,16 +155,7 @@ def run(args: argparse.Namespace) -> int:
         will=Publish(topic, LOBBY_OFFLINE, qos=1, retain=True),
     )
     floor = Floor(settings.tables, discover=settings.discover, rules=settings.good_roads)
-    with sigterm_as_interrupt(), no_display_is_an_error():
-        wall = LobbyWall(settings, feed, floor, theme)
-        try:
-            return wall.run(args.duration)
-        except KeyboardInterrupt:
-            return 0
-        finally:
-            import pygame
-
-            pygame.display.quit()
+    return LobbyWall(settings, feed, floor, theme)
 
 
 @contextlib.contextmanager
@@ -200,11 +205,11 @@ class LobbyWall:
         self._pages = 1
         self._failed_at = float("-inf")
 
-    def page(self, now: float, wall_now: float) -> tuple[list, int, int, list]:
+    def page(self, now: float) -> tuple[list, int, int, list]:
         """The tables shown (all pages, arranged), this page's index, the page count, its tiles."""
         settings = self.settings
         views = arrange(
-            self.floor.views(wall_now, settings.stale_seconds), settings.sort, settings.filter_pit
+            self.floor.views(now, settings.stale_seconds), settings.sort, settings.filter_pit
         )
         pages = paged(views, settings.per_page)
         index = page_at(now - self.started, settings.page_seconds, len(pages))
@@ -216,13 +221,13 @@ class LobbyWall:
         A frame that fails (a bug) is logged, at most once a minute, and the last good
         one stays on screen; the next step draws the whole page again.
         """
-        self.feed.poll(self.floor, wall_now)
+        self.feed.poll(self.floor, now, wall_now)
         index = page_at(now - self.started, self.settings.page_seconds, self._pages)
         key = (self.floor.version, index, self.feed.connected)
-        due = self._time_change is not None and wall_now >= self._time_change
+        due = self._time_change is not None and now >= self._time_change
         if key != self._drawn or due:
             try:
-                views, index, pages = self.draw(now, wall_now)
+                views, index, pages = self.draw(now)
             except Exception:
                 if now - self._failed_at >= FAILURE_LOG_SECONDS:
                     self._failed_at = now
@@ -231,21 +236,21 @@ class LobbyWall:
                 self._drawn = None
                 return
             self._drawn = key
-            self._time_change = self.floor.next_change(wall_now, self.settings.stale_seconds)
+            self._time_change = self.floor.next_change(now, self.settings.stale_seconds)
             self._publish(views, (index + 1, pages), now, wall_now)
         elif self.feed.connected and self.status.due(now):
             # A change held back by the pacing, or the refresh: whether or not a frame is due.
-            views, index, pages, _tiles = self.page(now, wall_now)
+            views, index, pages, _tiles = self.page(now)
             self._publish(views, (index + 1, pages), now, wall_now)
         self.heartbeat.good_step(now, f"lobby: {len(self.floor)} tables")
 
-    def draw(self, now: float, wall_now: float) -> tuple[list, int, int]:
+    def draw(self, now: float) -> tuple[list, int, int]:
         """This page's changed tiles onto the screen (turned as the monitor is mounted)."""
         import pygame
 
         from scoreboard.monitor import copy_rotated
 
-        views, index, pages, tiles = self.page(now, wall_now)
+        views, index, pages, tiles = self.page(now)
         self._pages = pages
         dirty = self.renderer.draw(tiles, page=index, pages=pages, connected=self.feed.connected)
         if dirty:
@@ -265,16 +270,21 @@ class LobbyWall:
         if not connected:
             return
         status = lobby_status(
-            self.settings.lobby_id, views, rejected=self.feed.rejected, page=page, now=wall_now
+            self.settings.lobby_id,
+            views,
+            rejected=self.feed.rejected,
+            page=page,
+            now=now,
+            wall=wall_now,
         )
         payload = self.status.offer(status, now)
         if payload is not None:
             self.feed.publish(Publish(self.status_topic, payload, qos=1, retain=True))
 
-    def timeout(self, now: float, wall_now: float) -> float:
+    def timeout(self, now: float) -> float:
         deadlines = [now + LONGEST_SLEEP]
         if self._time_change is not None:
-            deadlines.append(now + (self._time_change - wall_now))
+            deadlines.append(self._time_change)
         beat = self.heartbeat.deadline(now)
         if beat is not None:
             deadlines.append(beat)
@@ -304,7 +314,7 @@ class LobbyWall:
                 if stop_at is not None and now >= stop_at:
                     break
                 self.step(now, time.time())
-                wait = self.timeout(time.monotonic(), time.time())
+                wait = self.timeout(time.monotonic())
                 if stop_at is not None:
                     wait = min(wait, max(0.0, stop_at - time.monotonic()))
                 end = time.monotonic() + wait

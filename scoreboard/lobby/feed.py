@@ -103,19 +103,22 @@ class LobbyFeed:
         )
         self.link.start(wake)
 
-    def poll(self, floor: Floor, now: float) -> int:
-        """Apply what arrived to ``floor``; ``now``: Unix time.  Returns the messages handled."""
+    def poll(self, floor: Floor, now: float, wall: float | None = None) -> int:
+        """Apply what arrived to ``floor``; returns the messages handled.
+
+        ``now``: the axis the floor's ages are on (the lobby's monotonic clock);
+        ``wall``: Unix time now, for a snapshot's ``ts`` (default ``now``).
+        """
         handled = 0
         for event in self.link.drain():
             match event:
                 case Message():
                     handled += 1
-                    self._message(floor, event, now)
+                    self._message(floor, event, now, now if wall is None else wall)
                 case Connected():
                     self._failures.clear()
                     self.connected = self.ever_connected = True
-                    settings = self.endpoint.mqtt
-                    log.info("lobby: connected to %s:%d", settings.host, settings.port)
+                    log.info("lobby: connected to %s", event.broker or self.link.broker)
                 case Subscribed(refused=refused) if refused:
                     log.error("lobby: broker refused subscriptions: %s", ", ".join(refused))
                 case Disconnected(reason=reason):
@@ -127,13 +130,11 @@ class LobbyFeed:
                     self._failures.report(
                         logging.ERROR, "lobby: broker refused the connection: %s", reason
                     )
-                case Unreachable(reason=reason):
-                    settings = self.endpoint.mqtt
+                case Unreachable(reason=reason, broker=broker):
                     self._failures.report(
                         logging.WARNING,
-                        "lobby: broker %s:%d unreachable%s; retrying every 1-10 s",
-                        settings.host,
-                        settings.port,
+                        "lobby: broker %s unreachable%s; retrying every 1-10 s",
+                        broker or self.link.broker,
                         f" ({reason})" if reason else "",
                     )
         return handled
@@ -151,7 +152,7 @@ class LobbyFeed:
         self.link.stop()
 
     # -- one message ------------------------------------------------------------------
-    def _message(self, floor: Floor, message: Message, now: float) -> None:
+    def _message(self, floor: Floor, message: Message, now: float, wall: float) -> None:
         table_id = self._table_of(message.topic)
         if table_id is None or not message.payload:
             return  # not a table topic (the filters allow none), or a cleared retained topic
@@ -175,9 +176,9 @@ class LobbyFeed:
                 self._topics.pop(table_id, None)  # nothing kept for an id never admitted
             self._refuse(table_id, error.reason, str(error))
             return
-        self._apply(floor, table_id, event, now)
+        self._apply(floor, table_id, event, now, wall)
 
-    def _apply(self, floor: Floor, table_id: str, event: Event, now: float) -> None:
+    def _apply(self, floor: Floor, table_id: str, event: Event, now: float, wall: float) -> None:
         if isinstance(event, ResyncRequest):
             return
         try:
@@ -186,7 +187,7 @@ class LobbyFeed:
             self._refuse(table_id, "table refused", str(error))
             return
         try:
-            applied = entry.take(event, now)
+            applied = entry.take(event, now, wall=wall)
         except Exception:  # a bug must not stop the lobby: the tile keeps its last state
             entry.refused += 1
             self._refuse(table_id, "internal error", "while applying an event")

@@ -60,13 +60,18 @@ def lobby_status(
     rejected: int,
     page: tuple[int, int],
     now: float,
+    wall: float | None = None,
 ) -> dict[str, Any]:
-    """The status payload: ``views`` are the tables the lobby shows (all pages)."""
+    """The status payload: ``views`` are the tables the lobby shows (all pages).
+
+    ``now`` is on the axis of the views' ``heard`` (the ages); ``wall`` is Unix
+    time for the payload's ``ts`` (default ``now``: one axis).
+    """
     return {
         "v": 2,
         "online": True,
         "lobby": lobby_id,
-        "ts": utc_text(now),
+        "ts": utc_text(now if wall is None else wall),
         "page": {"shown": page[0], "of": page[1]},
         "rejected": rejected,
         "tables": [table_status(view, now) for view in views],

@@ -7,8 +7,10 @@ lobby adds is *when* it last heard of the table (a snapshot's ``ts``, or the
 arrival of a live event) and whether its controller said it is offline; from
 those a tile says live, shuffling, final hand, offline, stale or waiting.
 
-Nothing here reads a clock: every time is handed in (Unix seconds), so a test
-drives ages and staleness by numbers.
+Nothing here reads a clock: every time is handed in, so a test drives ages and
+staleness by numbers.  The lobby hands in its monotonic clock (a stepped wall
+clock must not age or refresh a table), and the wall clock beside it only to
+age a snapshot's ``ts``.
 
 >>> entry = LobbyTable(Listing("T1", name="Macau 1", pit="A"))
 >>> entry.view(now=100.0, stale_seconds=300).state
@@ -89,7 +91,7 @@ class TileView:
     good: tuple[GoodRoad, ...]
     road_key: tuple[str | None, int]
     road: tuple[BigRoadCell, ...] = field(compare=False, repr=False)
-    #: When this table was last heard of (Unix seconds), None: never; not drawn.
+    #: When this table was last heard of (on the axis of ``now``), None: never; not drawn.
     heard: float | None = field(default=None, compare=False)
 
 
@@ -157,7 +159,7 @@ class LobbyTable:
         self._view: tuple[tuple[object, ...], TileView] | None = None
         self._table_version = self.table.version
 
-    def take(self, event: Event, received: float) -> Applied | None:
+    def take(self, event: Event, received: float, *, wall: float | None = None) -> Applied | None:
         """Apply a validated event received at ``received``; None when it was a status.
 
         A snapshot counts as news as of its ``ts`` (when it has one and it is not
@@ -165,6 +167,12 @@ class LobbyTable:
         controller event is live (never retained), news as of its arrival.
         Limits and the controller's status are retained and carry no time, so
         they never make a table look fresh.
+
+        ``received`` is on the axis ages are read on (the lobby's monotonic
+        clock); ``wall`` is the wall clock at that moment (Unix seconds, default
+        ``received``: one axis), read only to age a snapshot's ``ts``.  So a wall
+        clock stepped back or forward later (NTP at boot) never makes a silent
+        table look fresh, nor a fresh one stale.
         """
         if isinstance(event, ControllerStatus):
             self._controller(event)
@@ -175,7 +183,8 @@ class LobbyTable:
             return applied
         if isinstance(event, Snapshot):
             stamped = parse_ts(event.ts)
-            self._heard(received if stamped is None else min(stamped, received))
+            now = received if wall is None else wall
+            self._heard(received - (0.0 if stamped is None else max(0.0, now - stamped)))
         elif not isinstance(event, LimitsReceived):
             self._heard(received)
         if self.table.version != before:
