@@ -202,6 +202,7 @@ class LobbyWall:
         self.was_connected = False
         self._drawn: tuple[object, ...] | None = None
         self._time_change: float | None = None
+        self._limits_due: float | None = None  # the next scheduled limits, monotonic
         self._pages = 1
         self._failed_at = float("-inf")
 
@@ -222,6 +223,9 @@ class LobbyWall:
         one stays on screen; the next step draws the whole page again.
         """
         self.feed.poll(self.floor, now, wall_now)
+        self.floor.switch_limits(wall_now)  # scheduled limits, once their time came
+        limits_at = self.floor.next_limits()
+        self._limits_due = None if limits_at is None else now + max(0.0, limits_at - wall_now)
         index = page_at(now - self.started, self.settings.page_seconds, self._pages)
         key = (self.floor.version, index, self.feed.connected)
         due = self._time_change is not None and now >= self._time_change
@@ -283,8 +287,7 @@ class LobbyWall:
 
     def timeout(self, now: float) -> float:
         deadlines = [now + LONGEST_SLEEP]
-        if self._time_change is not None:
-            deadlines.append(self._time_change)
+        deadlines += [t for t in (self._time_change, self._limits_due) if t is not None]
         beat = self.heartbeat.deadline(now)
         if beat is not None:
             deadlines.append(beat)

@@ -176,9 +176,11 @@ class LobbyFeed:
                 self._topics.pop(table_id, None)  # nothing kept for an id never admitted
             self._refuse(table_id, error.reason, str(error))
             return
-        self._apply(floor, table_id, event, now, wall)
+        self._apply(floor, table_id, event, message, now, wall)
 
-    def _apply(self, floor: Floor, table_id: str, event: Event, now: float, wall: float) -> None:
+    def _apply(
+        self, floor: Floor, table_id: str, event: Event, message: Message, now: float, wall: float
+    ) -> None:
         if isinstance(event, ResyncRequest):
             return
         try:
@@ -187,7 +189,7 @@ class LobbyFeed:
             self._refuse(table_id, "table refused", str(error))
             return
         try:
-            applied = entry.take(event, now, wall=wall)
+            applied = entry.take(event, now, wall=wall, live=not message.retained)
         except Exception:  # a bug must not stop the lobby: the tile keeps its last state
             entry.refused += 1
             self._refuse(table_id, "internal error", "while applying an event")

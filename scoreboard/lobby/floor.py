@@ -129,6 +129,16 @@ class Floor:
         self._added += 1  # the set of tables changed: redraw
         return True
 
+    def switch_limits(self, wall: float) -> None:
+        """Every table's scheduled limits whose time came (``wall``: Unix time)."""
+        for entry in self.tables.values():
+            entry.switch_limits(wall)
+
+    def next_limits(self) -> float | None:
+        """The earliest scheduled limits' time (Unix seconds), None: none scheduled."""
+        times = [e.table.scheduled.at for e in self.tables.values() if e.table.scheduled]
+        return min(times) if times else None
+
     def views(self, now: float, stale_seconds: float) -> list[TileView]:
         return [entry.view(now, stale_seconds) for entry in self.tables.values()]
 

@@ -159,7 +159,9 @@ class LobbyTable:
         self._view: tuple[tuple[object, ...], TileView] | None = None
         self._table_version = self.table.version
 
-    def take(self, event: Event, received: float, *, wall: float | None = None) -> Applied | None:
+    def take(
+        self, event: Event, received: float, *, wall: float | None = None, live: bool = False
+    ) -> Applied | None:
         """Apply a validated event received at ``received``; None when it was a status.
 
         A snapshot counts as news as of its ``ts`` (when it has one and it is not
@@ -173,14 +175,27 @@ class LobbyTable:
         ``received``: one axis), read only to age a snapshot's ``ts``.  So a wall
         clock stepped back or forward later (NTP at boot) never makes a silent
         table look fresh, nor a fresh one stale.
+
+        ``live``: the payload was published just now (not from the broker's
+        retained store).  One that applied says its controller is online, over a
+        will the lobby holds (a will stands after its session's payloads), as a
+        table's own board reads it: a stale retained will of an earlier session
+        must not show a dealing table OFFLINE.  A payload naming a finished shoe
+        changes nothing and is no news of the table either.
         """
+        self.switch_limits(received if wall is None else wall)
         if isinstance(event, ControllerStatus):
             self._controller(event)
             return None
         before = self.table.version
+        shoe = getattr(event, "shoe", None)
+        finished = shoe is not None and shoe != self.table.shoe_id and self.table.is_archived(shoe)
         applied = apply_event(self.table, event)
-        if applied.stale:
+        if applied.stale or finished:
             return applied
+        if live and getattr(event, "origin", None) is not None and self.controller_online is False:
+            self.controller_online = True
+            self.version += 1
         if isinstance(event, Snapshot):
             stamped = parse_ts(event.ts)
             now = received if wall is None else wall
@@ -191,6 +206,11 @@ class LobbyTable:
             self.version += 1
         self._table_version = self.table.version
         return applied
+
+    def switch_limits(self, wall: float) -> None:
+        """Scheduled limits whose time came (``wall``: Unix time), as a table's board switches."""
+        if self.table.switch_limits(wall).changed:
+            self.version += 1
 
     def _heard(self, when: float) -> None:
         if self.heard is None or when > self.heard:
@@ -211,7 +231,13 @@ class LobbyTable:
         self._table_version = self.table.version
 
     def good(self) -> tuple[GoodRoad, ...]:
-        """The good roads of the current shoe, worked out once per change."""
+        """The good roads of the current shoe, worked out once per change.
+
+        None while the table shuffles: the finished shoe's roads are no road to
+        bet on (the table's own board hides its plate then too).
+        """
+        if self.table.shuffling:
+            return ()
         version, found = self._good
         if version != self.table.version:
             found = good_roads(self.table.roads, self.rules)

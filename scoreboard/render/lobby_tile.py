@@ -134,7 +134,12 @@ class TilePainter:
         size = text.size_for_cap(cap if cap is not None else box.height * CAP_OF_ROW, bold=bold)
         width = text.width(words, size, bold=bold)
         if width > box.width:  # a little smaller before anything is cut
-            size = max(int(size * SHRINK), int(size * box.width / width))
+            least = max(1, int(size * SHRINK))
+            size = max(least, int(size * box.width / width))
+            # Widths do not scale exactly with the size (hinting, rounding): step down
+            # to the size that fits, so "Max 100,000" is not cut where it could stand.
+            while size > least and text.width(words, size, bold=bold) > box.width:
+                size -= 1
         shown = text.shorten(words, size, box.width, bold=bold)
         rendered = text.render(shown, size, color, bold=bold)
         where = rendered.get_rect()
@@ -148,16 +153,18 @@ class TilePainter:
         colors = self.theme.colors
         parts = tile_layout(rect)
         state = str(view.state.value)
+        veiled = state in ("stale", "offline", "waiting")
         surface.set_clip(rect)
         try:
-            surface.blit(self._plate(rect.size, bool(view.good)), rect)
+            # The accent border calls a good road: not over a veiled tile's old data.
+            surface.blit(self._plate(rect.size, bool(view.good) and not veiled), rect)
             self.put(surface, "name", view.title, parts.name, colors.text, bold=True)
             self._state(surface, parts, state)
             self._limits(surface, parts, view)
             self._road(surface, parts, view.road)
             self._info(surface, parts, view)
             self._good(surface, parts, view.good)
-            if state in ("stale", "offline", "waiting"):
+            if veiled:
                 veil = parts.road.union(parts.info).union(parts.good)
                 shade = pygame.Surface(veil.size, pygame.SRCALPHA)
                 shade.fill((*colors.panel, VEIL_ALPHA))
@@ -232,9 +239,10 @@ class TilePainter:
         minimum = self.theme.label("minimum")[0]
         maximum = self.theme.label("maximum")[0]
         words = f"{minimum} {low:,} · {maximum} {high:,}"
+        bare = f"{low:,} – {high:,}"  # when the words would cut a number: the numbers alone
         if view.currency and view.currency != "USD":
-            words = f"{words} {view.currency}"
-        self.put(surface, "limits", words, parts.limits, colors.text, bold=True)
+            words, bare = f"{words} {view.currency}", f"{bare} {view.currency}"
+        self.put(surface, "limits", words, parts.limits, colors.text, bold=True, fallback=bare)
 
     def _road(self, surface: pygame.Surface, parts: TileLayout, road: Sequence[BigRoadCell]):
         columns = max((cell.col for cell in road), default=-1) + 1
