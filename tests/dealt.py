@@ -43,6 +43,14 @@ def dealt_shoe(seed: int, decks: int = 8, *, short: bool = False) -> DealtShoe:
     return DealtShoe(first.shoe, events)
 
 
+def run_of(shoe_id: str) -> str:
+    """The run tag in the id of a shoe a ``shoe`` or ``demo`` process dealt (TABLE-SEED-RUN-NNN).
+
+    With it a test deals the same shoes again by itself, ``Dealer(seed=S, run=run_of(id))``.
+    """
+    return shoe_id.rsplit("-", 2)[-2]
+
+
 def raw_message(topics: Topics, event: Event, key: bytes | None = None) -> tuple[str, bytes]:
     """``(topic, payload)`` exactly as a controller publishes ``event`` (signed with ``key``)."""
     return wire(topics, event, key)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from cli import scoreboard
-from dealt import dealt_shoe
+from dealt import dealt_shoe, run_of
 
 from scoreboard.core.events import Correct, CoupReceived, Event, NewShoe, Void
 from scoreboard.core.rules import Coup, Game, Winner, result_coup
@@ -355,7 +355,7 @@ def test_a_demo_state_dir_exports_the_dealers_shoes_and_a_void_made_after_it(tmp
     done = scoreboard("export", str(state), "--shoe", "all", "-o", str(out))
     assert done.returncode == 0, done.stderr
     shoes = json.loads(out.read_text(encoding="utf-8"))["shoes"]
-    dealer = Dealer(decks=1, seed=3)
+    dealer = Dealer(decks=1, seed=3, run=run_of(shoes[0]["shoe"]))
     for shoe in shoes:
         dealt = [e for e in dealer.shoe() if isinstance(e, CoupReceived)]
         assert shoe["shoe"] == dealt[0].shoe

@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+from dealt import run_of
 from mqtt_broker import (
     Display,
     Recorder,
@@ -57,8 +58,8 @@ def start_display(displays, broker, prefix, **options) -> Display:
     return display
 
 
-def dealer_games(seed: int, decks: int = 8) -> tuple[str, list[Game]]:
-    events = list(Dealer(decks=decks, seed=seed).shoe())
+def dealer_games(seed: int, decks: int = 8, run: str = "") -> tuple[str, list[Game]]:
+    events = list(Dealer(decks=decks, seed=seed, run=run).shoe())
     shoe_id = next(e.shoe for e in events if isinstance(e, NewShoe))
     return shoe_id, [e.game for e in events if isinstance(e, CoupReceived)]
 
@@ -112,7 +113,8 @@ def test_a_shoe_published_by_scoreboard_shoe_arrives_complete_and_in_order(
     ]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    shoe_id, games = dealer_games(11)
+    assert display.until(lambda: display.table.shoe_id is not None, 20)
+    shoe_id, games = dealer_games(11, run=run_of(display.table.shoe_id))
     assert display.until(lambda: len(display.table.games) == len(games), 20)
     assert display.table.shoe_id == shoe_id
     assert display.table.games == tuple(games)

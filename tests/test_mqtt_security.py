@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from dealt import run_of
 from mqtt_broker import (
     MOSQUITTO_PASSWD,
     Display,
@@ -283,7 +284,11 @@ def test_the_commands_with_passwords_acl_and_signatures_end_to_end(tmp_path):
                 capture_output=True, text=True, timeout=120,
             )  # fmt: skip
             assert shoe.returncode == 0, shoe.stderr
-            dealt = [e for e in Dealer(decks=1, seed=5).shoe() if isinstance(e, CoupReceived)]
+            assert wait_for(lambda: status().get("shoe") is not None, 20), status()
+            run = run_of(status()["shoe"])
+            dealt = [
+                e for e in Dealer(decks=1, seed=5, run=run).shoe() if isinstance(e, CoupReceived)
+            ]
             assert wait_for(lambda: status().get("games") == len(dealt), 20), status()
             assert status()["rejected"] == 0 and status()["missing"] == []
             assert status()["shoe"] == dealt[0].shoe

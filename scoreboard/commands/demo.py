@@ -34,7 +34,12 @@ from scoreboard.commands.display_args import (
     display_from_args,
 )
 from scoreboard.commands.run import kiosk_or_refusal, open_journal
-from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
+from scoreboard.commands.shoe import (
+    add_mqtt_arguments,
+    apply_mqtt_arguments,
+    endpoint_from,
+    this_run,
+)
 from scoreboard.config import Config, JournalConfig
 from scoreboard.core.limits import Limits, LimitsSpecError, check_currency, limits_from_spec
 from scoreboard.core.shoe import Dealer
@@ -143,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     limits = limits_from_args(args)
     config = apply_mqtt_arguments(Config(), args)
     try:
-        dealer = Dealer(decks=args.decks, seed=args.seed, table_id=config.table_id)
+        dealer = Dealer(decks=args.decks, seed=args.seed, table_id=config.table_id, run=this_run())
     except ValueError as error:
         raise UsageError(str(error)) from None
     table = TableState(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import logging
 import random
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,11 +24,20 @@ from scoreboard.config import (
     with_mqtt,
 )
 from scoreboard.core.limits import limits_from_spec
-from scoreboard.core.shoe import MAX_DECKS, Dealer
+from scoreboard.core.shoe import MAX_DECKS, Dealer, run_tag
 from scoreboard.core.table import Limits
 from scoreboard.core.variants import VARIANTS
 
 log = logging.getLogger(__name__)
+
+
+def this_run() -> str:
+    """This process's :func:`~scoreboard.core.shoe.run_tag`: its shoe ids are its own.
+
+    A controller or demo restarted with the same ``--seed`` deals the same cards
+    under new shoe ids, so no board ignores its shoes as ones already finished.
+    """
+    return run_tag(int(time.time()), random.SystemRandom().randrange(1296))
 
 
 def add_mqtt_arguments(parser: argparse.ArgumentParser) -> None:
@@ -194,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
         return run_floor(args, shuffle_seconds)
     config = apply_mqtt_arguments(Config(), args)
     try:
-        dealer = Dealer(decks=args.decks, seed=args.seed, table_id=config.table_id)
+        dealer = Dealer(decks=args.decks, seed=args.seed, table_id=config.table_id, run=this_run())
     except ValueError as error:
         raise UsageError(str(error)) from None
     endpoint = endpoint_from(config)
@@ -248,10 +258,11 @@ def run_floor(args: argparse.Namespace, shuffle_seconds: float) -> int:
             base.mqtt.username,
         )
     deals = []
+    run = this_run()  # one tag for the floor's process: each table's ids stay its own
     for table in tables:
         config = replace(base, table_id=table.table_id)
         try:
-            dealer = Dealer(decks=args.decks, seed=table.seed, table_id=table.table_id)
+            dealer = Dealer(decks=args.decks, seed=table.seed, table_id=table.table_id, run=run)
             limits = limits_from_spec(table.limits, VARIANTS[args.variant], currency="USD")
         except ValueError as error:
             raise UsageError(str(error)) from None

@@ -89,11 +89,37 @@ class Shoe:
         return deal_coup(iter(self.draw, None))
 
 
+def run_tag(seconds: int, salt: int) -> str:
+    """A short tag telling one run of a dealer from another: its start time and a salt.
+
+    Shoe ids must never repeat at a table: a display ignores a payload naming a
+    shoe it has finished (a late redelivery), so a dealer restarted with the same
+    seed and ids ``T1-3-001``... would leave the board on its old shoe.
+
+    >>> run_tag(1_800_000_000, 0), run_tag(1_800_000_000, 35), run_tag(1_800_000_001, 0)
+    ('tro8w000', 'tro8w00z', 'tro8w100')
+    """
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+    def base36(n: int) -> str:
+        out = ""
+        while True:
+            n, digit = divmod(n, 36)
+            out = digits[digit] + out
+            if n == 0:
+                return out
+
+    return base36(seconds) + base36(salt % 1296).rjust(2, "0")
+
+
 class Dealer:
     """Deals shoe after shoe from one seeded generator, yielding shoe events.
 
     ``cut_card`` is the range (inclusive) of cards from the back where the cut
-    card goes; each shoe draws its own position in it.
+    card goes; each shoe draws its own position in it.  ``run`` (a
+    :func:`run_tag`), when given, goes into every shoe id, so a dealer started
+    again with the same seed never names a shoe of its earlier run; without one
+    the ids follow from the seed alone (screenshots, benchmarks, tests).
     """
 
     def __init__(
@@ -102,6 +128,7 @@ class Dealer:
         seed: int | None = None,
         table_id: str = "T1",
         cut_card: tuple[int, int] = (14, 16),
+        run: str = "",
     ) -> None:
         if not 1 <= decks <= MAX_DECKS:
             raise ValueError(f"decks must be 1 to {MAX_DECKS}, got {decks}")
@@ -117,9 +144,16 @@ class Dealer:
         self.cut_card = cut_card
         self.random = random.Random(self.seed)
         self.shoes_dealt = 0
+        self.run = run
 
     def next_shoe_id(self) -> str:
-        return f"{self.table_id}-{self.seed:x}-{self.shoes_dealt + 1:03d}"
+        """``TABLE-SEED-NNN`` or ``TABLE-SEED-RUN-NNN``, the table part cut to fit 64 characters."""
+        tail = (
+            f"-{self.seed:x}"
+            + (f"-{self.run}" if self.run else "")
+            + f"-{self.shoes_dealt + 1:03d}"
+        )
+        return self.table_id[: max(1, 64 - len(tail))] + tail
 
     def new_shoe(self) -> Shoe:
         """Shuffle a fresh shoe and place its cut card (no events)."""
