@@ -59,7 +59,7 @@ BOUNDS: list[Bound] = [
     ("bet name", "limits", lambda n: limits(name="b" * n), 32, "bets"),
     ("bet limit", "limits", lambda n: {"v": 1, "bets": {"tie": [0, n]}, "pays": {}}, MAX_BET,
      "bets"),
-    ("currency", "limits", lambda n: limits(currency="C" * n), 8, "currency"),
+    ("currency", "limits", lambda n: limits(currency="C" * n), 3, "currency"),
     ("odds text", "limits", lambda n: limits(odds="9" * n), 32, "pays"),
     ("snapshot coups", "snapshot", snapshot_of, MAX_GAME, "coups"),
     ("resync missing", "cmd/resync", lambda n: {"v": 1, "missing": list(range(1, n + 1))},

@@ -27,7 +27,7 @@ from scoreboard.core.events import (
     Snapshot,
     Void,
 )
-from scoreboard.core.limits import Limits
+from scoreboard.core.limits import Limits, LimitsSpecError, check_currency
 from scoreboard.core.rules import Game
 from scoreboard.protocol.contract import (
     MAX_BET,
@@ -187,6 +187,10 @@ def decode_snapshot(data: Mapping[str, Any], where: str) -> Snapshot:
 
 def _limits(data: Mapping[str, Any], where: str) -> Limits:
     currency = _string(data, "currency", where, limit=8, default="USD")
+    try:  # drawn on every board and tile: a code the fonts hold, as the config demands
+        check_currency(currency)
+    except LimitsSpecError as error:
+        raise SchemaError(where, f"key currency: {error}") from None
     bets_raw = _get(data, "bets", dict, where)
     pays_raw = _get(data, "pays", dict, where)
     if len(bets_raw) > 32 or len(pays_raw) > 32:
