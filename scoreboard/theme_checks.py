@@ -224,12 +224,25 @@ class _Checker(FieldReader):
             drawn = lang in languages
             result[lang] = self.dataclass(Labels, given.get(lang), f"labels.{lang}", drawn=drawn)
             self.placeholders(result[lang], f"labels.{lang}")
+            self.not_blank(result[lang], f"labels.{lang}")
         # The good roads' names (the lobby's tiles, the display's plate): Chinese for zh.
         self.drawn["languages"] = "".join(
             "".join(names[1] if lang == "zh" else names[0] for names in NAMES.values())
             for lang in languages
         )
         return tuple(languages), MappingProxyType(result)
+
+    def not_blank(self, labels: Labels, key: str) -> None:
+        """Every label says something: a blank one leaves a hole where a word goes.
+
+        An empty ``lobby_offline`` left the header silent while the feed was down,
+        an empty badge a blank plate; the kiosk would have drawn what the check passed.
+        """
+        for field in dataclasses.fields(labels):
+            text, where = getattr(labels, field.name), f"{key}.{field.name}"
+            refused = any(line.startswith(f"{self.path}: {where}: ") for line in self.errors)
+            if isinstance(text, str) and not text.strip() and not refused:  # said once
+                self.error(where, f"expected a word to show, got {excerpt(text)}")
 
     def placeholders(self, labels: Labels, key: str) -> None:
         """Each filled-in label holds exactly its ``{name}`` placeholders, each once at least.

@@ -83,6 +83,10 @@ def test_every_lobby_word_is_a_theme_label_with_the_old_words_as_defaults():
         ("lobby_minutes", '"{m} min"', "unknown placeholder '{m}'"),
         ("lobby_title", "[1, 2]", "lobby_title"),
         ("lobby_offline", "7", "lobby_offline"),
+        # Blank: the header or a plate would show nothing (the review's combo.yaml).
+        ("lobby_offline", '""', "expected a word to show"),
+        ("lobby_stale_badge", '" "', "expected a word to show"),
+        ("lobby_waiting_badge", '""', "expected a word to show"),
     ],
 )
 def test_check_theme_refuses_a_broken_lobby_label_naming_file_and_key(

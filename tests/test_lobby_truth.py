@@ -205,3 +205,39 @@ def test_a_tiles_limits_never_cut_a_number(tables):
     for n, text in zip(range(1, tables + 1), shown, strict=True):
         low = (10, 25, 50, 100, 500)[n % 5]
         assert f"{low:,}" in text and f"{low * 200:,}" in text
+
+
+def test_a_road_longer_than_its_tile_shows_its_newest_columns_inside_the_road_area():
+    from scoreboard.core.rules import Winner, result_coup
+    from scoreboard.lobby.floor import Floor
+    from scoreboard.render.lobby_layout import tile_layout
+    from scoreboard.render.lobby_screen import LobbyRenderer
+    from scoreboard.theme import load_theme
+
+    theme = load_theme("classic")
+    chop = tuple(  # Banker, Player, Banker...: 999 columns of one mark each
+        Game(n, result_coup(Winner.BANKER if n % 2 else Winner.PLAYER)) for n in range(1, 1000)
+    )
+    floor = Floor()
+    entry = floor.entry("M1")
+    entry.take(ControllerStatus(True, Origin(1, 1)), 1000.0)
+    entry.take(Snapshot("M1-s", chop, origin=Origin(1, 2)), 1000.0)
+    renderer = LobbyRenderer(theme, (1920, 1080))
+    renderer.draw(floor.views(1000.0, 300), page=0, pages=1, connected=True)
+    tile = renderer.layout.tiles[0]
+    road = tile_layout(tile).road
+    frame = renderer.frame
+    beside = [  # right of the road area, inside the tile, on the road's rows
+        tuple(frame.get_at((x, y)))[:3]
+        for x in range(road.right + 1, tile.right - 3)
+        for y in range(road.top + 2, road.bottom - 2, 3)
+    ]
+    edges = {theme.colors.panel, theme.colors.border, theme.colors.accent}  # (a chop: gold)
+    assert set(beside) <= edges, set(beside)
+    inked = [  # the road's last column holds the newest mark (game 999: Banker, red)
+        x
+        for x in range(road.left, road.right)
+        for y in range(road.top, road.top + 12)
+        if tuple(frame.get_at((x, y)))[:3] == tuple(theme.colors.banker)
+    ]
+    assert inked and max(inked) > road.right - 24, (inked[-1:], road)

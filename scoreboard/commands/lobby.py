@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("--config", metavar="FILE", type=Path, help="YAML configuration file")
-    add_mqtt_arguments(parser)
+    add_mqtt_arguments(parser, lobby=True)
     parser.add_argument("--lobby-id", metavar="ID", help="this lobby's id (default: hostname)")
     add_display_arguments(parser, from_config=True, portrait=False, motion=False, good_roads=False)
     parser.add_argument(

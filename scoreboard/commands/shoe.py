@@ -40,8 +40,12 @@ def this_run() -> str:
     return run_tag(int(time.time()), random.SystemRandom().randrange(1296))
 
 
-def add_mqtt_arguments(parser: argparse.ArgumentParser) -> None:
-    """The broker, identity, credential and TLS flags both ends of the feed take."""
+def add_mqtt_arguments(parser: argparse.ArgumentParser, *, lobby: bool = False) -> None:
+    """The broker, identity, credential and TLS flags both ends of the feed take.
+
+    ``lobby``: worded for a lobby, which shows every table under a root prefix
+    (``--table`` stays, hidden, so that the lobby can refuse it in one line).
+    """
     group = parser.add_argument_group("MQTT")
     group.add_argument(
         "--mqtt",
@@ -49,11 +53,14 @@ def add_mqtt_arguments(parser: argparse.ArgumentParser) -> None:
         help="broker (default 127.0.0.1:1883); several (a cluster's nodes): tried in order, "
         "moving to the next when one fails",
     )
-    group.add_argument("--table", metavar="ID", help="table id (default T1)")
+    table_help = argparse.SUPPRESS if lobby else "table id (default T1)"
+    group.add_argument("--table", metavar="ID", help=table_help)
     group.add_argument(
         "--prefix",
-        metavar="PREFIX",
-        help="topic prefix (default baccarat/v2/ID; a v1 controller's is baccarat/v1/ID)",
+        metavar="ROOT" if lobby else "PREFIX",
+        help="root prefix the tables are under (default baccarat/v2)"
+        if lobby
+        else "topic prefix (default baccarat/v2/ID; a v1 controller's is baccarat/v1/ID)",
     )
     group.add_argument(
         "--mqtt-protocol", choices=PROTOCOLS, help="MQTT protocol version (default 5)"

@@ -32,6 +32,7 @@ FOOTER = 0.045
 GAP = 0.006  # of the shorter side
 #: The big road of a tile has at least this many columns (an early shoe is not drawn huge).
 MIN_ROAD_COLUMNS = 24
+MIN_ROAD_CELL = 3  # pixels: below this a mark is no mark; the newest columns show
 ROAD_ROWS = 6
 
 # A tile's rows, as fractions of its height (top to bottom).
@@ -142,13 +143,19 @@ def tile_layout(rect: pygame.Rect) -> TileLayout:
 def road_grid(area: pygame.Rect, columns: int) -> Grid:
     """The whole shoe's big road in ``area``: square cells, at least :data:`MIN_ROAD_COLUMNS`.
 
+    Cells never go below :data:`MIN_ROAD_CELL` pixels: a road longer than the
+    area holds at that size (a marathon demo shoe) gets the columns that fit, and
+    the tile shows its newest ones; the grid never runs past ``area``.
+
     >>> grid = road_grid(pygame.Rect(0, 0, 240, 60), 10)
     >>> grid.cols, grid.rect.height
     (24, 60)
     >>> road_grid(pygame.Rect(0, 0, 240, 60), 60).rect.height < 60
     True
+    >>> road_grid(pygame.Rect(0, 0, 240, 60), 900).rect.width <= 240
+    True
     """
-    cols = max(MIN_ROAD_COLUMNS, columns)
+    cols = max(MIN_ROAD_COLUMNS, min(columns, max(1, area.width // MIN_ROAD_CELL)))
     cell = max(1, min(area.height // ROAD_ROWS, area.width // cols))
     cols = max(cols, area.width // cell)  # fill the width with paper
     rect = pygame.Rect(area.x, area.y, cell * cols, cell * ROAD_ROWS)

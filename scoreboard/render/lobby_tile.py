@@ -251,9 +251,14 @@ class TilePainter:
         step = grid.rect.height // grid.rows  # square cells of whole pixels (road_grid)
         size = (max(2, step), max(2, step))
         x, y = grid.rect.topleft
+        first = max(0, columns - grid.cols)  # a road longer than the tile: its newest columns
         sprite = self._sprite
         surface.blits(
-            [(sprite(cell, size), (x + cell.col * step, y + cell.row * step)) for cell in road],
+            [
+                (sprite(cell, size), (x + (cell.col - first) * step, y + cell.row * step))
+                for cell in road
+                if cell.col >= first
+            ],
             doreturn=False,
         )
 
