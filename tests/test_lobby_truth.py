@@ -241,3 +241,26 @@ def test_a_road_longer_than_its_tile_shows_its_newest_columns_inside_the_road_ar
         if tuple(frame.get_at((x, y)))[:3] == tuple(theme.colors.banker)
     ]
     assert inked and max(inked) > road.right - 24, (inked[-1:], road)
+
+
+def test_a_forged_far_ahead_session_does_not_keep_the_real_table_live(tmp_path):
+    """An unsigned stranger's snapshot under session 2^53-2: the real table deals on, ignored.
+
+    The lobby reads a table's games from its snapshots (the controller publishes
+    one after every coup), so the real controller dealing is its snapshots.
+    """
+    with lobby_scene(tmp_path) as scene:
+        scene.send("T7", ControllerStatus(True, Origin(5, 1)), retain=True)
+        scene.send("T7", Snapshot("T7-s1", (game(1),), origin=Origin(5, 2)), retain=True)
+        assert scene.says("state", "LIVE")
+        forged = tuple(game(n, BANKER) for n in range(1, 11))
+        scene.send("T7", Snapshot("T7-x", forged, origin=Origin(2**53 - 2, 1)))
+        assert scene.says("good", "Long Banker 長莊 10")  # the forgery took the tile...
+        dealt = 1
+        deadline = time.monotonic() + 8  # ...while the real controller deals on
+        while time.monotonic() < deadline and scene.step()["state"].text == "LIVE":
+            dealt += 1
+            games = tuple(game(n) for n in range(1, dealt + 1))
+            scene.send("T7", Snapshot("T7-s1", games, origin=Origin(5, dealt + 1)), retain=True)
+            time.sleep(0.3)
+        assert scene.step()["state"].text == "OFFLINE", scene.texts["state"]  # as its board does

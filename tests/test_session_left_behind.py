@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 
 from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.core.behind import LEFT_BEHIND_SPAN
 from scoreboard.core.events import ControllerStatus, CoupReceived, NewShoe, Origin
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.feeds.behind import LEFT_BEHIND_SPAN
 from scoreboard.feeds.session import DisplaySession
 from scoreboard.link import Connected, Message
 from scoreboard.protocol import Topics, wire

@@ -50,10 +50,10 @@ from typing import Protocol
 
 from scoreboard.config import Endpoint
 from scoreboard.config_reader import host_port
+from scoreboard.core.behind import LeftBehind
 from scoreboard.core.events import ControllerStatus, Event, Origin, ResyncRequest, Snapshot
 from scoreboard.core.table import Applied, FeedStatus, TableState, apply_event
 from scoreboard.feeds.backlog import STEP_BUDGET, Backlog
-from scoreboard.feeds.behind import LeftBehind
 from scoreboard.feeds.pacing import BURST_STATUS_INTERVAL, FRAME_STATUS_INTERVAL, StatusPacing
 from scoreboard.feeds.repeats import (
     JOURNALED_REFUSALS_PER_GAME,

@@ -24,7 +24,8 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, Snapshot
+from scoreboard.core.behind import LeftBehind
+from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, Origin, Snapshot
 from scoreboard.core.good_roads import GoodRoad, GoodRoadRules, good_roads
 from scoreboard.core.limits import Limits
 from scoreboard.core.roads import BigRoadCell
@@ -153,6 +154,9 @@ class LobbyTable:
         self.table = TableState(table_id=listing.table_id, table_name=listing.name)
         self.heard: float | None = None
         self.controller_online: bool | None = None
+        #: An older session dealing on while every payload of it is ignored: the session
+        #: followed is a forgery or a controller whose clock went back (the board's rule).
+        self.behind = LeftBehind()
         self.refused = 0
         self.version = 0
         self._good: tuple[int, tuple[GoodRoad, ...]] = (-1, ())
@@ -190,9 +194,16 @@ class LobbyTable:
         before = self.table.version
         shoe = getattr(event, "shoe", None)
         finished = shoe is not None and shoe != self.table.shoe_id and self.table.is_archived(shoe)
+        followed = self.table.position
         applied = apply_event(self.table, event)
-        if applied.stale or finished:
+        origin = getattr(event, "origin", None)
+        if applied.stale or finished:  # no news of the table
+            if origin is not None and followed is not None and followed.session != origin.session:
+                self._left_behind(origin, received)
             return applied
+        if origin is not None:
+            self.version += int(self.behind.active)  # the followed session spoke again
+            self.behind.heard(received)
         if live and getattr(event, "origin", None) is not None and self.controller_online is False:
             self.controller_online = True
             self.version += 1
@@ -206,6 +217,12 @@ class LobbyTable:
             self.version += 1
         self._table_version = self.table.version
         return applied
+
+    def _left_behind(self, origin: Origin, received: float) -> None:
+        """A payload of another session than the one followed was ignored (core/behind.py)."""
+        was = self.behind.active
+        self.behind.stale(origin, received)
+        self.version += int(self.behind.active != was)
 
     def switch_limits(self, wall: float) -> None:
         """Scheduled limits whose time came (``wall``: Unix time), as a table's board switches."""
@@ -248,7 +265,7 @@ class LobbyTable:
         return None if self.heard is None else max(0.0, now - self.heard)
 
     def state(self, now: float, stale_seconds: float) -> TileState:
-        if self.controller_online is False:
+        if self.controller_online is False or self.behind.active:
             return TileState.OFFLINE
         age = self.age(now)
         if age is None or self.table.shoe_id is None:
