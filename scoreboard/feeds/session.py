@@ -184,6 +184,10 @@ class DisplaySession:
         self._refusals = Refusals()
         self._behind = LeftBehind()
         self._behind_logged = False
+        #: The followed session naming only shoes the board finished, for a while: a
+        #: controller that restarted its shoe numbering (protocol.md: never reuse an id).
+        self._finished = LeftBehind()
+        self._finished_logged = False
         self._rejections = RateLog(
             lambda line: log.warning("%s", line),
             "mqtt: rejected ({}): {:,} more in the last minute (not logged one by one)",
@@ -242,7 +246,12 @@ class DisplaySession:
         """The feed mark at ``now``."""
         if not self.connected:
             return FeedStatus.OFFLINE if self.ever_connected else FeedStatus.CONNECTING
-        if self.controller_online is False or self._controller_silent(now) or self._behind.active:
+        if (
+            self.controller_online is False
+            or self._controller_silent(now)
+            or self._behind.active
+            or self._finished.active
+        ):
             return FeedStatus.CONTROLLER_OFFLINE
         if self._missing:
             return FeedStatus.MISSING_GAMES
@@ -369,18 +378,19 @@ class DisplaySession:
     def _apply(self, event: Event, message: Message, table: TableState, now: float) -> bool:
         """Apply, count, log and journal ``event``; True when it was stale (ignored)."""
         before = table.position
+        shoe = getattr(event, "shoe", None)
+        finished = shoe is not None and shoe != table.shoe_id and table.is_archived(shoe)
         applied = apply_event(table, event)
+        if finished and not applied.stale and not applied.changed and applied.completed is None:
+            self._names_a_finished_shoe(event, str(shoe), now)  # no news of the deal
+            return False
         if applied.stale:
-            origin = getattr(event, "origin", None)
-            same = before is not None and origin is not None and before.session == origin.session
-            self._ignore_stale("replay" if same else "stale", now)
-            if origin is not None and not same:
-                self._behind.stale(origin, now)
-                self._report_left_behind(before)
+            self._stale(event, before, now)
             return True
         if getattr(event, "origin", None) is not None:
             self._behind.heard(now)
-            self._behind_logged = False
+            self._finished.heard(now)
+            self._behind_logged = self._finished_logged = False
             if not message.retained:
                 self._heard_live(event)
         if applied.conflicts:
@@ -422,6 +432,37 @@ class DisplaySession:
         self.rejected += 1
         self.rejected_by_reason["conflict"] += 1
         self._refusals.conflict(event, applied, message.topic, table, now)
+
+    def _stale(self, event: Event, before: Origin | None, now: float) -> None:
+        """A payload older than the position: a replay of the followed session, or another's."""
+        origin = getattr(event, "origin", None)
+        same = before is not None and origin is not None and before.session == origin.session
+        self._ignore_stale("replay" if same else "stale", now)
+        if origin is not None and not same:
+            self._behind.stale(origin, now)
+            self._report_left_behind(before)
+
+    def _names_a_finished_shoe(self, event: Event, shoe: str, now: float) -> None:
+        """A payload about a shoe the board finished, changing nothing: counted, and watched.
+
+        A late redelivery does that once in a while; a controller dealing on under
+        the id of a finished shoe does it with every coup, and the board, which
+        ignores them all, would say LIVE over its old shoe.  Once that has gone on
+        for the left-behind span the mark says controller offline and the log why.
+        """
+        self._ignore_stale("stale", now)  # news of nothing the board shows
+        origin = getattr(event, "origin", None)
+        if origin is None:
+            return
+        self._finished.stale(origin, now)
+        if self._finished.active and not self._finished_logged:
+            self._finished_logged = True
+            log.error(
+                "mqtt: the controller keeps publishing shoe %s, which this board finished;"
+                " its payloads are ignored (a controller reusing shoe ids: protocol.md says"
+                " never). Shown as controller offline until it deals a new shoe id.",
+                shoe,
+            )
 
     def _report_left_behind(self, followed: Origin | None) -> None:
         """Say once why the mark went to controller offline while an older session talks."""
