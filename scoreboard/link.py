@@ -18,10 +18,14 @@ Three things a table needs beyond paho's defaults live here too:
 - a *named reason* on :class:`Unreachable` (``certificate verify failed:
   expired``...), read from the exception paho is handling when it calls
   ``on_connect_fail``, so a TLS mistake is not logged as a network outage;
-- a *ping watch* (:mod:`scoreboard.link_ping`): paho waits a whole keepalive
-  for the answer to its PINGREQ, so a frozen broker went unnoticed for 2 x
-  keepalive; the link gives the answer :data:`~scoreboard.link_ping.PING_TIMEOUT` and then ends the
-  connection as lost;
+- an *answer watch* (:mod:`scoreboard.link_ping`): paho waits a whole keepalive
+  for the answer to its PINGREQ (a frozen broker went unnoticed for 2 x
+  keepalive), a keepalive for a CONNACK and for ever for a SUBACK; the link
+  gives them :data:`~scoreboard.link_ping.PING_TIMEOUT`,
+  :data:`~scoreboard.link_ping.CONNECT_TIMEOUT` and
+  :data:`~scoreboard.link_ping.SUBSCRIBE_TIMEOUT`, then ends the connection as
+  failed (a CONNECT never answered is :class:`Unreachable`, a connection
+  accepted and then left :class:`Disconnected`, each naming what went unanswered);
 - *failover* over a list of brokers (a cluster's nodes, a bridged pair:
   ``mqtt.broker: [h1:p1, h2:p2]``): a failed connect or a lost connection moves
   the link to the next broker, after a jittered backoff so a floor of displays
@@ -60,7 +64,7 @@ from paho.mqtt.properties import Properties
 from scoreboard.config import Endpoint
 from scoreboard.config_reader import host_port
 from scoreboard.link_failover import Failover
-from scoreboard.link_ping import PingWatch
+from scoreboard.link_ping import AnswerWatch
 from scoreboard.protocol import Topics
 
 log = logging.getLogger(__name__)
@@ -328,7 +332,8 @@ class Link:
         self._will = will
         self._events: queue.SimpleQueue[LinkEvent] = queue.SimpleQueue()
         self._wake: Callable[[], None] = _nothing
-        self._pings = PingWatch()
+        self._answers = AnswerWatch()
+        self._answered = False  # the broker answered the current CONNECT (accepted or refused)
         self._brokers = endpoint.mqtt.brokers
         with _LAST_BROKER_LOCK:
             self._index = _LAST_BROKER.get(self._brokers, 0) % len(self._brokers)
@@ -349,7 +354,7 @@ class Link:
         """Connect in the background; ``wake()`` is called (on paho's thread) per link event."""
         self._wake = wake
         self._connect(self._client, self._index)
-        self._pings.start(self._cut)
+        self._answers.start(self._cut)
         if self._failover is not None:
             self._failover.start()
 
@@ -379,14 +384,14 @@ class Link:
             self._client.disconnect()
         except Exception as error:  # shutting down: report, never hang
             log.warning("mqtt: error while disconnecting (%s)", error)
-        self._pings.stop()
+        self._answers.stop()
         self._client.loop_stop()
 
     def drop(self) -> None:
         """End the link as a power cut would: no DISCONNECT, so the broker sends the will."""
         if self._failover is not None:
             self._failover.stop()
-        self._pings.stop()
+        self._answers.stop()
         self._client.loop_stop()
         sock = self._client.socket()
         if sock is not None:
@@ -404,7 +409,7 @@ class Link:
         client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
         client.on_publish = self._on_publish
-        client.on_log = self._pings.on_log
+        client.on_log = self._answers.on_log
         return client
 
     def _connect(self, client: mqtt.Client, index: int) -> None:
@@ -428,7 +433,8 @@ class Link:
         index = (self._index + 1) % len(self._brokers)
         client = self._build(index)
         self._index, self._client = index, client
-        self._pings.reset()
+        self._answers.reset()
+        self._answered = False
         self._connect(client, index)
 
     def _failed(self, client: mqtt.Client) -> None:
@@ -438,18 +444,23 @@ class Link:
                 _LAST_BROKER[self._brokers] = (self._index + 1) % len(self._brokers)
             self._failover.due()
 
-    def _cut(self, reason: str) -> None:
-        """End a connection the broker stopped answering; paho then reports it and reconnects."""
+    def _cut(self, reason: str) -> bool:
+        """End a connection the broker stopped answering; paho then reports it and reconnects.
+
+        False when there is something to read (perhaps the answer: paho's thread
+        has yet to read it), so the watch looks again instead.
+        """
         sock = self._client.socket()
         if not isinstance(sock, socket.socket):
-            return
+            return True  # no connection left to end: paho has seen it go
         try:
             if select.select([sock], [], [], 0)[0]:
-                return  # the answer is there: paho's thread has yet to read it
-            self._pings.cut_reason = reason
+                return False
+            self._answers.cut_reason = reason
             sock.shutdown(socket.SHUT_RDWR)
         except (OSError, ValueError):  # closed meanwhile: paho has seen it
-            self._pings.cut_reason = None
+            self._answers.cut_reason = None
+        return True
 
     # -- paho's thread: never block, never raise -------------------------------------------
     def _hand_over(self, make: Callable[[], LinkEvent], callback: str) -> None:
@@ -465,15 +476,16 @@ class Link:
         if client is not self._client:
             return  # a client the failover has left
         broker = self.broker
+        self._answered = True
 
         def connected() -> LinkEvent:
-            self._pings.reset()
+            self._answers.reset()
             if reason_code.is_failure:
                 return Refused(str(reason_code))
-            if self._failover is not None:
-                self._failover.succeeded()
             if self.subscriptions:
                 client.subscribe([(topic, 1) for topic in self.subscriptions])
+            elif self._failover is not None:
+                self._failover.succeeded()
             return Connected(bool(getattr(flags, "session_present", False)), broker)
 
         self._hand_over(connected, "on_connect")
@@ -483,6 +495,8 @@ class Link:
     ) -> None:
         if client is not self._client:
             return
+        if self._failover is not None:  # a working connection: the next failure waits little
+            self._failover.succeeded()
         self._hand_over(
             lambda: Subscribed(tuple(str(code) for code in codes if code.is_failure)),
             "on_subscribe",
@@ -504,10 +518,13 @@ class Link:
         if client is not self._client:
             return
         broker = self.broker
+        answered, self._answered = self._answered, False
 
         def disconnected() -> LinkEvent:
-            cut, self._pings.cut_reason = self._pings.cut_reason, None
-            self._pings.reset()
+            cut, self._answers.cut_reason = self._answers.cut_reason, None
+            self._answers.reset()
+            if not answered:  # the CONNECT went unanswered: the broker was never reached
+                return Unreachable(cut or f"no answer to the CONNECT ({reason_code})", broker)
             return Disconnected(cut or str(reason_code), broker)
 
         self._hand_over(disconnected, "on_disconnect")
