@@ -166,10 +166,12 @@ class Controller:
             if self._stopping.is_set():
                 return False
             if time.monotonic() >= next_report:
+                failure = self.inbox.last_failure
                 log.warning(
-                    "controller: waiting for the broker %s (%.0f s so far)",
+                    "controller: waiting for the broker %s (%.0f s so far%s)",
                     self.endpoint.mqtt.broker_names,
                     time.monotonic() - waiting_since,
+                    f"; last tried {failure}" if failure else "",
                 )
                 next_report += 30.0
             self._wakeup.wait(0.5)

@@ -10,7 +10,15 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from scoreboard.link import Connected, Disconnected, LinkEvent, Message, PublishRefused, Refused
+from scoreboard.link import (
+    Connected,
+    Disconnected,
+    LinkEvent,
+    Message,
+    PublishRefused,
+    Refused,
+    Unreachable,
+)
 from scoreboard.protocol import ProtocolError, ResyncRequest, Topics, parse_message
 
 log = logging.getLogger("scoreboard.controller")  # one name in the logs for the whole controller
@@ -41,6 +49,12 @@ class ControllerInbox:
     (True, True, False, False)
     >>> inbox.take([Disconnected("gone")]); inbox.renew_due
     True
+
+    While it waits for a broker, the last failed attempt says which one and why:
+
+    >>> inbox.take([Unreachable("the broker did not answer the CONNECT within 5 s", "h1:1883")])
+    >>> inbox.last_failure
+    'h1:1883: the broker did not answer the CONNECT within 5 s'
     """
 
     def __init__(self, topics: Topics, hmac_key: bytes | None) -> None:
@@ -55,6 +69,8 @@ class ControllerInbox:
         self.publish_refused: str | None = None
         #: The shoe ids the resync requests since the last answer named.
         self.shoes_asked: set[str] = set()
+        #: ``broker: why`` of the last connection attempt that failed (for the waiting log line).
+        self.last_failure: str | None = None
 
     def take(self, events: Iterable[LinkEvent], *, stopping: bool = False) -> None:
         """Read a batch of link events (``stopping``: a disconnect is expected, say nothing)."""
@@ -79,6 +95,8 @@ class ControllerInbox:
                     self.connected = False
                 case Refused(reason=reason):
                     log.error("controller: broker refused the connection: %s", reason)
+                case Unreachable(reason=reason, broker=broker):
+                    self.last_failure = f"{broker}: {reason}" if broker else reason
                 case Message():
                     self._read(event, batch)
         self._log(batch)
