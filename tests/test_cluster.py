@@ -29,6 +29,7 @@ from rabbitmq_cluster import Cluster, Node, cluster, running_cluster
 from scoreboard.core.events import CoupReceived
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import FeedStatus
+from scoreboard.link import Message
 
 # Alone, after the rest (serial): a three-node RabbitMQ cluster stopping and starting nodes
 # is timing-bound, and beside the other worker's cage and install tests it was seen to miss
@@ -90,6 +91,35 @@ def coups(display: Display) -> list:
     return [game.coup for game in display.table.games]
 
 
+def heard(display: Display) -> list[tuple[str, bool]]:
+    """Starts noting (topic kind, retained) of every message the display's link hands over."""
+    noted: list[tuple[str, bool]] = []
+    drain = display.feed.link.drain
+
+    def noting() -> list:
+        events = drain()
+        noted.extend(
+            (e.topic.rsplit("/", 1)[-1], e.retained) for e in events if isinstance(e, Message)
+        )
+        return events
+
+    display.feed.link.drain = noting  # type: ignore[method-assign]
+    return noted
+
+
+def limits_seen(display: Display, noted: list[tuple[str, bool]]) -> dict:
+    """What a display knows of the limits, for a failure's message."""
+    table = display.table
+    return {
+        "known": table.limits.known,
+        "limits_origin": table.limits_origin,
+        "position": table.position,
+        "ignored": dict(display.session.ignored),
+        "rejected": dict(display.session.rejected_by_reason),
+        "heard": noted,
+    }
+
+
 def test_a_display_on_another_node_asks_for_the_snapshot_and_goes_live(rabbit, tmp_path):
     sb1, sb2, _ = rabbit.nodes
     prefix = unique_prefix()
@@ -105,6 +135,7 @@ def test_a_display_on_another_node_asks_for_the_snapshot_and_goes_live(rabbit, t
         # but a retained message or an answer can bring the shoe.
         near = display_on([sb1], prefix, "near")  # the controller's node: the retained store
         far = display_on([sb2], prefix, "far")  # another node: no retained snapshot there
+        near_heard, far_heard = heard(near), heard(far)
         for display in (near, far):
             assert display.until(lambda d=display: len(d.table.games) == len(SHOE_COUPS), 60), (
                 display.session.snapshot_requests,
@@ -117,7 +148,13 @@ def test_a_display_on_another_node_asks_for_the_snapshot_and_goes_live(rabbit, t
         assert near.session.snapshot_requests == 0  # its node had the snapshot
         assert far.session.snapshot_requests == 1  # it noticed, asked once, got the answer
         # The limits are retained on the controller's node only: the answer brings them too.
-        assert far.until(lambda: far.table.limits == near.table.limits, 30)
+        # RabbitMQ hands a subscriber the retained messages last topic first (the snapshot,
+        # then the limits, then the status), so near may have stopped polling between the two.
+        assert near.until(lambda: near.table.limits.known, 30), limits_seen(near, near_heard)
+        assert far.until(lambda: far.table.limits == near.table.limits, 30), (
+            limits_seen(far, far_heard),
+            limits_seen(near, near_heard),
+        )
         assert far.table.limits.known, far.table.limits
     finally:
         for display in (near, far):
