@@ -47,7 +47,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from scoreboard.bench.broker import Broker, find_mosquitto
 from scoreboard.bench.machine import load_average
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import Controller
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer

@@ -35,7 +35,8 @@ from test_fuzz_hostile import hostile_payloads  # the test's own generators
 from test_mqtt_fuzz import malformed_payloads
 
 from scoreboard.bench.machine import pin_to_one_core
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.table import TableState
 from scoreboard.feeds.session import DisplaySession
 from scoreboard.journal import Journal

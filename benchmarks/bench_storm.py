@@ -53,7 +53,8 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.feeds.mqtt import MqttFeed
 from scoreboard.protocol import Topics

@@ -3,8 +3,8 @@
 A pit technician edits one file per display (see ``kiosk/scoreboard.yaml``);
 command-line flags override it.  A mistake is reported as
 ``file: key.path: what was expected`` before anything connects, so a display
-never starts half-configured.  :func:`load_endpoint` then reads the secrets
-once and hands the link one :class:`Endpoint`: the broker settings, the
+never starts half-configured.  :mod:`scoreboard.config_endpoint` then reads
+the secrets once and hands the link one ``Endpoint``: the broker settings, the
 table's topics, the password and the HMAC key, travelling together.
 
 >>> config = config_from_mapping({"table": {"id": "T7"}, "mqtt": {"broker": "10.0.0.2:8883"}})
@@ -44,7 +44,7 @@ from scoreboard.core.limits import (
 )
 from scoreboard.core.variants import VARIANTS
 from scoreboard.keypad_config import KeypadConfig, read_keypad
-from scoreboard.protocol.topics import PREFIX_RULE, Topics, check_prefix, default_prefix
+from scoreboard.protocol.topics import PREFIX_RULE, check_prefix, default_prefix
 from scoreboard.yamlfile import YamlSyntaxError, load_yaml
 
 PROTOCOLS = ("5", "3.1.1")
@@ -375,68 +375,3 @@ def with_mqtt(config: Config, **changes: Any) -> Config:
     """The config with some MQTT settings replaced (flags override the file)."""
     changes = {key: value for key, value in changes.items() if value is not None}
     return replace(config, mqtt=replace(config.mqtt, **changes)) if changes else config
-
-
-def read_secret(path: Path | str, what: str) -> bytes:
-    """A password or HMAC key from its file, without the trailing newline."""
-    try:
-        secret = Path(path).read_bytes().strip()
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read the {what} ({error.strerror or error})") from None
-    if not secret:
-        raise ConfigError(f"{path}: the {what} file is empty")
-    return secret
-
-
-@dataclass(frozen=True, slots=True)
-class Endpoint:
-    """How to reach one table's feed: broker settings, topics and secrets, as one value.
-
-    Built once by :func:`load_endpoint` and handed whole to the link, the
-    display and the controller, so no secret travels beside the settings and
-    nothing reads the prefix or a secret file a second time.  The secrets
-    never show in a ``repr`` (a log line or a traceback).
-
-    >>> endpoint = Endpoint(MqttConfig(), Topics("baccarat/v1/T1"), password="s3cret")
-    >>> endpoint.topics.prefix, "s3cret" in repr(endpoint)
-    ('baccarat/v1/T1', False)
-    """
-
-    mqtt: MqttConfig
-    topics: Topics
-    password: str | None = field(default=None, repr=False)
-    hmac_key: bytes | None = field(default=None, repr=False)
-
-
-def load_endpoint(config: Config) -> Endpoint:
-    """The config's :class:`Endpoint`: read the secret files, check the TLS files exist.
-
-    >>> load_endpoint(config_from_mapping({"table": {"id": "T3"}})).topics.coup
-    'baccarat/v2/T3/coup'
-    """
-    settings = config.mqtt
-    try:
-        topics = Topics(config.prefix)
-    except ValueError as error:
-        raise ConfigError(str(error)) from None
-    password = None
-    if settings.password_file is not None:
-        try:
-            password = read_secret(settings.password_file, "MQTT password").decode("utf-8")
-        except UnicodeDecodeError:
-            raise ConfigError(
-                f"{settings.password_file}: the MQTT password is not UTF-8 text"
-            ) from None
-    key = None
-    if settings.hmac_key_file is not None:
-        key = read_secret(settings.hmac_key_file, "HMAC key")
-    _check_tls_files(settings.tls)
-    return Endpoint(settings, topics, password=password, hmac_key=key)
-
-
-def _check_tls_files(tls: TlsConfig | None) -> None:
-    if tls is None:
-        return
-    for flag, path in (("--tls-ca", tls.ca), ("--tls-cert", tls.cert), ("--tls-key", tls.key)):
-        if path is not None and not path.is_file():
-            raise ConfigError(f"{flag}: {path}: no such file")

@@ -34,7 +34,8 @@ Three things a table needs beyond paho's defaults live here too:
   holds a persistent session's queue, and while that node is down the same id
   cannot subscribe anywhere else in the cluster.
 
->>> from scoreboard.config import Endpoint, MqttConfig
+>>> from scoreboard.config import MqttConfig
+>>> from scoreboard.config_endpoint import Endpoint
 >>> from scoreboard.protocol import Topics
 >>> link = Link(Endpoint(MqttConfig(port=1), Topics("doc/v1/T1")), client_id="doc")
 >>> link.drain(), link.connected
@@ -61,7 +62,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from scoreboard.config import Endpoint
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.config_reader import host_port
 from scoreboard.link_failover import Failover
 from scoreboard.link_ping import AnswerWatch

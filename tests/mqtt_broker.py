@@ -26,7 +26,8 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.table import TableState
 from scoreboard.feeds.mqtt import MqttFeed
 from scoreboard.protocol import Topics

@@ -34,7 +34,8 @@ from pathlib import Path
 import pytest
 from mqtt_broker import free_port
 
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.protocol import Topics
 
 RABBITMQ_BIN = Path("/usr/lib/rabbitmq/bin")

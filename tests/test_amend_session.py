@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import logging
 
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.events import Correct, CoupReceived, Event
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer

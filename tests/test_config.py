@@ -14,10 +14,10 @@ from scoreboard.config import (
     TlsConfig,
     config_from_mapping,
     load_config,
-    load_endpoint,
     parse_hostport,
     parse_size,
 )
+from scoreboard.config_endpoint import load_endpoint
 
 SAMPLE = Path(__file__).resolve().parent.parent / "kiosk" / "scoreboard.yaml"
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from mqtt_broker import Display, needs_mosquitto, publisher, running_broker, unique_prefix
 
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import Controller
 from scoreboard.core.events import ControllerStatus, CoupReceived, Event, Origin, Snapshot
 from scoreboard.core.shoe import Dealer, timed

@@ -108,7 +108,8 @@ def test_the_other_displays_follow_the_keypad(table_net, tmp_path):
 #: A shoe controller in a process of its own (sessions are its clock's): six coups, then it fails.
 SHOE_THAT_FAILS = """
 import sys
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import Controller
 from scoreboard.core.events import CoupReceived
 from scoreboard.core.limits import Limits

@@ -8,7 +8,7 @@ import time
 import pytest
 from mqtt_broker import Broker, Recorder, needs_mosquitto, publisher, running_broker, unique_prefix
 
-from scoreboard.config import Endpoint
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.link import (
     Connected,
     Disconnected,

@@ -21,7 +21,8 @@ import pytest
 from hostile_broker import HangingBroker, hanging_broker
 from mqtt_broker import Broker, Display, needs_mosquitto, running_broker, unique_prefix
 
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import Controller
 from scoreboard.core.events import CoupReceived
 from scoreboard.core.shoe import Dealer, timed

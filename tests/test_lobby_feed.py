@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from mqtt_broker import needs_mosquitto, publisher, running_broker, wait_for
 
-from scoreboard.config import Endpoint
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.events import ControllerStatus, Origin, Snapshot
 from scoreboard.lobby import Floor, Listing, TileState
 from scoreboard.lobby.feed import LobbyFeed

@@ -11,7 +11,8 @@ from __future__ import annotations
 import itertools
 import json
 
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.events import CoupReceived, Event, NewShoe, Snapshot
 from scoreboard.core.roads import Roads
 from scoreboard.core.shoe import Dealer

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.behind import LEFT_BEHIND_SPAN
 from scoreboard.core.events import ControllerStatus, CoupReceived, NewShoe, Origin
 from scoreboard.core.shoe import Dealer

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 import scoreboard.feeds.session as session_module
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.events import ControllerStatus, CoupReceived, Event, Origin, Void
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer

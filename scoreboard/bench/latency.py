@@ -21,7 +21,8 @@ from typing import Any
 
 import pygame
 
-from scoreboard.config import Endpoint, MqttConfig
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import Controller
 from scoreboard.core.events import CoupReceived, Event
 from scoreboard.core.limits import Limits

@@ -13,16 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from scoreboard.cli import UsageError, sigterm_as_interrupt
-from scoreboard.config import (
-    PROTOCOLS,
-    Config,
-    ConfigError,
-    Endpoint,
-    TlsConfig,
-    load_endpoint,
-    parse_brokers,
-    with_mqtt,
-)
+from scoreboard.config import PROTOCOLS, Config, ConfigError, TlsConfig, parse_brokers, with_mqtt
+from scoreboard.config_endpoint import Endpoint, load_endpoint
 from scoreboard.core.limits import limits_from_spec
 from scoreboard.core.shoe import MAX_DECKS, Dealer, run_tag
 from scoreboard.core.table import Limits
@@ -134,7 +126,7 @@ def apply_mqtt_arguments(config: Config, args: argparse.Namespace) -> Config:
 
 
 def endpoint_from(config: Config) -> Endpoint:
-    """The config's one :class:`~scoreboard.config.Endpoint`; a usage error if unusable."""
+    """The config's one :class:`~scoreboard.config_endpoint.Endpoint`; a usage error if unusable."""
     try:
         return load_endpoint(config)
     except ConfigError as error:

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from scoreboard.config import Endpoint
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller.inbox import ControllerInbox
 from scoreboard.controller.sessions import SessionStore, ShoeMark
 from scoreboard.controller.stream import SessionStream

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from scoreboard.config import Endpoint
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller.sessions import SessionStore
 from scoreboard.link import Delivery, Link, Publish
 from scoreboard.protocol import WILL_SEQ, ControllerStatus, Event, Origin, Snapshot, wire

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from scoreboard.config import Endpoint
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import RESYNC_MIN_INTERVAL, ControllerInbox, SessionStore, SessionStream
 from scoreboard.controller.dealing import utc_now
 from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, Snapshot

@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from scoreboard.config import Endpoint
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.feeds.session import STEP_BUDGET, DisplaySession, Keeper
 from scoreboard.health import JournalHealth, RenderHealth

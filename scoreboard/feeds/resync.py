@@ -18,7 +18,7 @@ import logging
 import random
 from collections.abc import Callable
 
-from scoreboard.config import Endpoint
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.events import ResyncRequest
 from scoreboard.core.table import TableState
 from scoreboard.feeds.repeats import game_ranges

@@ -27,7 +27,8 @@ monotonic time),
   status, the latter when it changed (at most every 0.5 s while a backlog is
   worked through) and again on every connect (:mod:`.pacing`).
 
->>> from scoreboard.config import Endpoint, MqttConfig
+>>> from scoreboard.config import MqttConfig
+>>> from scoreboard.config_endpoint import Endpoint
 >>> from scoreboard.core.table import TableState
 >>> from scoreboard.link import Connected, Subscribed
 >>> from scoreboard.protocol import Topics
@@ -48,7 +49,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from scoreboard.config import Endpoint
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.config_reader import host_port
 from scoreboard.core.behind import LeftBehind
 from scoreboard.core.events import ControllerStatus, Event, Origin, ResyncRequest, Snapshot

@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 
-from scoreboard.config import Endpoint
+from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.events import Event, ResyncRequest
 from scoreboard.feeds.repeats import OnceLog
 from scoreboard.link import (

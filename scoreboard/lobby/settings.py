@@ -29,8 +29,8 @@ from scoreboard.config import (
     config_from_mapping,
     good_road_rules,
     read_document,
-    read_secret,
 )
+from scoreboard.config_endpoint import read_secret
 from scoreboard.config_reader import Reader
 from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.lobby.arrange import SortKey

@@ -1,0 +1,86 @@
+"""How to reach one table's feed: the broker settings, the topics and the secrets, as one value.
+
+The config (:mod:`scoreboard.config`) says where the broker is and where the
+secrets lie; :func:`load_endpoint` reads the secret files once, checks the TLS
+files exist, and hands the link, the display and the controller one
+:class:`Endpoint`.
+
+>>> from scoreboard.config import config_from_mapping
+>>> load_endpoint(config_from_mapping({"table": {"id": "T3"}})).topics.prefix
+'baccarat/v2/T3'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scoreboard.config import Config, MqttConfig, TlsConfig
+from scoreboard.config_reader import ConfigError
+from scoreboard.protocol.topics import Topics
+
+
+def read_secret(path: Path | str, what: str) -> bytes:
+    """A password or HMAC key from its file, without the trailing newline."""
+    try:
+        secret = Path(path).read_bytes().strip()
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read the {what} ({error.strerror or error})") from None
+    if not secret:
+        raise ConfigError(f"{path}: the {what} file is empty")
+    return secret
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """How to reach one table's feed: broker settings, topics and secrets, as one value.
+
+    Built once by :func:`load_endpoint` and handed whole to the link, the
+    display and the controller, so no secret travels beside the settings and
+    nothing reads the prefix or a secret file a second time.  The secrets
+    never show in a ``repr`` (a log line or a traceback).
+
+    >>> endpoint = Endpoint(MqttConfig(), Topics("baccarat/v1/T1"), password="s3cret")
+    >>> endpoint.topics.prefix, "s3cret" in repr(endpoint)
+    ('baccarat/v1/T1', False)
+    """
+
+    mqtt: MqttConfig
+    topics: Topics
+    password: str | None = field(default=None, repr=False)
+    hmac_key: bytes | None = field(default=None, repr=False)
+
+
+def load_endpoint(config: Config) -> Endpoint:
+    """The config's :class:`Endpoint`: read the secret files, check the TLS files exist.
+
+    >>> from scoreboard.config import config_from_mapping
+    >>> load_endpoint(config_from_mapping({"table": {"id": "T3"}})).topics.coup
+    'baccarat/v2/T3/coup'
+    """
+    settings = config.mqtt
+    try:
+        topics = Topics(config.prefix)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+    password = None
+    if settings.password_file is not None:
+        try:
+            password = read_secret(settings.password_file, "MQTT password").decode("utf-8")
+        except UnicodeDecodeError:
+            raise ConfigError(
+                f"{settings.password_file}: the MQTT password is not UTF-8 text"
+            ) from None
+    key = None
+    if settings.hmac_key_file is not None:
+        key = read_secret(settings.hmac_key_file, "HMAC key")
+    _check_tls_files(settings.tls)
+    return Endpoint(settings, topics, password=password, hmac_key=key)
+
+
+def _check_tls_files(tls: TlsConfig | None) -> None:
+    if tls is None:
+        return
+    for flag, path in (("--tls-ca", tls.ca), ("--tls-cert", tls.cert), ("--tls-key", tls.key)):
+        if path is not None and not path.is_file():
+            raise ConfigError(f"{flag}: {path}: no such file")
