@@ -30,9 +30,10 @@ Three things a table needs beyond paho's defaults live here too:
   ``mqtt.broker: [h1:p1, h2:p2]``): a failed connect or a lost connection moves
   the link to the next broker, after a jittered backoff so a floor of displays
   losing one node does not arrive on the next all in the same instant.  Each
-  broker gets its own client id (:func:`broker_client_id`): a RabbitMQ node
-  holds a persistent session's queue, and while that node is down the same id
-  cannot subscribe anywhere else in the cluster.
+  broker gets its own client id
+  (:func:`~scoreboard.link_failover.broker_client_id`): a RabbitMQ node holds a
+  persistent session's queue, and while that node is down the same id cannot
+  subscribe anywhere else in the cluster.
 
 >>> from scoreboard.config import MqttConfig
 >>> from scoreboard.config_endpoint import Endpoint
@@ -51,7 +52,6 @@ import select
 import socket
 import ssl
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -64,7 +64,8 @@ from paho.mqtt.properties import Properties
 
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.config_reader import host_port
-from scoreboard.link_failover import Failover
+from scoreboard.link_failover import Failover, broker_client_id, moving_on, starting_broker
+from scoreboard.link_failure import connect_failure
 from scoreboard.link_ping import AnswerWatch
 from scoreboard.protocol import Topics
 
@@ -108,9 +109,10 @@ class Refused:
 class Unreachable:
     """A connection attempt failed before the broker answered; ``reason`` names why.
 
-    ``reason`` is :func:`connect_failure` of the error: a refused port, an unknown
-    host, or a certificate the link will not trust (``certificate verify failed:
-    unknown CA``), which a pit technician fixes on the display, not on the network.
+    ``reason`` is :func:`~scoreboard.link_failure.connect_failure` of the error:
+    a refused port, an unknown host, or a certificate the link will not trust
+    (``certificate verify failed: unknown CA``), which a pit technician fixes on
+    the display, not on the network.
     ``broker`` is the one tried (``host:port``).
     """
 
@@ -152,43 +154,6 @@ class Publish:
     payload: bytes
     qos: int = 1
     retain: bool = False
-
-
-# -- why a connection attempt failed ------------------------------------------------------
-#: OpenSSL's verify codes (X509_V_ERR_*) grouped by what a technician must fix.
-_VERIFY_CAUSES = {
-    2: "unknown CA", 18: "unknown CA", 19: "unknown CA", 20: "unknown CA", 21: "unknown CA",
-    9: "not yet valid", 10: "expired", 23: "revoked", 62: "hostname mismatch",
-    64: "hostname mismatch",
-}  # fmt: skip
-
-
-def connect_failure(error: BaseException | None) -> str:
-    """Why a connection attempt failed, in a few words a log line can carry.
-
-    >>> connect_failure(ConnectionRefusedError(111, "Connection refused"))
-    'connection refused'
-    >>> error = ssl.SSLCertVerificationError(1, "certificate verify failed")
-    >>> error.verify_code, error.verify_message = 10, "certificate has expired"
-    >>> connect_failure(error)
-    'certificate verify failed: expired (certificate has expired)'
-    """
-    if isinstance(error, ssl.SSLCertVerificationError):
-        cause = _VERIFY_CAUSES.get(getattr(error, "verify_code", 0), "untrusted certificate")
-        detail = getattr(error, "verify_message", "") or error.reason or ""
-        return f"certificate verify failed: {cause}" + (f" ({detail})" if detail else "")
-    if isinstance(error, ssl.SSLError):
-        what = (error.reason or str(error)).lower().replace("_", " ")
-        return f"TLS handshake failed: {what}"
-    if isinstance(error, ConnectionRefusedError):
-        return "connection refused"
-    if isinstance(error, socket.gaierror):
-        return f"host name not found ({error.strerror or error})"
-    if isinstance(error, TimeoutError):
-        return "timed out"
-    if isinstance(error, OSError):
-        return (error.strerror or str(error) or type(error).__name__).lower()
-    return "" if error is None else str(error) or type(error).__name__
 
 
 # -- building the client ----------------------------------------------------------------------
@@ -262,31 +227,6 @@ def session_client_id(endpoint: Endpoint, default: str) -> str:
     return endpoint.mqtt.client_id or default
 
 
-def broker_client_id(client_id: str, index: int) -> str:
-    """The client id on the ``index``-th broker of the list: ``ID``, then ``ID-b2``, ``ID-b3``...
-
-    A persistent session lives on the node that holds it; a second id per broker
-    keeps a dead node's session from blocking the next one, and returning to a
-    broker finds the session (and the messages) left there.
-
-    >>> broker_client_id("scoreboard-d1", 0), broker_client_id("scoreboard-d1", 2)
-    ('scoreboard-d1', 'scoreboard-d1-b3')
-    >>> len(broker_client_id("x" * 128, 1))
-    128
-    """
-    if index == 0:
-        return client_id
-    suffix = f"-b{index + 1}"
-    return client_id[: 128 - len(suffix)] + suffix
-
-
-#: The broker each list last moved to, so a link built anew for the same list (a
-#: controller renews its link on every lost connection) starts where the last one
-#: went instead of on the node that just failed.
-_LAST_BROKER: dict[tuple[tuple[str, int], ...], int] = {}
-_LAST_BROKER_LOCK = threading.Lock()
-
-
 def _connect_properties(endpoint: Endpoint) -> Properties | None:
     """MQTT 5: ask the broker to keep the session (queued QoS 1 messages) a while."""
     if endpoint.mqtt.protocol != "5":
@@ -336,8 +276,7 @@ class Link:
         self._answers = AnswerWatch()
         self._answered = False  # the broker answered the current CONNECT (accepted or refused)
         self._brokers = endpoint.mqtt.brokers
-        with _LAST_BROKER_LOCK:
-            self._index = _LAST_BROKER.get(self._brokers, 0) % len(self._brokers)
+        self._index = starting_broker(self._brokers)
         self._failover = Failover(self._move) if len(self._brokers) > 1 else None
         self._client = self._build(self._index)
 
@@ -441,8 +380,7 @@ class Link:
     def _failed(self, client: mqtt.Client) -> None:
         """The current client's connect failed or its connection was lost: move on."""
         if self._failover is not None and client is self._client:
-            with _LAST_BROKER_LOCK:  # a link built anew meanwhile starts on the next one
-                _LAST_BROKER[self._brokers] = (self._index + 1) % len(self._brokers)
+            moving_on(self._brokers, self._index)
             self._failover.due()
 
     def _cut(self, reason: str) -> bool:

@@ -19,6 +19,42 @@ log = logging.getLogger("scoreboard.link")
 FAILOVER_FIRST = 1.0
 FAILOVER_MAX = 10.0
 
+#: The broker each list last moved to, so a link built anew for the same list (a
+#: controller renews its link on every lost connection) starts where the last one
+#: went instead of on the node that just failed.
+_LAST_BROKER: dict[tuple[tuple[str, int], ...], int] = {}
+_LAST_BROKER_LOCK = threading.Lock()
+
+
+def starting_broker(brokers: tuple[tuple[str, int], ...]) -> int:
+    """Where a link built for ``brokers`` starts: where the list last moved to, else the first."""
+    with _LAST_BROKER_LOCK:
+        return _LAST_BROKER.get(brokers, 0) % len(brokers)
+
+
+def moving_on(brokers: tuple[tuple[str, int], ...], index: int) -> None:
+    """The link on ``brokers[index]`` failed: a link built anew meanwhile starts on the next."""
+    with _LAST_BROKER_LOCK:
+        _LAST_BROKER[brokers] = (index + 1) % len(brokers)
+
+
+def broker_client_id(client_id: str, index: int) -> str:
+    """The client id on the ``index``-th broker of the list: ``ID``, then ``ID-b2``, ``ID-b3``...
+
+    A persistent session lives on the node that holds it; a second id per broker
+    keeps a dead node's session from blocking the next one, and returning to a
+    broker finds the session (and the messages) left there.
+
+    >>> broker_client_id("scoreboard-d1", 0), broker_client_id("scoreboard-d1", 2)
+    ('scoreboard-d1', 'scoreboard-d1-b3')
+    >>> len(broker_client_id("x" * 128, 1))
+    128
+    """
+    if index == 0:
+        return client_id
+    suffix = f"-b{index + 1}"
+    return client_id[: 128 - len(suffix)] + suffix
+
 
 class Failover:
     """Moves a link along its broker list, one move at a time, on a thread of its own.
