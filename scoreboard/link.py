@@ -65,7 +65,7 @@ from paho.mqtt.properties import Properties
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.config_reader import host_port
 from scoreboard.link_failover import Failover, broker_client_id, moving_on, starting_broker
-from scoreboard.link_failure import connect_failure
+from scoreboard.link_failure import connect_failure, unanswered_connect
 from scoreboard.link_ping import AnswerWatch
 from scoreboard.protocol import Topics
 
@@ -462,8 +462,10 @@ class Link:
         def disconnected() -> LinkEvent:
             cut, self._answers.cut_reason = self._answers.cut_reason, None
             self._answers.reset()
-            if not answered:  # the CONNECT went unanswered: the broker was never reached
-                return Unreachable(cut or f"no answer to the CONNECT ({reason_code})", broker)
+            # The CONNECT went unanswered (not a disconnect of our own): never reached.
+            if not answered and (cut or getattr(reason_code, "is_failure", True)):
+                keepalive = self.endpoint.mqtt.keepalive
+                return Unreachable(cut or unanswered_connect(str(reason_code), keepalive), broker)
             return Disconnected(cut or str(reason_code), broker)
 
         self._hand_over(disconnected, "on_disconnect")

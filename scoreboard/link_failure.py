@@ -45,3 +45,20 @@ def connect_failure(error: BaseException | None) -> str:
     if isinstance(error, OSError):
         return (error.strerror or str(error) or type(error).__name__).lower()
     return "" if error is None else str(error) or type(error).__name__
+
+
+def unanswered_connect(paho_reason: str, keepalive: int) -> str:
+    """Why a connection ended before the broker answered its CONNECT, from paho's reason.
+
+    paho itself ends a CONNECT left unanswered for a keepalive ("Keep alive
+    timeout"); a broker that cannot take the client (a cluster node without its
+    quorum) may instead close the connection without a word.
+
+    >>> unanswered_connect("Keep alive timeout", 1)
+    'the broker did not answer the CONNECT within the 1 s keepalive'
+    >>> unanswered_connect("Unspecified error", 1)
+    'the broker closed the connection without answering the CONNECT'
+    """
+    if paho_reason == "Keep alive timeout":
+        return f"the broker did not answer the CONNECT within the {keepalive} s keepalive"
+    return "the broker closed the connection without answering the CONNECT"

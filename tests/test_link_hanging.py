@@ -172,3 +172,17 @@ def test_one_broker_that_hung_and_came_back_on_its_port_ends_live(tmp_path):
             display.stop()
             controller.stop()
             broker.stop()
+
+
+def test_a_connect_paho_ends_at_its_keepalive_is_logged_as_unreachable_naming_it(caplog):
+    """With a keepalive under CONNECT_TIMEOUT paho's own cut comes first: it is named too."""
+    with hanging_broker("silent") as peer:
+        display = Display(MqttConfig(host=peer.host, port=peer.port, keepalive=1), unique_prefix())
+        display.start()
+        try:
+            why = "the broker did not answer the CONNECT within the 1 s keepalive"
+            assert display.until(lambda: why in caplog.text, 10), caplog.text
+            assert f"mqtt: broker {peer.address} unreachable ({why})" in caplog.text
+            assert display.status() is FeedStatus.CONNECTING
+        finally:
+            display.stop()
