@@ -168,6 +168,22 @@ PAHO_LOG = logging.getLogger("scoreboard.paho")
 PAHO_LOG.addFilter(_ShutdownNoise())
 
 
+class _Client(mqtt.Client):
+    """paho's client, except that the link's answer watch times the CONNECT, not the keepalive.
+
+    paho ends a CONNECT unanswered for one keepalive: at the default 1 s a
+    loaded cluster node whose CONNACK takes 1.5 s was never reached, every
+    attempt cut (measured here with a peer that answers late).  While
+    connecting, :data:`~scoreboard.link_ping.CONNECT_TIMEOUT` decides instead;
+    once connected (pings) and while disconnecting, paho's own check stands.
+    """
+
+    def _check_keepalive(self) -> None:
+        if getattr(getattr(self, "_state", None), "name", "") == "MQTT_CS_CONNECTING":
+            return
+        super()._check_keepalive()
+
+
 def default_client_id(who: str, topics: Topics) -> str:
     """``scoreboard-WHO-PREFIX`` (slashes as dashes), cut to MQTT's 128 characters.
 
@@ -187,7 +203,7 @@ def build_client(
     """
     settings = endpoint.mqtt
     v5 = settings.protocol == "5"
-    client = mqtt.Client(
+    client = _Client(
         CallbackAPIVersion.VERSION2,
         client_id=client_id,
         protocol=mqtt.MQTTv5 if v5 else mqtt.MQTTv311,

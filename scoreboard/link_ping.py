@@ -1,7 +1,7 @@
 """The answer watch: a broker that leaves a ping, a CONNECT or a SUBSCRIBE unanswered is left.
 
 paho waits a whole keepalive for the answer to its PINGREQ (a frozen broker went
-unnoticed for 2 x keepalive), a whole keepalive for a CONNACK, and for ever for
+unnoticed for 2 x keepalive), one keepalive for a CONNACK, and for ever for
 a SUBACK: a stopping or starved cluster node that accepts TCP and never answers
 the CONNECT, or answers it and never the SUBSCRIBE (a session queue on a dead
 node) held a link for as long as paho's keepalive, or for good, while its pings
@@ -45,9 +45,9 @@ PING_TIMEOUT = 0.5
 #: How long a CONNECT may go without its CONNACK.  Before it answers, a RabbitMQ node
 #: registers the client id in its cluster-wide (Raft) tracker, a write a majority of
 #: the nodes must take; on a loaded node that is a round of disk writes on several
-#: busy machines, not milliseconds, so this is seconds.  paho itself ends a CONNECT
-#: unanswered for a keepalive, so with keepalives under this (the default 1 s) paho's
-#: own limit comes first; this bounds the longer ones (``shoe --tables``: 5 s, 30 s...).
+#: busy machines, not milliseconds, so this is seconds.  paho's own limit, one
+#: keepalive (1 s by default), is switched off while connecting (``link._Client``):
+#: it cut every attempt at a node whose CONNACK took 1.5 s.
 CONNECT_TIMEOUT = 5.0
 #: How long a SUBSCRIBE may go without its SUBACK.  A RabbitMQ node declares the
 #: session's durable queue and binds every topic before it answers: cluster-wide

@@ -4,7 +4,8 @@ A :class:`HangingBroker` is a listener on its own thread.  It accepts every
 connection and then either says nothing at all (``silent``: a node that
 accepts TCP and never sends a CONNACK) or answers the CONNECT and the pings and
 never the SUBSCRIBE (``connack-only``: a node whose session queue lives on a
-dead node).  :meth:`HangingBroker.close_listener` stops accepting while the
+dead node); ``connack_delay`` makes it a slow node instead, whose CONNACK takes
+that long.  :meth:`HangingBroker.close_listener` stops accepting while the
 connections it holds stay open, so a real broker can take the port over while
 the hung connection still looks alive to the client.
 """
@@ -47,9 +48,10 @@ def packets(buffer: bytearray) -> Iterator[tuple[int, bytes]]:
 class HangingBroker:
     """A TCP peer that accepts MQTT clients and hangs them (``silent`` or ``connack-only``)."""
 
-    def __init__(self, mode: str, port: int | None = None) -> None:
+    def __init__(self, mode: str, port: int | None = None, *, connack_delay: float = 0.0) -> None:
         assert mode in ("silent", "connack-only")
         self.mode = mode
+        self.connack_delay = connack_delay
         self.host = "127.0.0.1"
         self.port = port or free_port()
         self.accepted = threading.Event()
@@ -122,17 +124,33 @@ class HangingBroker:
             if kind == CONNECT:
                 self.connects += 1
                 level = body[6]  # after the protocol name b"\x00\x04MQTT"
-                client.sendall(CONNACK[5 if level == 5 else 4])
+                self._later(client, CONNACK[5 if level == 5 else 4])
             elif kind == PINGREQ:
                 self.pings += 1
                 client.sendall(PINGRESP)
             elif kind == SUBSCRIBE:
                 self.subscribes += 1  # never answered
 
+    def _later(self, client: socket.socket, packet: bytes) -> None:
+        """Send ``packet`` after ``connack_delay`` (at once without one)."""
+        if not self.connack_delay:
+            client.sendall(packet)
+            return
+
+        def send() -> None:
+            with contextlib.suppress(OSError):  # the client gave up first
+                client.sendall(packet)
+
+        timer = threading.Timer(self.connack_delay, send)
+        timer.daemon = True
+        timer.start()
+
 
 @contextlib.contextmanager
-def hanging_broker(mode: str, port: int | None = None) -> Iterator[HangingBroker]:
-    peer = HangingBroker(mode, port).start()
+def hanging_broker(
+    mode: str, port: int | None = None, *, connack_delay: float = 0.0
+) -> Iterator[HangingBroker]:
+    peer = HangingBroker(mode, port, connack_delay=connack_delay).start()
     try:
         yield peer
     finally:
