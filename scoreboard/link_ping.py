@@ -176,7 +176,13 @@ class AnswerWatch:
                 looks[question] = _Look(look.sent, now + PING_CHECK, overdue=True)
             else:
                 log.debug("mqtt: no answer to %s in %.1f s", question.unanswered, question.timeout)
-                if cut(verdict(question)):
+                try:
+                    ended = cut(verdict(question))
+                except Exception:  # the watch must live on: nothing else times a CONNECT
+                    log.exception("mqtt: error while ending an unanswered connection (ignored)")
+                    looks[question] = _Look(look.sent, now + question.timeout, overdue=True)
+                    continue
+                if ended:
                     self.waiting.clear()  # that connection is over: nothing it asked is due
                     return {}
                 looks[question] = _Look(look.sent, now + PING_CHECK, overdue=True)  # unread bytes

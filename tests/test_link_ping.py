@@ -187,3 +187,26 @@ def test_a_pause_of_the_process_is_not_a_silent_connect():
         assert not cut.wait(3 * SHORT), cuts
     finally:
         watch.stop()
+
+
+def test_a_cut_that_raises_does_not_end_the_watch(caplog):
+    """Nothing else times a CONNECT: the watch tries again after the timeout."""
+    cuts: list[str] = []
+    cut = threading.Event()
+
+    def flaky(reason: str) -> bool:
+        cuts.append(reason)
+        if len(cuts) == 1:
+            raise RuntimeError("socket in a strange state")
+        cut.set()
+        return True
+
+    watch = AnswerWatch(JumpClock(), QUESTIONS)
+    watch.start(flaky)
+    try:
+        watch.on_log(None, None, 0, CONNECT_LINE)
+        assert cut.wait(5)
+        assert len(cuts) == 2
+        assert "error while ending an unanswered connection" in caplog.text
+    finally:
+        watch.stop()
