@@ -61,6 +61,8 @@ class HangingBroker:
         self._listener: socket.socket | None = None
         self._clients: dict[socket.socket, bytearray] = {}
         self._stopping = threading.Event()
+        self._closing = threading.Event()  # close the listener (on the serving thread)
+        self._closed = threading.Event()
         self._thread = threading.Thread(target=self._serve, name=f"hanging-{mode}", daemon=True)
 
     @property
@@ -77,10 +79,18 @@ class HangingBroker:
         return self
 
     def close_listener(self) -> None:
-        """Accept no more; the connections already accepted stay open (and hung)."""
-        listener, self._listener = self._listener, None
-        if listener is not None:
-            listener.close()
+        """Accept no more; the connections already accepted stay open (and hung).
+
+        The serving thread closes it and this waits: a listener closed under a
+        select() still waiting on it keeps listening until that select returns,
+        long enough for a broker starting on the port to fail to bind.
+        """
+        self._closing.set()
+        if self._thread.is_alive():
+            assert self._closed.wait(5), "the listener did not close"
+        elif self._listener is not None:
+            self._listener.close()
+            self._listener = None
 
     def stop(self) -> None:
         self._stopping.set()
@@ -92,11 +102,18 @@ class HangingBroker:
 
     def _serve(self) -> None:
         while not self._stopping.is_set():
+            if self._closing.is_set() and self._listener is not None:
+                self._listener.close()
+                self._listener = None
+                self._closed.set()
             listener = self._listener
             sockets = [*self._clients, *([listener] if listener is not None else [])]
+            if not sockets:  # nobody left to hang: idle until stopped
+                self._stopping.wait(0.05)
+                continue
             try:
-                readable = select.select(sockets, [], [], 0.05)[0] if sockets else []
-            except (OSError, ValueError):  # the listener closed meanwhile
+                readable = select.select(sockets, [], [], 0.05)[0]
+            except (OSError, ValueError):  # a client socket closed meanwhile
                 continue
             for sock in readable:
                 if sock is listener:
