@@ -69,8 +69,10 @@ class Topics:
 
         The retained topics come first, in the order their seq grows (the status is
         a session's birth, the limits follow it, the snapshot is as of the latest
-        payload): the broker sends retained messages in the order of the filters,
-        so a display that subscribes afresh receives them oldest first.
+        payload): mosquitto sends retained messages in the order of the filters, so
+        a display that subscribes afresh receives them oldest first there.  RabbitMQ
+        3.x hands them last filter first (snapshot, limits, status): the display
+        takes either order (docs/protocol.md, "On a cluster").
         """
         return (self.controller_status, self.limits, self.snapshot, self.coup, self.event)
 
