@@ -188,7 +188,8 @@ def decode_snapshot(data: Mapping[str, Any], where: str) -> Snapshot:
 def _limits(data: Mapping[str, Any], where: str) -> Limits:
     currency = _string(data, "currency", where, limit=8, default="USD")
     try:  # drawn on every board and tile: a code the fonts hold, as the config demands
-        check_currency(currency)
+        if currency:  # "": not known yet (a board's own record of unknown limits)
+            check_currency(currency)
     except LimitsSpecError as error:
         raise SchemaError(where, f"key currency: {error}") from None
     bets_raw = _get(data, "bets", dict, where)
