@@ -166,34 +166,34 @@ def card_areas(p: PanelPainter, body: pygame.Rect) -> list[pygame.Rect]:
     return areas
 
 
-def warm_cards(p: PanelPainter, onto: pygame.Surface) -> int:
+def warm_cards(p: PanelPainter) -> list[pygame.Surface]:
     """Draw every card face the last hand can show at this layout, before any coup needs one.
 
     A coup's cards are otherwise drawn the first time they are dealt, and SDL
     encodes a face's runs (:func:`run_length`) at its first blit onto a
     surface: in the first coups of a shoe most cards are new, which made the
     early coups the slow ones (a 1080p card's first blit ~120 us instead of
-    ~45).  So each face is drawn and blitted once onto ``onto``, the frame the
-    cards are blitted onto later (SDL keeps a face's encoding for one
-    destination; its pixels there are covered by the first full frame).  Two
-    heights exist (hands of two cards, or a third card in either), and the
-    third card's turned face at the second.  Returns how many faces were drawn.
+    ~45).  So each face is drawn now, and the renderer blits the returned
+    surfaces, in order, once onto the frame the cards are blitted onto later
+    (SDL keeps a face's encoding for one destination; its pixels there are
+    covered by the first full frame).  Two heights exist (hands of two cards,
+    or a third card in either), and the third card's turned face at the
+    second, listed before its face (turning locks the face, which undoes its runs).
     """
     if "last_coup" not in p.layout.panels:
-        return 0
+        return []
     areas = card_areas(p, p.layout.panels["last_coup"].body)
     two = min(card_height(area, 2) for area in areas)
     three = min(two, *(card_height(area, 3) for area in areas))
     cards = [Card(rank, suit) for rank in RANKS for suit in (*SUITS, None)]
-    drawn = 0
+    faces = []
     for height in dict.fromkeys((two, three)):
         for card in cards:
             face, _ = card_face(p, card, (round(height * CARD_RATIO), height))
-            if height == three:  # turned first: turning locks the face, which undoes its runs
-                onto.blit(turned(p, card, face), (0, 0))
-            onto.blit(face, (0, 0))
-            drawn += 1
-    return drawn
+            if height == three:
+                faces.append(turned(p, card, face))
+            faces.append(face)
+    return faces
 
 
 def card_height(area: pygame.Rect, count: int) -> int:

@@ -1,19 +1,24 @@
 """The full frame: a cached static layer, and only what changed redrawn.
 
-:class:`Renderer` owns one off-screen frame.  ``update`` redraws the small
+:class:`Renderer` draws on one frame: its own off-screen surface, or the
+display's when the kiosk hands it over (:meth:`Renderer.draw_on`, a screen not
+turned: nothing is copied on the way to the screen).  ``update`` redraws the small
 panels whose content changed, and of them only what they draw differently
 from last time (they draw onto a :class:`~scoreboard.render.canvas.Recorder`),
 and of the roads only the changed cells; a road is redrawn whole only when
 its window scrolled (all roads scroll together).  It returns the rectangles
-it touched; the app copies those to the display, so a frame that fails
-half-way never reaches the screen.  A full frame copies the static layer
-once; only the entries in visible columns get a sprite.
+it touched; the app shows only those, and only after a whole update
+succeeded, so a frame that fails half-way never reaches the screen (the next
+one is full).  A full frame copies the static layer once; only the entries in
+visible columns get a sprite.
 
 Motion (:mod:`scoreboard.render.motion`) is a timing model the renderer asks:
 how many of the last hand's cards show, how grown the newest mark is, which
-overlays (the winner banner) are up.  Overlays are composited over the drawn
-board (:attr:`Renderer.base`), so the board under them is restored exactly
-when they move or end.  ``next_blink`` and ``blink`` drive every animation.
+overlays (the winner banner) are up.  Overlays are drawn over the board on the
+same frame, the board under them kept in a saved copy
+(:mod:`scoreboard.render.compose`), so it is restored exactly when they move or
+end; :attr:`Renderer.base` is the board without them.  ``next_blink`` and
+``blink`` drive every animation.
 
 Each panel is drawn inside its own guard (:mod:`scoreboard.render.guard`): a
 panel that raises shows a neutral placeholder, the others go on updating, and
@@ -93,14 +98,15 @@ class Renderer:
         self.sprites = Sprites()
         self.roads = RoadPainter(theme, self.sprites, self.text)
         self.panels = PanelPainter(theme, self.layout, self.text, self.roads)
-        #: The drawn board without overlays; :attr:`frame` is what the screen shows.
-        self.base = pygame.Surface(size)
-        self.compositor = Compositor(self.base)
+        #: The frame drawn on (board and overlays in place) and the board under the overlays.
+        self.compositor = Compositor(size)
         self.static = static_layer(theme, self.layout, self.panels)
         if "counters" in self.layout.panels and "counters" not in self.drawers:
             draw_tile_faces(self.panels, self.static)
-        if "last_coup" not in self.drawers:
-            warm_cards(self.panels, self.base)  # off the coup path: the first coups drew most faces
+        # Off the coup path: the first coups drew most faces.  Blitted once onto the frame
+        # at its first full frame (SDL encodes a face for one destination: the frame's).
+        self._faces = [] if "last_coup" in self.drawers else warm_cards(self.panels)
+        self._faces_on: pygame.Surface | None = None
         self.motion = self._motion(motion)
         #: The correction notices and the keypad's prompt (shown with motion off too).
         self.notices = Notices(theme, self.panels, self.layout)
@@ -144,8 +150,22 @@ class Renderer:
 
     @property
     def frame(self) -> pygame.Surface:
-        """What the screen shows: the board, with any overlay composited over it."""
+        """What the screen shows: the board, with any overlay drawn over it."""
         return self.compositor.frame
+
+    @property
+    def base(self) -> pygame.Surface:
+        """The drawn board without overlays (the frame itself while none is up; else a copy)."""
+        return self.compositor.board()
+
+    def draw_on(self, surface: pygame.Surface) -> None:
+        """Draw straight onto ``surface`` (the display's, on a screen not turned) from now on.
+
+        The screen then needs no copy of the changed rectangles; the next update
+        is a full frame.  ``surface`` must be this renderer's size.
+        """
+        self.compositor.retarget(surface)
+        self.invalidate()
 
     def _compose(self, now: float, dirty: list[pygame.Rect]) -> list[pygame.Rect]:
         overlays = [*(self.motion.overlays() if self.motion is not None else ())]
@@ -194,8 +214,9 @@ class Renderer:
         dirty: list[pygame.Rect] = []
         full = not self._keys
         if full:
-            self.base.blit(self.static, (0, 0))
-            dirty.append(self.base.get_rect())
+            self._warm_faces()
+            self.frame.blit(self.static, (0, 0))
+            dirty.append(self.frame.get_rect())
         given = FrameInput(table, status, clock, now, journal_failing)
         changed = self.road_frame.index.sync(table.roads)
         arrived = self._arrived(table, changed, full)
@@ -208,7 +229,7 @@ class Renderer:
         self.notices.set_prompt(notice)
         self.notices.observe(table, now)
         if changed:  # new entries: the marks still drawing in or blinking are finished first
-            dirty += self.road_frame.newest.settle(self.base, self.static, self.views)
+            dirty += self.road_frame.newest.settle(self.frame, self.static, self.views)
         version = (table.version, table.shuffling)
         self._refresh("counters", version, given, dirty, full)
         self._refresh("predictions", version, given, dirty, full)
@@ -230,7 +251,7 @@ class Renderer:
         )
         self._refresh("header", header, given, dirty, full)
         if self.good_road_plate is not None:
-            plate = functools.partial(self.good_road_plate.update, self.base, self.static)
+            plate = functools.partial(self.good_road_plate.update, self.frame, self.static)
             self._guarded("good_roads", now, lambda: dirty.extend(plate(table, dirty, full)))
         if table.shuffling and "big_road" in self.layout.panels and dirty:
             dirty.append(self._shuffle_screen(table, now))
@@ -242,6 +263,14 @@ class Renderer:
             newest.begin([], None)  # the banner covers the roads; a blink would cut into it
         dirty += self._animate_newest(now)
         return self._compose(now, dirty)
+
+    def _warm_faces(self) -> None:
+        """The card faces blitted once onto the frame (the full frame covers them)."""
+        frame = self.frame
+        if self._faces_on is not frame:
+            for face in self._faces:
+                frame.blit(face, (0, 0))
+            self._faces_on = frame
 
     def next_blink(self, now: float) -> float | None:
         """The next moment anything animated changes (a blink, a card, a banner), or None."""
@@ -296,7 +325,7 @@ class Renderer:
                 self._refresh(name, key, given, dirty, full)
             elif touched:
                 draw = functools.partial(
-                    roads.draw_cells, self.base, self.static, name, table, touched, dirty
+                    roads.draw_cells, self.frame, self.static, name, table, touched, dirty
                 )
                 self._guarded(name, given.now, draw)
             if touched and table.roads.length(name):
@@ -305,7 +334,7 @@ class Renderer:
 
     def _animate_newest(self, now: float) -> list[pygame.Rect]:
         scale = self.motion.draw_in(now) if self.motion is not None else None
-        return self.road_frame.newest.draw(self.base, self.static, self.views, now, scale)
+        return self.road_frame.newest.draw(self.frame, self.static, self.views, now, scale)
 
     def _cards_shown(self, now: float) -> int | None:
         return self.motion.cards_shown(now) if self.motion is not None else None
@@ -322,7 +351,7 @@ class Renderer:
             self._refresh_recorded(name, key, box, given, dirty, full)
             return
         if not full:
-            self.base.blit(self.static, box.rect, box.rect)
+            self.frame.blit(self.static, box.rect, box.rect)
             dirty.append(box.rect)
         drawn = self._guarded(name, given.now, lambda: self._draw_panel(name, box, given))
         if not drawn:
@@ -332,8 +361,8 @@ class Renderer:
 
     def _placeholder(self, name: str, box: PanelBox) -> None:
         """Panel ``name`` failed: its placeholder, not a half-drawn panel; tried again next."""
-        self.base.blit(self.static, box.rect, box.rect)
-        self.panels.placeholder(self.base, name)
+        self.frame.blit(self.static, box.rect, box.rect)
+        self.panels.placeholder(self.frame, name)
         self.views.pop(name, None)  # nothing of it blinks or is read off the screen
         self.panel_views.pop(name, None)
         self._keys.pop(name, None)  # the next update tries the panel again
@@ -361,7 +390,7 @@ class Renderer:
                 dirty.append(box.rect)
             return
         before = None if full else self._ops.get(name)
-        areas = put_down(self.base, self.static, before, pen.ops, box.rect, full=full)
+        areas = put_down(self.frame, self.static, before, pen.ops, box.rect, full=full)
         if not full:
             dirty += areas
         self._ops[name] = pen.ops
@@ -385,7 +414,7 @@ class Renderer:
         self._guarded(
             SHUFFLE_BANNER,
             now,
-            lambda: drawn.append(draw_shuffle_screen(self.panels, self.base, table)),
+            lambda: drawn.append(draw_shuffle_screen(self.panels, self.frame, table)),
         )
         return drawn[0] if drawn else self.layout.panels["big_road"].rect
 
@@ -393,7 +422,7 @@ class Renderer:
         self, name: str, box: PanelBox, given: FrameInput, frame: pygame.Surface | None = None
     ) -> None:
         """Draw panel ``name`` onto ``frame`` (default the board itself)."""
-        frame = self.base if frame is None else frame
+        frame = self.frame if frame is None else frame
         table = given.table
         drawer = self.drawers.get(name)
         if drawer is not None:
