@@ -260,7 +260,9 @@ def put_down(
 
     Without ``before`` (what it drew last time) the panel goes down whole, over
     the static layer (already down on a ``full`` frame); with it, only where the
-    operations differ (:func:`changed_areas`, :func:`replay`).
+    operations differ (:func:`changed_areas`, :func:`replay`), grown to the
+    outlines they cut, which are drawn again whole: every pixel written is in
+    the areas returned (an overlay drawn over the frame is drawn again there).
     """
     if before is None:
         if not full:
@@ -269,9 +271,10 @@ def put_down(
             op.run(frame)
         return [box]
     areas = [area.clip(box) for area in changed_areas(before, ops)]
-    areas = [area for area in areas if area.w and area.h]
+    outlines = [op.rect for op in ops if op.width > 0]
+    areas = [whole_outlines(area, outlines) for area in areas if area.w and area.h]
     replay(frame, static, ops, areas)
-    return areas
+    return [area.clip(frame.get_rect()) for area in areas]
 
 
 def whole_outlines(area: pygame.Rect, outlines: Sequence[pygame.Rect]) -> pygame.Rect:
