@@ -15,7 +15,7 @@ import pygame
 from scoreboard.core.cards import RANKS, SUITS, Card, hand_total
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.table import TableState
-from scoreboard.render.canvas import draw_rect
+from scoreboard.render.canvas import draw_rect, mark_opaque, rounded_cross
 from scoreboard.render.marks import SIDE_KEY
 from scoreboard.render.panels import DrawnText, PanelPainter
 
@@ -258,7 +258,9 @@ def turned(p: PanelPainter, card: Card, face: pygame.Surface) -> pygame.Surface:
     found = p.roads.sprites.get(key)
     if found is not None:
         return found
-    return p.roads.sprites.put(key, run_length(pygame.transform.rotate(face, 90)))
+    sideways = run_length(pygame.transform.rotate(face, 90))
+    upright = face.get_size()
+    return p.roads.sprites.put(key, mark_opaque(sideways, opaque_cross(upright[::-1], upright[0])))
 
 
 def card_face(
@@ -280,7 +282,7 @@ def card_face(
     if found is not None:
         return found, rank
     face = pygame.Surface(size, pygame.SRCALPHA)
-    radius = max(2, size[0] // 9)
+    radius = corner_radius(size[0])
     draw_rect(face, colors.card_face, face.get_rect(), border_radius=radius)
     draw_rect(face, colors.card_edge, face.get_rect(), max(1, size[0] // 40), border_radius=radius)
     face.blit(glyphs, rank.rect)
@@ -288,7 +290,22 @@ def card_face(
         pip = pygame.Rect(size[0] * 0.15, size[1] * 0.46, size[0] * 0.7, size[1] * 0.5)
         mark = p.text.fit(SUIT_GLYPHS[card.suit], pip.height, pip.width, ink)
         face.blit(mark, mark.get_rect(center=pip.center))
-    return p.roads.sprites.put(key, run_length(face)), rank
+    face = mark_opaque(run_length(face), opaque_cross(size, size[0]))
+    return p.roads.sprites.put(key, face), rank
+
+
+def corner_radius(width: int) -> int:
+    """The rounding of a card's corners, for a card ``width`` pixels wide (upright)."""
+    return max(2, width // 9)
+
+
+def opaque_cross(size: tuple[int, int], width: int) -> list[pygame.Rect]:
+    """Where a card face of ``size`` (upright ``width``) is opaque: all but its round corners.
+
+    >>> opaque_cross((90, 126), 90)
+    [Rect(0, 11, 90, 104), Rect(11, 0, 68, 126)]
+    """
+    return rounded_cross(pygame.Rect((0, 0), size), corner_radius(width))
 
 
 def run_length(face: pygame.Surface) -> pygame.Surface:
