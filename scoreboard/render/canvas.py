@@ -261,7 +261,7 @@ def replay(
             area = whole_outlines(area, outlines).clip(frame.get_rect())
             frame.set_clip(area)
             hits = area.collidelistall(reach)
-            for piece in uncovered(area, covered(ops[n] for n in hits)):
+            for piece in uncovered(area, covered((ops[n] for n in hits), area)):
                 copy_area(frame, static, piece)
             for n in hits:
                 ops[n].run(frame)
@@ -269,18 +269,35 @@ def replay(
         frame.set_clip(before)
 
 
-def covered(ops: Iterable[Op]) -> list[pygame.Rect]:
-    """Where ``ops`` put down opaque pixels of their own: filled rectangles (less their
-    round corners) and whole-surface blits of a surface :func:`mark_opaque` named."""
+HOLE_PIXELS = 2 * MERGE_PIXELS
+"""An opaque part smaller than this (within the area replayed) gets the static layer anyway.
+
+Leaving a hole splits the copy into up to four rectangles, each with the fixed
+cost of a blit: a small hole costs more than the pixels it saves.
+"""
+
+
+def covered(ops: Iterable[Op], area: pygame.Rect) -> list[pygame.Rect]:
+    """Where ``ops`` put down opaque pixels of their own in ``area``, in large parts only.
+
+    Filled rectangles (their band clear of the round corners) and whole-surface
+    blits of a surface :func:`mark_opaque` named (its largest part): one hole
+    an operation, so that a copy splits into few rectangles.
+    """
     found = []
     for op in ops:
         if op.source is None:
-            if op.width == 0 and op.shape is not None:
-                found += rounded_cross(op.shape, op.radius)
+            if op.width != 0 or op.shape is None:
+                continue
+            parts = rounded_cross(op.shape, op.radius)
         elif op.area is None:
-            parts = OPAQUE.get(op.source)
-            if parts:
-                found += [part.move(op.rect.topleft) for part in parts]
+            parts = [part.move(op.rect.topleft) for part in OPAQUE.get(op.source, ())]
+        else:
+            continue
+        if parts:
+            hole = max((part.clip(area) for part in parts), key=lambda r: r.w * r.h)
+            if hole.w * hole.h >= HOLE_PIXELS:
+                found.append(hole)
     return found
 
 
