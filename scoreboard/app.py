@@ -309,8 +309,8 @@ class Kiosk:
                 pygame.display.update(dirty)
             elif self.heartbeat.due(self.clock()):
                 # Nothing changed, but a ping is due: one pixel to the display, so a frozen
-                # X server or compositor blocks here and stops the pings.  Never right
-                # after a failed frame (half drawn on the display?): the next one is full.
+                # X server or compositor blocks here and stops the pings.  Never right after a
+                # failed frame, half drawn on the display: the next one is full, so has dirty.
                 pygame.display.update(pygame.Rect(0, 0, 1, 1))
         except Exception:
             self._report("drawing a frame failed; the last good frame stays on screen", now)
