@@ -12,6 +12,7 @@ import pytest
 from dealt import dealt_games, table_with
 from test_render_dirty import StandInMotion
 
+from scoreboard.core.rules import Game
 from scoreboard.core.table import FeedStatus
 from scoreboard.render.compose import Compositor
 from scoreboard.render.screen import Renderer
@@ -138,3 +139,54 @@ def test_a_chain_of_overlapping_overlays_is_drawn_again_whole_in_order():
         patch.rect = None
     compositor.compose(overlays, 2.0, [])
     assert pixels(frame) == pixels(board)
+
+
+def first_coup(theme: Theme, shuffled: bool) -> tuple[int, bytes]:
+    """Pixels copied from the static layer by the first coup of a new shoe, and its frame.
+
+    ``shuffled``: a shuffle mark came after the new shoe (the screen covers its
+    empty board until that coup).
+    """
+    games = dealt_games(seed=4, coups=3)
+    renderer = Renderer(theme, SIZE, motion=False)
+    table = table_with(games[:2])
+    renderer.render(table, FeedStatus.DEMO, now=1.0)
+    table.new_shoe("next")
+    table.set_shuffling(shuffled)
+    renderer.update(table, FeedStatus.DEMO, now=2.0)
+    assert table.shuffling == shuffled
+    static, real_blit, copied = renderer.static, pygame.Surface.blit, []
+
+    class Watched(pygame.Surface):
+        """The frame, noting what is copied onto it from the static layer."""
+
+        def blit(self, source, dest, area=None, special_flags=0):  # type: ignore[override]
+            if source is static:
+                copied.append(pygame.Rect(dest[0], dest[1], *(area or source.get_rect()).size))
+            return real_blit(self, source, dest, area, special_flags)
+
+    watched = Watched(SIZE)
+    watched.blit(renderer.frame, (0, 0))
+    renderer.compositor._frame = watched
+    table.add_game(Game(1, games[2].coup))
+    renderer.update(table, FeedStatus.DEMO, now=3.0)
+    return sum(r.w * r.h for r in copied), pixels(renderer.frame)
+
+
+def test_the_first_coup_takes_the_shuffle_screen_away_without_drawing_the_board_again(classic):
+    after_shuffle, shown = first_coup(classic, shuffled=True)
+    plain, board = first_coup(classic, shuffled=False)
+    assert shown == board  # nothing of the screen is left, between the panels either
+    assert after_shuffle == plain  # and the first coup draws what it draws without one
+
+
+def test_a_new_shoe_after_the_shuffle_mark_leaves_nothing_of_the_screen(classic):
+    games = dealt_games(seed=4, coups=2)
+    live, never = Renderer(classic, SIZE, motion=False), Renderer(classic, SIZE, motion=False)
+    table = table_with(games)
+    live.render(table, FeedStatus.DEMO, now=1.0)
+    table.set_shuffling(True)  # the finished shoe's summary over its board
+    live.update(table, FeedStatus.DEMO, now=2.0)
+    table.new_shoe("next")
+    live.update(table, FeedStatus.DEMO, now=3.0)
+    assert pixels(live.frame) == pixels(never.render(table, FeedStatus.DEMO))

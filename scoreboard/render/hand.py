@@ -196,6 +196,26 @@ def warm_cards(p: PanelPainter) -> list[pygame.Surface]:
     return faces
 
 
+class WarmCards:
+    """The faces :func:`warm_cards` drew at the build, blitted once onto each frame drawn on.
+
+    Off the coup path: the first coups of a shoe drew most faces.  The blits wait
+    for the frame's first full frame, since the frame may be the display's,
+    handed over after the build.
+    """
+
+    def __init__(self, p: PanelPainter, wanted: bool) -> None:
+        """``wanted``: the shipped last hand is drawn (a site's own drawer needs no faces)."""
+        self.faces = warm_cards(p) if wanted else []
+        self._onto: pygame.Surface | None = None
+
+    def onto(self, frame: pygame.Surface) -> None:
+        if self._onto is not frame:
+            for face in self.faces:
+                frame.blit(face, (0, 0))
+            self._onto = frame
+
+
 def card_height(area: pygame.Rect, count: int) -> int:
     """The card height for ``count`` cards in ``area`` (see :func:`draw_cards` for the step).
 

@@ -1,24 +1,21 @@
 """The full frame: a cached static layer, and only what changed redrawn.
 
-:class:`Renderer` draws on one frame: its own off-screen surface, or the
-display's when the kiosk hands it over (:meth:`Renderer.draw_on`, a screen not
-turned: nothing is copied on the way to the screen).  ``update`` redraws the small
-panels whose content changed, and of them only what they draw differently
-from last time (they draw onto a :class:`~scoreboard.render.canvas.Recorder`),
-and of the roads only the changed cells; a road is redrawn whole only when
-its window scrolled (all roads scroll together).  It returns the rectangles
-it touched; the app shows only those, and only after a whole update
-succeeded, so a frame that fails half-way never reaches the screen (the next
-one is full).  A full frame copies the static layer once; only the entries in
-visible columns get a sprite.
+:class:`Renderer` draws on one frame: its own, or the display's when the kiosk
+hands it over (:meth:`Renderer.draw_on`: nothing copied on the way to the
+screen).  ``update`` redraws the small panels whose content changed, and of
+them only what they draw differently from last time (onto a
+:class:`~scoreboard.render.canvas.Recorder`), and of the roads only the changed
+cells; a road is redrawn whole only when its window scrolled.  It returns the
+rectangles it touched; the app shows them only after the whole update
+succeeded, so a frame that fails half-way never reaches the screen (the next is
+full).  A full frame copies the static layer once.
 
 Motion (:mod:`scoreboard.render.motion`) is a timing model the renderer asks:
 how many of the last hand's cards show, how grown the newest mark is, which
-overlays (the winner banner) are up.  Overlays are drawn over the board on the
-same frame, the board under them kept in a saved copy
-(:mod:`scoreboard.render.compose`), so it is restored exactly when they move or
-end; :attr:`Renderer.base` is the board without them.  ``next_blink`` and
-``blink`` drive every animation.
+overlays (the winner banner) are up.  Overlays (and the shuffle screen) are
+drawn over the board on the same frame, the board under them kept in a saved
+copy (:mod:`scoreboard.render.compose`) and restored exactly when they move or
+end; :attr:`Renderer.base` is the board without them.
 
 Each panel is drawn inside its own guard (:mod:`scoreboard.render.guard`): a
 panel that raises shows a neutral placeholder, the others go on updating, and
@@ -44,27 +41,27 @@ from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.canvas import Op, Recorder, put_down
 from scoreboard.render.chrome import plate_shows
-from scoreboard.render.compose import Compositor
+from scoreboard.render.compose import Compositor, Overlay
 from scoreboard.render.counters_panel import draw_tile_faces
 from scoreboard.render.good_road_plate import GoodRoadPlate
 from scoreboard.render.grid import RoadView, RoadWindow, static_layer
 from scoreboard.render.guard import PanelGuard
-from scoreboard.render.hand import warm_cards
+from scoreboard.render.hand import WarmCards
 from scoreboard.render.layout import PanelBox, ScreenLayout, compute_layout
 from scoreboard.render.limits_panel import limits_key
 from scoreboard.render.marks import RoadPainter
 from scoreboard.render.motion import Motion, MotionSettings
 from scoreboard.render.notices import Notices, alert_count
-from scoreboard.render.overlay import draw_shuffle_screen
 from scoreboard.render.panels import PanelPainter, PanelView
 from scoreboard.render.road_frame import RoadFrame
+from scoreboard.render.shuffle_overlay import ShuffleOverlay
 from scoreboard.render.small_panels import RECORDED, FrameInput, draw_small_panel
 from scoreboard.render.symbols import Sprites
 from scoreboard.render.text import TextCache
 from scoreboard.theme import ROAD_PANELS, Theme
 
 SHUFFLE_BANNER = "shuffle_banner"
-"""The name the shuffle banner's failures are reported under (it is drawn over the roads)."""
+"""The name the shuffle screen's failures are reported under (it is drawn over the roads)."""
 
 PanelDrawer = Callable[[pygame.Surface, pygame.Rect, TableState], object]
 """Draws one panel: the frame, the panel's body rectangle, the table."""
@@ -103,13 +100,13 @@ class Renderer:
         self.static = static_layer(theme, self.layout, self.panels)
         if "counters" in self.layout.panels and "counters" not in self.drawers:
             draw_tile_faces(self.panels, self.static)
-        # Off the coup path: the first coups drew most faces.  Blitted once onto the frame
-        # at its first full frame (SDL encodes a face for one destination: the frame's).
-        self._faces = [] if "last_coup" in self.drawers else warm_cards(self.panels)
-        self._faces_on: pygame.Surface | None = None
+        self.cards = WarmCards(self.panels, "last_coup" not in self.drawers)
         self.motion = self._motion(motion)
         #: The correction notices and the keypad's prompt (shown with motion off too).
         self.notices = Notices(theme, self.panels, self.layout)
+        self.shuffle = ShuffleOverlay(
+            self.panels, lambda now, draw: self.guard.run(SHUFFLE_BANNER, now, draw)
+        )
         self.road_frame = RoadFrame(theme, self.layout, self.roads, self.panels)
         self.good_road_plate = (
             None if good_roads is None else GoodRoadPlate(self.panels, self.layout, good_roads)
@@ -159,16 +156,15 @@ class Renderer:
         return self.compositor.board()
 
     def draw_on(self, surface: pygame.Surface) -> None:
-        """Draw straight onto ``surface`` (the display's, on a screen not turned) from now on.
-
-        The screen then needs no copy of the changed rectangles; the next update
-        is a full frame.  ``surface`` must be this renderer's size.
-        """
+        """Draw straight onto ``surface`` (the display's, on a screen not turned) from now on;
+        the next update is a full frame.  ``surface`` must be this renderer's size."""
         self.compositor.retarget(surface)
         self.invalidate()
 
     def _compose(self, now: float, dirty: list[pygame.Rect]) -> list[pygame.Rect]:
-        overlays = [*(self.motion.overlays() if self.motion is not None else ())]
+        self.shuffle.table = self._table
+        overlays: list[Overlay] = [self.shuffle]  # under the banner and the notices
+        overlays += self.motion.overlays() if self.motion is not None else ()
         overlays += self.notices.overlays()
         return self.compositor.compose(overlays, now, dirty)
 
@@ -214,7 +210,7 @@ class Renderer:
         dirty: list[pygame.Rect] = []
         full = not self._keys
         if full:
-            self._warm_faces()
+            self.cards.onto(self.frame)  # the full frame covers them
             self.frame.blit(self.static, (0, 0))
             dirty.append(self.frame.get_rect())
         given = FrameInput(table, status, clock, now, journal_failing)
@@ -253,8 +249,6 @@ class Renderer:
         if self.good_road_plate is not None:
             plate = functools.partial(self.good_road_plate.update, self.frame, self.static)
             self._guarded("good_roads", now, lambda: dirty.extend(plate(table, dirty, full)))
-        if table.shuffling and "big_road" in self.layout.panels and dirty:
-            dirty.append(self._shuffle_screen(table, now))
         newest = self.road_frame.newest
         if grown and arrived:
             drawn = self.motion is None or self.motion.draw_in(now) is None
@@ -263,14 +257,6 @@ class Renderer:
             newest.begin([], None)  # the banner covers the roads; a blink would cut into it
         dirty += self._animate_newest(now)
         return self._compose(now, dirty)
-
-    def _warm_faces(self) -> None:
-        """The card faces blitted once onto the frame (the full frame covers them)."""
-        frame = self.frame
-        if self._faces_on is not frame:
-            for face in self._faces:
-                frame.blit(face, (0, 0))
-            self._faces_on = frame
 
     def next_blink(self, now: float) -> float | None:
         """The next moment anything animated changes (a blink, a card, a banner), or None."""
@@ -406,17 +392,6 @@ class Renderer:
     def _fault_shown(self) -> bool:
         """The header's mark says DISPLAY FAULT: a panel other than the header fails."""
         return self.guard.fault_shown()
-
-    def _shuffle_screen(self, table: TableState, now: float) -> pygame.Rect:
-        """The shuffle screen over the board, guarded like a panel; the rectangle it touched."""
-        drawn: list[pygame.Rect] = []
-        self._ops.clear()  # the screen covers what the panels drew: they go down whole next
-        self._guarded(
-            SHUFFLE_BANNER,
-            now,
-            lambda: drawn.append(draw_shuffle_screen(self.panels, self.frame, table)),
-        )
-        return drawn[0] if drawn else self.layout.panels["big_road"].rect
 
     def _draw_panel(
         self, name: str, box: PanelBox, given: FrameInput, frame: pygame.Surface | None = None
