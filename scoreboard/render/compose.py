@@ -17,7 +17,7 @@ from typing import Protocol
 
 import pygame
 
-from scoreboard.render.canvas import copy_area
+from scoreboard.render.canvas import HOLE_PIXELS, copy_area, uncovered
 
 Look = tuple[pygame.Rect, Hashable]
 """Where an overlay is drawn and what it looks like there (its area and version)."""
@@ -82,26 +82,37 @@ class Compositor:
         if not shown and not self._overlaid:
             return dirty
         self._board = None
-        frame, under, before = self.frame, self.under, self._overlaid
-        for area, _ in before.values():  # the board drawn under an overlay: into the copy
-            for rect in dirty:
-                clip = area.clip(rect)
-                if clip.w and clip.h:
-                    copy_area(under, frame, clip)
+        frame, before = self.frame, self._overlaid
+        drawn = [rect for rect in dirty if rect.w * rect.h >= HOLE_PIXELS]  # large: board now
+        self._save(dirty, drawn, shown)
         repaint = self._repaint(shown, dirty)
         for area, _ in before.values():  # the board back where an overlay goes or is redrawn
             if area.collidelist(repaint) >= 0:
-                copy_area(frame, under, area)
+                for piece in uncovered(area, [r for r in drawn if r.colliderect(area)]):
+                    copy_area(frame, self.under, piece)
         kept = [area for area, _ in before.values()]
         redrawn = [at for at, (area, _) in shown.items() if area.collidelist(repaint) >= 0]
         for at in redrawn:  # a new area: the board under it is saved before anything covers it
             area = shown[at][0]
             if area not in kept:
-                copy_area(under, frame, area)
+                copy_area(self.under, frame, area)
         for at in redrawn:
             overlays[at].draw(frame, now)
         self._overlaid = shown
         return repaint
+
+    def _save(
+        self, dirty: list[pygame.Rect], drawn: list[pygame.Rect], shown: dict[int, Look]
+    ) -> None:
+        """The board drawn under an overlay into the copy; under one that goes, only what
+        the restore will not skip (a large drawn rectangle is board on the frame already)."""
+        staying = [area for area, _ in shown.values()]
+        for area, _ in self._overlaid.values():
+            stays = area in staying
+            for rect in dirty if stays else [r for r in dirty if r not in drawn]:
+                clip = area.clip(rect)
+                if clip.w and clip.h:
+                    copy_area(self.under, self.frame, clip)
 
     def _repaint(self, shown: dict[int, Look], dirty: list[pygame.Rect]) -> list[pygame.Rect]:
         """The board changes, the old and new areas of overlays that changed, and the
