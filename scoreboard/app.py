@@ -19,8 +19,8 @@ says (the demo), never on a live kiosk full screen.  With no display at all
 ``SDL_VIDEODRIVER``) the kiosk refuses to start (:class:`NoDisplayError`)
 instead of drawing where nobody sees.  ``rotate`` turns the picture for a
 monitor mounted on its side (both in :mod:`scoreboard.monitor`): the renderer draws
-the upright frame and each changed rectangle is copied onto the screen turned.
-The theme file is watched:
+the upright frame and each changed rectangle is copied onto the screen turned;
+not turned, it draws on the display's own surface.  The theme file is watched:
 on a change or SIGHUP it is reloaded, and a bad edit keeps the last good theme
 and logs every error.
 
@@ -54,7 +54,13 @@ from collections.abc import Callable
 import pygame
 
 from scoreboard.app_feed import Feed, KeyInput
-from scoreboard.app_theme import RendererFactory, ThemeWatcher, motion_renderer, use_theme_rows
+from scoreboard.app_theme import (
+    RendererFactory,
+    ThemeWatcher,
+    motion_renderer,
+    renderer_on,
+    use_theme_rows,
+)
 from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.health import JournalHealth, RenderHealth
@@ -160,7 +166,7 @@ class Kiosk:
                 width,
                 height,
             )
-        self.renderer = self.make_renderer(theme, self.size)
+        self.renderer = renderer_on(self.screen, self.make_renderer, theme, self.rotate)
         self.keys = feed if isinstance(feed, KeyInput) else None
         #: Wall-clock time of the last frame that reached the screen (the screen showed
         #: the state as of then, whether or not anything had changed), None before.
@@ -238,7 +244,7 @@ class Kiosk:
             return False
         use_theme_rows(self.table, theme)
         self._past_failures += self.renderer.failures
-        self.renderer = self.make_renderer(theme, self.size)
+        self.renderer = renderer_on(self.screen, self.make_renderer, theme, self.rotate)
         return True
 
     def step(self, now: float) -> None:
@@ -298,11 +304,13 @@ class Kiosk:
             dirty += self.renderer.blink(now)
             if dirty:
                 frame = self.renderer.frame
-                shown = [copy_rotated(self.screen, frame, rect, self.rotate) for rect in dirty]
-                pygame.display.update(shown)
+                if frame is not self.screen:  # turned: the renderer's own frame, copied
+                    dirty = [copy_rotated(self.screen, frame, rect, self.rotate) for rect in dirty]
+                pygame.display.update(dirty)
             elif self.heartbeat.due(self.clock()):
                 # Nothing changed, but a ping is due: one pixel to the display, so a frozen
-                # X server or compositor blocks here and stops the pings.
+                # X server or compositor blocks here and stops the pings.  Never right after a
+                # failed frame, half drawn on the display: the next one is full, so has dirty.
                 pygame.display.update(pygame.Rect(0, 0, 1, 1))
         except Exception:
             self._report("drawing a frame failed; the last good frame stays on screen", now)

@@ -10,8 +10,11 @@ import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+import pygame
+
 from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.table import TableState
+from scoreboard.monitor import logical_size
 from scoreboard.render.probe import require_drawable
 from scoreboard.render.screen import PanelDrawer, Renderer
 from scoreboard.theme import Theme, ThemeError, load_theme
@@ -72,6 +75,21 @@ def motion_renderer(
     return lambda theme, size: Renderer(
         theme, size, drawers=drawers, motion=motion, good_roads=good_roads
     )
+
+
+def renderer_on(
+    screen: pygame.Surface, make: RendererFactory, theme: Theme, rotate: int
+) -> Renderer:
+    """``make``'s renderer for ``theme`` on ``screen`` turned by ``rotate``.
+
+    On a screen not turned it draws on the display's own surface (nothing is
+    copied on the way to the screen); turned, on its own upright frame, which the
+    kiosk copies onto the screen turned.
+    """
+    renderer = make(theme, logical_size(screen.get_size(), rotate))
+    if rotate == 0:
+        renderer.draw_on(screen)
+    return renderer
 
 
 def use_theme_rows(table: TableState, theme: Theme) -> bool:

@@ -46,10 +46,13 @@ class Framed:
     def __init__(self, theme: Theme, size: tuple[int, int]) -> None:
         self.renderer = Renderer(theme, size, motion=False)
         self.notices = Notices(theme, self.renderer.panels, self.renderer.layout)
-        self.compositor = Compositor(self.renderer.base)
+        self.compositor = Compositor(size, pygame.Surface(size))
 
     def update(self, table: TableState, now: float) -> pygame.Surface:
         dirty = self.renderer.update(table, FeedStatus.LIVE, now=now)
+        board = self.renderer.base  # what the renderer drew, under its own overlays
+        for rect in dirty:
+            self.compositor.frame.blit(board, rect, rect)
         self.notices.observe(table, now)
         self.compositor.compose(self.notices.overlays(), now, dirty)
         return self.compositor.frame

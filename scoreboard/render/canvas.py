@@ -26,7 +26,8 @@ Rect(0, 0, 5, 5)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import weakref
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import pygame
@@ -226,13 +227,32 @@ def slow_rows(surface: pygame.Surface, rect: pygame.Rect) -> bool:
     return start % 64 != 0 or pitch % 64 != 0
 
 
+OPAQUE: weakref.WeakKeyDictionary[pygame.Surface, tuple[pygame.Rect, ...]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Parts of a source surface that a blit covers with opaque pixels, copied exactly (see
+:func:`mark_opaque`)."""
+
+
+def mark_opaque(surface: pygame.Surface, parts: Iterable[pygame.Rect]) -> pygame.Surface:
+    """Say that a blit of ``surface`` puts down exactly its own pixels in ``parts``.
+
+    True of a run-length surface whose alpha is 255 there (SDL copies its opaque
+    runs): a replay then skips the static layer under those parts, which the blit
+    covers anyway (a card's face: only its corners and the gaps between cards).
+    """
+    OPAQUE[surface] = tuple(pygame.Rect(part) for part in parts)
+    return surface
+
+
 def replay(
     frame: pygame.Surface,
     static: pygame.Surface,
     ops: Sequence[Op],
     areas: Sequence[pygame.Rect],
 ) -> None:
-    """Put ``ops`` on ``frame`` within ``areas``: the static layer back, then each op clipped."""
+    """Put ``ops`` on ``frame`` within ``areas``: the static layer back where no op covers it
+    opaquely (:func:`mark_opaque`), then each op clipped."""
     before = frame.get_clip()
     reach = [op.rect for op in ops]
     outlines = [op.rect for op in ops if op.width > 0]
@@ -240,11 +260,85 @@ def replay(
         for area in areas:
             area = whole_outlines(area, outlines).clip(frame.get_rect())
             frame.set_clip(area)
-            copy_area(frame, static, area)
-            for n in area.collidelistall(reach):
+            hits = area.collidelistall(reach)
+            for piece in uncovered(area, covered((ops[n] for n in hits), area)):
+                copy_area(frame, static, piece)
+            for n in hits:
                 ops[n].run(frame)
     finally:
         frame.set_clip(before)
+
+
+HOLE_PIXELS = 2 * MERGE_PIXELS
+"""An opaque part smaller than this (within the area replayed) gets the static layer anyway.
+
+Leaving a hole splits the copy into up to four rectangles, each with the fixed
+cost of a blit: a small hole costs more than the pixels it saves.
+"""
+
+
+def covered(ops: Iterable[Op], area: pygame.Rect) -> list[pygame.Rect]:
+    """Where ``ops`` put down opaque pixels of their own in ``area``, in large parts only.
+
+    Filled rectangles (their band clear of the round corners) and whole-surface
+    blits of a surface :func:`mark_opaque` named (its largest part): one hole
+    an operation, so that a copy splits into few rectangles.
+    """
+    found = []
+    for op in ops:
+        if op.source is None:
+            if op.width != 0 or op.shape is None:
+                continue
+            parts = rounded_cross(op.shape, op.radius)
+        elif op.area is None:
+            parts = [part.move(op.rect.topleft) for part in OPAQUE.get(op.source, ())]
+        else:
+            continue
+        if parts:
+            hole = max((part.clip(area) for part in parts), key=lambda r: r.w * r.h)
+            if hole.w * hole.h >= HOLE_PIXELS:
+                found.append(hole)
+    return found
+
+
+def rounded_cross(shape: pygame.Rect, radius: int) -> list[pygame.Rect]:
+    """A filled rectangle with corners rounded by ``radius``: where it is surely filled.
+
+    >>> rounded_cross(pygame.Rect(0, 0, 40, 20), 4)
+    [Rect(0, 5, 40, 10), Rect(5, 0, 30, 20)]
+    """
+    if radius <= 0:
+        return [shape]
+    clear = 2 * (radius + 1)  # one pixel more each side than the radius: the curve's last
+    return [shape.inflate(0, -clear), shape.inflate(-clear, 0)]
+
+
+def uncovered(area: pygame.Rect, holes: Sequence[pygame.Rect]) -> list[pygame.Rect]:
+    """``area`` less ``holes``, as rectangles that do not overlap.
+
+    >>> uncovered(pygame.Rect(0, 0, 10, 10), [pygame.Rect(2, 2, 6, 6)])
+    [Rect(0, 0, 10, 2), Rect(0, 8, 10, 2), Rect(0, 2, 2, 6), Rect(8, 2, 2, 6)]
+    >>> uncovered(pygame.Rect(0, 0, 10, 10), [pygame.Rect(-5, -5, 30, 30)])
+    []
+    """
+    pieces = [area]
+    for hole in holes:
+        pieces = [part for piece in pieces for part in subtract(piece, hole)]
+    return pieces
+
+
+def subtract(piece: pygame.Rect, hole: pygame.Rect) -> list[pygame.Rect]:
+    """``piece`` less ``hole``: up to four rectangles (above, below, left, right of it)."""
+    cut = piece.clip(hole)
+    if not (cut.w and cut.h):
+        return [piece]
+    parts = [
+        pygame.Rect(piece.x, piece.y, piece.w, cut.y - piece.y),
+        pygame.Rect(piece.x, cut.bottom, piece.w, piece.bottom - cut.bottom),
+        pygame.Rect(piece.x, cut.y, cut.x - piece.x, cut.h),
+        pygame.Rect(cut.right, cut.y, piece.right - cut.right, cut.h),
+    ]
+    return [part for part in parts if part.w > 0 and part.h > 0]
 
 
 def put_down(
@@ -260,7 +354,9 @@ def put_down(
 
     Without ``before`` (what it drew last time) the panel goes down whole, over
     the static layer (already down on a ``full`` frame); with it, only where the
-    operations differ (:func:`changed_areas`, :func:`replay`).
+    operations differ (:func:`changed_areas`, :func:`replay`), grown to the
+    outlines they cut, which are drawn again whole: every pixel written is in
+    the areas returned (an overlay drawn over the frame is drawn again there).
     """
     if before is None:
         if not full:
@@ -269,9 +365,10 @@ def put_down(
             op.run(frame)
         return [box]
     areas = [area.clip(box) for area in changed_areas(before, ops)]
-    areas = [area for area in areas if area.w and area.h]
+    outlines = [op.rect for op in ops if op.width > 0]
+    areas = [whole_outlines(area, outlines) for area in areas if area.w and area.h]
     replay(frame, static, ops, areas)
-    return areas
+    return [area.clip(frame.get_rect()) for area in areas]
 
 
 def whole_outlines(area: pygame.Rect, outlines: Sequence[pygame.Rect]) -> pygame.Rect:

@@ -15,7 +15,7 @@ import pygame
 from scoreboard.core.cards import RANKS, SUITS, Card, hand_total
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.table import TableState
-from scoreboard.render.canvas import draw_rect
+from scoreboard.render.canvas import draw_rect, mark_opaque, rounded_cross
 from scoreboard.render.marks import SIDE_KEY
 from scoreboard.render.panels import DrawnText, PanelPainter
 
@@ -166,34 +166,54 @@ def card_areas(p: PanelPainter, body: pygame.Rect) -> list[pygame.Rect]:
     return areas
 
 
-def warm_cards(p: PanelPainter, onto: pygame.Surface) -> int:
+def warm_cards(p: PanelPainter) -> list[pygame.Surface]:
     """Draw every card face the last hand can show at this layout, before any coup needs one.
 
     A coup's cards are otherwise drawn the first time they are dealt, and SDL
     encodes a face's runs (:func:`run_length`) at its first blit onto a
     surface: in the first coups of a shoe most cards are new, which made the
     early coups the slow ones (a 1080p card's first blit ~120 us instead of
-    ~45).  So each face is drawn and blitted once onto ``onto``, the frame the
-    cards are blitted onto later (SDL keeps a face's encoding for one
-    destination; its pixels there are covered by the first full frame).  Two
-    heights exist (hands of two cards, or a third card in either), and the
-    third card's turned face at the second.  Returns how many faces were drawn.
+    ~45).  So each face is drawn now, and the renderer blits the returned
+    surfaces, in order, once onto the frame the cards are blitted onto later
+    (SDL keeps a face's encoding for one destination; its pixels there are
+    covered by the first full frame).  Two heights exist (hands of two cards,
+    or a third card in either), and the third card's turned face at the
+    second, listed before its face (turning locks the face, which undoes its runs).
     """
     if "last_coup" not in p.layout.panels:
-        return 0
+        return []
     areas = card_areas(p, p.layout.panels["last_coup"].body)
     two = min(card_height(area, 2) for area in areas)
     three = min(two, *(card_height(area, 3) for area in areas))
     cards = [Card(rank, suit) for rank in RANKS for suit in (*SUITS, None)]
-    drawn = 0
+    faces = []
     for height in dict.fromkeys((two, three)):
         for card in cards:
             face, _ = card_face(p, card, (round(height * CARD_RATIO), height))
-            if height == three:  # turned first: turning locks the face, which undoes its runs
-                onto.blit(turned(p, card, face), (0, 0))
-            onto.blit(face, (0, 0))
-            drawn += 1
-    return drawn
+            if height == three:
+                faces.append(turned(p, card, face))
+            faces.append(face)
+    return faces
+
+
+class WarmCards:
+    """The faces :func:`warm_cards` drew at the build, blitted once onto each frame drawn on.
+
+    Off the coup path: the first coups of a shoe drew most faces.  The blits wait
+    for the frame's first full frame, since the frame may be the display's,
+    handed over after the build.
+    """
+
+    def __init__(self, p: PanelPainter, wanted: bool) -> None:
+        """``wanted``: the shipped last hand is drawn (a site's own drawer needs no faces)."""
+        self.faces = warm_cards(p) if wanted else []
+        self._onto: pygame.Surface | None = None
+
+    def onto(self, frame: pygame.Surface) -> None:
+        if self._onto is not frame:
+            for face in self.faces:
+                frame.blit(face, (0, 0))
+            self._onto = frame
 
 
 def card_height(area: pygame.Rect, count: int) -> int:
@@ -258,7 +278,9 @@ def turned(p: PanelPainter, card: Card, face: pygame.Surface) -> pygame.Surface:
     found = p.roads.sprites.get(key)
     if found is not None:
         return found
-    return p.roads.sprites.put(key, run_length(pygame.transform.rotate(face, 90)))
+    sideways = run_length(pygame.transform.rotate(face, 90))
+    upright = face.get_size()
+    return p.roads.sprites.put(key, mark_opaque(sideways, opaque_cross(upright[::-1], upright[0])))
 
 
 def card_face(
@@ -280,7 +302,7 @@ def card_face(
     if found is not None:
         return found, rank
     face = pygame.Surface(size, pygame.SRCALPHA)
-    radius = max(2, size[0] // 9)
+    radius = corner_radius(size[0])
     draw_rect(face, colors.card_face, face.get_rect(), border_radius=radius)
     draw_rect(face, colors.card_edge, face.get_rect(), max(1, size[0] // 40), border_radius=radius)
     face.blit(glyphs, rank.rect)
@@ -288,7 +310,22 @@ def card_face(
         pip = pygame.Rect(size[0] * 0.15, size[1] * 0.46, size[0] * 0.7, size[1] * 0.5)
         mark = p.text.fit(SUIT_GLYPHS[card.suit], pip.height, pip.width, ink)
         face.blit(mark, mark.get_rect(center=pip.center))
-    return p.roads.sprites.put(key, run_length(face)), rank
+    face = mark_opaque(run_length(face), opaque_cross(size, size[0]))
+    return p.roads.sprites.put(key, face), rank
+
+
+def corner_radius(width: int) -> int:
+    """The rounding of a card's corners, for a card ``width`` pixels wide (upright)."""
+    return max(2, width // 9)
+
+
+def opaque_cross(size: tuple[int, int], width: int) -> list[pygame.Rect]:
+    """Where a card face of ``size`` (upright ``width``) is opaque: all but its round corners.
+
+    >>> opaque_cross((90, 126), 90)
+    [Rect(0, 11, 90, 104), Rect(11, 0, 68, 126)]
+    """
+    return rounded_cross(pygame.Rect((0, 0), size), corner_radius(width))
 
 
 def run_length(face: pygame.Surface) -> pygame.Surface:

@@ -106,7 +106,7 @@ class RoadFrame:
     def key(self, name: str, table: TableState) -> Hashable:
         """What road ``name``'s whole drawing depends on besides its entries."""
         empty = table.roads.length(name) == 0
-        key: Hashable = (self.windows[name].start, table.shuffling, empty)
+        key: Hashable = (self.windows[name].start, empty)  # the shuffle screen: an overlay
         if name == "big_road":
             key = (key, plate_shows(table))
         return key

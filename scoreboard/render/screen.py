@@ -1,19 +1,21 @@
 """The full frame: a cached static layer, and only what changed redrawn.
 
-:class:`Renderer` owns one off-screen frame.  ``update`` redraws the small
-panels whose content changed, and of them only what they draw differently
-from last time (they draw onto a :class:`~scoreboard.render.canvas.Recorder`),
-and of the roads only the changed cells; a road is redrawn whole only when
-its window scrolled (all roads scroll together).  It returns the rectangles
-it touched; the app copies those to the display, so a frame that fails
-half-way never reaches the screen.  A full frame copies the static layer
-once; only the entries in visible columns get a sprite.
+:class:`Renderer` draws on one frame: its own, or the display's when the kiosk
+hands it over (:meth:`Renderer.draw_on`: nothing copied on the way to the
+screen).  ``update`` redraws the small panels whose content changed, and of
+them only what they draw differently from last time (onto a
+:class:`~scoreboard.render.canvas.Recorder`), and of the roads only the changed
+cells; a road is redrawn whole only when its window scrolled.  It returns the
+rectangles it touched; the app shows them only after the whole update
+succeeded, so a frame that fails half-way never reaches the screen (the next is
+full).  A full frame copies the static layer once.
 
 Motion (:mod:`scoreboard.render.motion`) is a timing model the renderer asks:
 how many of the last hand's cards show, how grown the newest mark is, which
-overlays (the winner banner) are up.  Overlays are composited over the drawn
-board (:attr:`Renderer.base`), so the board under them is restored exactly
-when they move or end.  ``next_blink`` and ``blink`` drive every animation.
+overlays (the winner banner) are up.  Overlays (and the shuffle screen) are
+drawn over the board on the same frame, the board under them kept in a saved
+copy (:mod:`scoreboard.render.compose`) and restored exactly when they move or
+end; :attr:`Renderer.base` is the board without them.
 
 Each panel is drawn inside its own guard (:mod:`scoreboard.render.guard`): a
 panel that raises shows a neutral placeholder, the others go on updating, and
@@ -39,27 +41,27 @@ from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.canvas import Op, Recorder, put_down
 from scoreboard.render.chrome import plate_shows
-from scoreboard.render.compose import Compositor
+from scoreboard.render.compose import Compositor, Overlay
 from scoreboard.render.counters_panel import draw_tile_faces
 from scoreboard.render.good_road_plate import GoodRoadPlate
 from scoreboard.render.grid import RoadView, RoadWindow, static_layer
 from scoreboard.render.guard import PanelGuard
-from scoreboard.render.hand import warm_cards
+from scoreboard.render.hand import WarmCards
 from scoreboard.render.layout import PanelBox, ScreenLayout, compute_layout
 from scoreboard.render.limits_panel import limits_key
 from scoreboard.render.marks import RoadPainter
 from scoreboard.render.motion import Motion, MotionSettings
 from scoreboard.render.notices import Notices, alert_count
-from scoreboard.render.overlay import draw_shuffle_screen
 from scoreboard.render.panels import PanelPainter, PanelView
 from scoreboard.render.road_frame import RoadFrame
+from scoreboard.render.shuffle_overlay import ShuffleOverlay
 from scoreboard.render.small_panels import RECORDED, FrameInput, draw_small_panel
 from scoreboard.render.symbols import Sprites
 from scoreboard.render.text import TextCache
 from scoreboard.theme import ROAD_PANELS, Theme
 
 SHUFFLE_BANNER = "shuffle_banner"
-"""The name the shuffle banner's failures are reported under (it is drawn over the roads)."""
+"""The name the shuffle screen's failures are reported under (it is drawn over the roads)."""
 
 PanelDrawer = Callable[[pygame.Surface, pygame.Rect, TableState], object]
 """Draws one panel: the frame, the panel's body rectangle, the table."""
@@ -93,17 +95,18 @@ class Renderer:
         self.sprites = Sprites()
         self.roads = RoadPainter(theme, self.sprites, self.text)
         self.panels = PanelPainter(theme, self.layout, self.text, self.roads)
-        #: The drawn board without overlays; :attr:`frame` is what the screen shows.
-        self.base = pygame.Surface(size)
-        self.compositor = Compositor(self.base)
+        #: The frame drawn on (board and overlays in place) and the board under the overlays.
+        self.compositor = Compositor(size)
         self.static = static_layer(theme, self.layout, self.panels)
         if "counters" in self.layout.panels and "counters" not in self.drawers:
             draw_tile_faces(self.panels, self.static)
-        if "last_coup" not in self.drawers:
-            warm_cards(self.panels, self.base)  # off the coup path: the first coups drew most faces
+        self.cards = WarmCards(self.panels, "last_coup" not in self.drawers)
         self.motion = self._motion(motion)
         #: The correction notices and the keypad's prompt (shown with motion off too).
         self.notices = Notices(theme, self.panels, self.layout)
+        self.shuffle = ShuffleOverlay(
+            self.panels, lambda now, draw: self.guard.run(SHUFFLE_BANNER, now, draw)
+        )
         self.road_frame = RoadFrame(theme, self.layout, self.roads, self.panels)
         self.good_road_plate = (
             None if good_roads is None else GoodRoadPlate(self.panels, self.layout, good_roads)
@@ -144,11 +147,24 @@ class Renderer:
 
     @property
     def frame(self) -> pygame.Surface:
-        """What the screen shows: the board, with any overlay composited over it."""
+        """What the screen shows: the board, with any overlay drawn over it."""
         return self.compositor.frame
 
+    @property
+    def base(self) -> pygame.Surface:
+        """The drawn board without overlays (the frame itself while none is up; else a copy)."""
+        return self.compositor.board()
+
+    def draw_on(self, surface: pygame.Surface) -> None:
+        """Draw straight onto ``surface`` (the display's, on a screen not turned) from now on;
+        the next update is a full frame.  ``surface`` must be this renderer's size."""
+        self.compositor.retarget(surface)
+        self.invalidate()
+
     def _compose(self, now: float, dirty: list[pygame.Rect]) -> list[pygame.Rect]:
-        overlays = [*(self.motion.overlays() if self.motion is not None else ())]
+        self.shuffle.table = self._table
+        overlays: list[Overlay] = [self.shuffle]  # under the banner and the notices
+        overlays += self.motion.overlays() if self.motion is not None else ()
         overlays += self.notices.overlays()
         return self.compositor.compose(overlays, now, dirty)
 
@@ -194,8 +210,9 @@ class Renderer:
         dirty: list[pygame.Rect] = []
         full = not self._keys
         if full:
-            self.base.blit(self.static, (0, 0))
-            dirty.append(self.base.get_rect())
+            self.cards.onto(self.frame)  # the full frame covers them
+            self.frame.blit(self.static, (0, 0))
+            dirty.append(self.frame.get_rect())
         given = FrameInput(table, status, clock, now, journal_failing)
         changed = self.road_frame.index.sync(table.roads)
         arrived = self._arrived(table, changed, full)
@@ -208,7 +225,7 @@ class Renderer:
         self.notices.set_prompt(notice)
         self.notices.observe(table, now)
         if changed:  # new entries: the marks still drawing in or blinking are finished first
-            dirty += self.road_frame.newest.settle(self.base, self.static, self.views)
+            dirty += self.road_frame.newest.settle(self.frame, self.static, self.views)
         version = (table.version, table.shuffling)
         self._refresh("counters", version, given, dirty, full)
         self._refresh("predictions", version, given, dirty, full)
@@ -230,10 +247,8 @@ class Renderer:
         )
         self._refresh("header", header, given, dirty, full)
         if self.good_road_plate is not None:
-            plate = functools.partial(self.good_road_plate.update, self.base, self.static)
+            plate = functools.partial(self.good_road_plate.update, self.frame, self.static)
             self._guarded("good_roads", now, lambda: dirty.extend(plate(table, dirty, full)))
-        if table.shuffling and "big_road" in self.layout.panels and dirty:
-            dirty.append(self._shuffle_screen(table, now))
         newest = self.road_frame.newest
         if grown and arrived:
             drawn = self.motion is None or self.motion.draw_in(now) is None
@@ -296,7 +311,7 @@ class Renderer:
                 self._refresh(name, key, given, dirty, full)
             elif touched:
                 draw = functools.partial(
-                    roads.draw_cells, self.base, self.static, name, table, touched, dirty
+                    roads.draw_cells, self.frame, self.static, name, table, touched, dirty
                 )
                 self._guarded(name, given.now, draw)
             if touched and table.roads.length(name):
@@ -305,7 +320,7 @@ class Renderer:
 
     def _animate_newest(self, now: float) -> list[pygame.Rect]:
         scale = self.motion.draw_in(now) if self.motion is not None else None
-        return self.road_frame.newest.draw(self.base, self.static, self.views, now, scale)
+        return self.road_frame.newest.draw(self.frame, self.static, self.views, now, scale)
 
     def _cards_shown(self, now: float) -> int | None:
         return self.motion.cards_shown(now) if self.motion is not None else None
@@ -322,7 +337,7 @@ class Renderer:
             self._refresh_recorded(name, key, box, given, dirty, full)
             return
         if not full:
-            self.base.blit(self.static, box.rect, box.rect)
+            self.frame.blit(self.static, box.rect, box.rect)
             dirty.append(box.rect)
         drawn = self._guarded(name, given.now, lambda: self._draw_panel(name, box, given))
         if not drawn:
@@ -332,8 +347,8 @@ class Renderer:
 
     def _placeholder(self, name: str, box: PanelBox) -> None:
         """Panel ``name`` failed: its placeholder, not a half-drawn panel; tried again next."""
-        self.base.blit(self.static, box.rect, box.rect)
-        self.panels.placeholder(self.base, name)
+        self.frame.blit(self.static, box.rect, box.rect)
+        self.panels.placeholder(self.frame, name)
         self.views.pop(name, None)  # nothing of it blinks or is read off the screen
         self.panel_views.pop(name, None)
         self._keys.pop(name, None)  # the next update tries the panel again
@@ -361,7 +376,7 @@ class Renderer:
                 dirty.append(box.rect)
             return
         before = None if full else self._ops.get(name)
-        areas = put_down(self.base, self.static, before, pen.ops, box.rect, full=full)
+        areas = put_down(self.frame, self.static, before, pen.ops, box.rect, full=full)
         if not full:
             dirty += areas
         self._ops[name] = pen.ops
@@ -378,22 +393,11 @@ class Renderer:
         """The header's mark says DISPLAY FAULT: a panel other than the header fails."""
         return self.guard.fault_shown()
 
-    def _shuffle_screen(self, table: TableState, now: float) -> pygame.Rect:
-        """The shuffle screen over the board, guarded like a panel; the rectangle it touched."""
-        drawn: list[pygame.Rect] = []
-        self._ops.clear()  # the screen covers what the panels drew: they go down whole next
-        self._guarded(
-            SHUFFLE_BANNER,
-            now,
-            lambda: drawn.append(draw_shuffle_screen(self.panels, self.base, table)),
-        )
-        return drawn[0] if drawn else self.layout.panels["big_road"].rect
-
     def _draw_panel(
         self, name: str, box: PanelBox, given: FrameInput, frame: pygame.Surface | None = None
     ) -> None:
         """Draw panel ``name`` onto ``frame`` (default the board itself)."""
-        frame = self.base if frame is None else frame
+        frame = self.frame if frame is None else frame
         table = given.table
         drawer = self.drawers.get(name)
         if drawer is not None:
