@@ -3,7 +3,8 @@
 Every theme, landscape and portrait, from the same whole simulated shoe (seed 1:
 82 coups, up to the last hand) and a fixed clock, through the project's own
 ``scoreboard screenshot`` command (with the demo's limits); the empty board is a
-display before its controller spoke, so its limits are unknown.
+display before its controller spoke, so its limits are unknown; the lobby is the
+first page of 24 simulated tables.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ SHOTS = [
         "classic-scrolled.png",
         ["--theme", "classic", "--size", "1920x1080", "--results", LONG_SHOE],
     ),
+    ("midnight-lobby.png", ["--theme", "midnight", "--size", "1920x1080", "--lobby", "24"]),
 ]
 
 
@@ -44,7 +46,7 @@ def main() -> int:
     for name, options in SHOTS:
         command = [sys.executable, "-m", "scoreboard", "screenshot", "-o", str(out / name)]
         command += ["--clock", "21:45"]
-        if "--results" not in options:
+        if "--results" not in options and "--lobby" not in options:
             command += ["--seed", "1"]
             if "--coups" not in options:
                 command += ["--coups", WHOLE_SHOE]
