@@ -51,10 +51,10 @@ from typing import Protocol
 
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.config_reader import host_port
-from scoreboard.core.behind import LeftBehind
 from scoreboard.core.events import ControllerStatus, Event, Origin, ResyncRequest, Snapshot
 from scoreboard.core.table import Applied, FeedStatus, TableState, apply_event
 from scoreboard.feeds.backlog import STEP_BUDGET, Backlog
+from scoreboard.feeds.following import Following
 from scoreboard.feeds.pacing import BURST_STATUS_INTERVAL, FRAME_STATUS_INTERVAL, StatusPacing
 from scoreboard.feeds.repeats import (
     JOURNALED_REFUSALS_PER_GAME,
@@ -183,12 +183,7 @@ class DisplaySession:
         self._snapshots = SnapshotWatch()
         self._pacing = StatusPacing()
         self._refusals = Refusals()
-        self._behind = LeftBehind()
-        self._behind_logged = False
-        #: The followed session naming only shoes the board finished, for a while: a
-        #: controller that restarted its shoe numbering (protocol.md: never reuse an id).
-        self._finished = LeftBehind()
-        self._finished_logged = False
+        self._following = Following()  # is the board still following the one that talks?
         self._rejections = RateLog(
             lambda line: log.warning("%s", line),
             "mqtt: rejected ({}): {:,} more in the last minute (not logged one by one)",
@@ -247,12 +242,7 @@ class DisplaySession:
         """The feed mark at ``now``."""
         if not self.connected:
             return FeedStatus.OFFLINE if self.ever_connected else FeedStatus.CONNECTING
-        if (
-            self.controller_online is False
-            or self._controller_silent(now)
-            or self._behind.active
-            or self._finished.active
-        ):
+        if self.controller_online is False or self._controller_silent(now) or self._following.lost:
             return FeedStatus.CONTROLLER_OFFLINE
         if self._missing:
             return FeedStatus.MISSING_GAMES
@@ -389,9 +379,7 @@ class DisplaySession:
             self._stale(event, before, now)
             return True
         if getattr(event, "origin", None) is not None:
-            self._behind.heard(now)
-            self._finished.heard(now)
-            self._behind_logged = self._finished_logged = False
+            self._following.heard(now)
             if not message.retained:
                 self._heard_live(event)
         if applied.conflicts:
@@ -440,42 +428,14 @@ class DisplaySession:
         same = before is not None and origin is not None and before.session == origin.session
         self._ignore_stale("replay" if same else "stale", now)
         if origin is not None and not same:
-            self._behind.stale(origin, now)
-            self._report_left_behind(before)
+            self._following.older_session(origin, before, now)
 
     def _names_a_finished_shoe(self, event: Event, shoe: str, now: float) -> None:
-        """A payload about a shoe the board finished, changing nothing: counted, and watched.
-
-        A late redelivery does that once in a while; a controller dealing on under
-        the id of a finished shoe does it with every coup, and the board, which
-        ignores them all, would say LIVE over its old shoe.  Once that has gone on
-        for the left-behind span the mark says controller offline and the log why.
-        """
+        """A payload about a shoe the board finished, changing nothing: counted, and watched."""
         self._ignore_stale("stale", now)  # news of nothing the board shows
         origin = getattr(event, "origin", None)
-        if origin is None:
-            return
-        self._finished.stale(origin, now)
-        if self._finished.active and not self._finished_logged:
-            self._finished_logged = True
-            log.error(
-                "mqtt: the controller keeps publishing shoe %s, which this board finished;"
-                " its payloads are ignored (a controller reusing shoe ids: protocol.md says"
-                " never). Shown as controller offline until it deals a new shoe id.",
-                shoe,
-            )
-
-    def _report_left_behind(self, followed: Origin | None) -> None:
-        """Say once why the mark went to controller offline while an older session talks."""
-        if self._behind.active and not self._behind_logged:
-            self._behind_logged = True
-            log.error(
-                "mqtt: controller session %s keeps publishing but is older than the session %s"
-                " the board follows; its payloads are ignored (a controller whose clock went"
-                " back, or a forged session: set an HMAC key). Shown as controller offline.",
-                self._behind.session,
-                followed.session if followed is not None else "?",
-            )
+        if origin is not None:
+            self._following.finished_shoe(origin, shoe, now)
 
     def _ignore_stale(self, reason: str, now: float) -> None:
         self.ignored[reason] += 1
