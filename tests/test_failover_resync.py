@@ -89,14 +89,16 @@ def test_a_controller_whose_will_says_offline_is_not_asked():
 def test_the_answer_ends_the_asking_and_a_new_connection_starts_again():
     s, table = new_session(), TableState()
     s.step([Connected(False), Subscribed()], table, 0.0)
-    [first] = asked(s, table, TICKS[1:40])
+    # Asked at 1-3 s; a second ask may follow 2.5 s later at the soonest (jittered).
+    before = asked(s, table, TICKS[1:40])
+    assert 1 <= len(before) <= 2 and before[0] < 3.05
     snapshot = Snapshot(COUPS[0].shoe, (COUPS[0].game,), (), "2026-12-01T00:00:00Z", ORIGIN)
     s.step([message(snapshot)], table, 4.0)
     assert len(table.games) == 1
     assert asked(s, table, TICKS[41:1000]) == []
     s.step([Connected(False), Subscribed()], table, 100.0)  # a reconnect (another node)
-    again = asked(s, table, [100 + t for t in TICKS[1:40]])
-    assert len(again) == 1 and s.snapshot_requests == 2 and first < 3.05
+    again = asked(s, table, [100 + t for t in TICKS[1:32]])  # up to 3.1 s: exactly one
+    assert len(again) == 1 and s.snapshot_requests == len(before) + 1
 
 
 def test_a_floor_of_displays_subscribing_at_once_spreads_its_requests():
