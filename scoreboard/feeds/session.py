@@ -370,7 +370,7 @@ class DisplaySession:
         """Apply, count, log and journal ``event``; True when it was stale (ignored)."""
         before = table.position
         shoe = getattr(event, "shoe", None)
-        finished = shoe is not None and shoe != table.shoe_id and table.is_archived(shoe)
+        finished = shoe is not None and table.is_archived(shoe)
         applied = apply_event(table, event)
         if finished and not applied.stale and not applied.changed and applied.completed is None:
             self._names_a_finished_shoe(event, str(shoe), now)  # no news of the deal

@@ -187,13 +187,14 @@ class LobbyTable:
         must not show a dealing table OFFLINE.  A payload naming a finished shoe
         changes nothing and is no news of the table either.
         """
-        self.switch_limits(received if wall is None else wall)
+        wall = received if wall is None else wall
+        self.switch_limits(wall)
         if isinstance(event, ControllerStatus):
             self._controller(event)
             return None
         before = self.table.version
         shoe = getattr(event, "shoe", None)
-        finished = shoe is not None and shoe != self.table.shoe_id and self.table.is_archived(shoe)
+        finished = shoe is not None and self.table.is_archived(shoe)
         followed = self.table.position
         applied = apply_event(self.table, event)
         origin = getattr(event, "origin", None)
@@ -204,13 +205,12 @@ class LobbyTable:
         if origin is not None:
             self.version += int(self.behind.active)  # the followed session spoke again
             self.behind.heard(received)
-        if live and getattr(event, "origin", None) is not None and self.controller_online is False:
+        if live and origin is not None and self.controller_online is False:
             self.controller_online = True
             self.version += 1
         if isinstance(event, Snapshot):
             stamped = parse_ts(event.ts)
-            now = received if wall is None else wall
-            self._heard(received - (0.0 if stamped is None else max(0.0, now - stamped)))
+            self._heard(received - (0.0 if stamped is None else max(0.0, wall - stamped)))
         elif not isinstance(event, LimitsReceived):
             self._heard(received)
         if self.table.version != before:
