@@ -85,6 +85,13 @@ def test_the_protocol_reads_and_writes_payloads_only(module: str) -> None:
     assert offending(module, allowed=allowed, banned=("pygame", "paho", "yaml", "os")) == []
 
 
+@pytest.mark.parametrize("module", layer("scoreboard.shoes"))
+def test_the_shoes_read_and_write_bytes_only(module: str) -> None:
+    """A shoe's wire <-> messages <-> table events, pure: no serial port, disk, clock or log."""
+    allowed = ("scoreboard.core", "scoreboard.shoes")
+    assert offending(module, allowed=allowed, banned=(*IMPURE, "serial")) == []
+
+
 @pytest.mark.parametrize("module", layer("scoreboard.render"))
 def test_the_renderer_never_reaches_the_feeds_or_the_network(module: str) -> None:
     allowed = ("scoreboard.core", "scoreboard.theme", "scoreboard.render")

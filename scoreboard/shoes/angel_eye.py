@@ -1,0 +1,425 @@
+"""Angel Eye's frames (docs/shoes.md section 1): bytes in, messages out, at any split.
+
+A frame is ``05 SEQ CMD DATA(0-2) 03 BCC-high BCC-low``; the shoe sends each one
+three times.  :class:`AngelEyeReader` takes the line's bytes as they arrive, in
+reads of any size, and returns the messages in order, each once, with a
+:class:`~scoreboard.shoes.discards.BadBytes` for every run of bytes it threw away
+and why.  It holds at most one frame's bytes between reads, whatever the line
+carries.  :func:`frame` writes a frame, for the emulator and the tests.
+
+>>> reader = AngelEyeReader()
+>>> reader.feed(bytes.fromhex("05 36 49 93 BD 03 35 32") * 3)
+[Identity(position=Position(seat=Seat(side=<Side.BANKER: 'B'>, number=3), burn=False, \
+extra=False), card=Card(rank='K', suit='S'))]
+>>> reader.feed(bytes.fromhex("FF FF C5 FC 05 30 53 03 36 31"))
+[BadBytes(data=b'\\xff\\xff\\xc5\\xfc', reason='outside a frame', length=4), \
+BadBytes(data=b'\\x050S\\x0361', reason='BCC mismatch: expected 60, got 61', length=6)]
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+
+from scoreboard.core.cards import Card
+from scoreboard.core.rules import Winner
+from scoreboard.shoes.discards import BadBytes, Readout
+from scoreboard.shoes.seats import Seat, Side
+
+__all__ = [
+    "ENQ",
+    "ERRORS",
+    "ETX",
+    "LONGEST_FRAME",
+    "AngelEyeReader",
+    "BadBytes",
+    "Drawn",
+    "ErrorCleared",
+    "ErrorRaised",
+    "ExtraDiscarded",
+    "ExtraDrawn",
+    "ExtraUsed",
+    "Identity",
+    "Message",
+    "Position",
+    "PowerOn",
+    "Result",
+    "Standby",
+    "SuitOrder",
+    "Unknown",
+    "frame",
+]
+
+ENQ, ETX = 0x05, 0x03
+#: ENQ, SEQ, CMD, two data bytes, ETX, two BCC digits.
+LONGEST_FRAME = 8
+_LONGEST_BODY = LONGEST_FRAME - 3  # SEQ through ETX
+_HEX = frozenset(b"0123456789ABCDEFabcdef")
+_LETTERS = frozenset(string.ascii_letters.encode())
+
+#: The error codes of an ``E``/``e`` frame's low six bits, in words.
+ERRORS = {
+    1: "card not read",
+    2: "over-draw",
+    3: "result button misused",
+    4: "card pushed back at the exit",
+    5: "card pushed back inside the shoe",
+    6: "card code error",
+    7: "drawing timed out",
+}
+
+_WINNERS = {1: Winner.PLAYER, 2: Winner.TIE, 4: Winner.BANKER, 5: Winner.BANKER}
+_BANKER_SIX = 5
+
+
+@dataclass(frozen=True, slots=True)
+class SuitOrder:
+    """Which suit each of the card byte's suit numbers 1 to 4 names: a site's one setting.
+
+    The numbering is not documented; the default is the one public decoder's
+    reading (1 diamonds, 2 clubs, 3 spades, 4 hearts).
+
+    >>> SuitOrder().suit(3), SuitOrder("SHDC").number("D")
+    ('S', 3)
+    """
+
+    suits: str = "DCSH"
+
+    def __post_init__(self) -> None:
+        if sorted(self.suits) != sorted("SHDC"):
+            raise ValueError(f"suit order {self.suits!r}: each of S H D C once, for numbers 1-4")
+
+    def suit(self, number: int) -> str:
+        return self.suits[number - 1]
+
+    def number(self, suit: str) -> int:
+        return self.suits.index(suit) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position byte: the seat (card 0 is the shoe's face-up first card), burn and extra bits.
+
+    A burned card's number counts down to 0 (its side is Banker).
+    """
+
+    seat: Seat
+    burn: bool = False
+    extra: bool = False
+
+    def byte(self) -> int:
+        side = 0x10 if self.seat.side is Side.BANKER else 0
+        return 0x80 | self.burn << 6 | self.extra << 5 | side | self.seat.number
+
+    @classmethod
+    def from_byte(cls, value: int) -> Position:
+        side = Side.BANKER if value & 0x10 else Side.PLAYER
+        return cls(Seat(side, value & 0x0F), bool(value & 0x40), bool(value & 0x20))
+
+
+@dataclass(frozen=True, slots=True)
+class PowerOn:
+    """``S``: the shoe powered on; whatever hand was open is abandoned."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standby:
+    """``P``: standby.  Its trigger is unknown: never read it as the end of a hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """``D``: a card left the shoe; ``card`` is None while its identity is withheld."""
+
+    position: Position
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """``I``: one card of the hand, disclosed at the reveal."""
+
+    position: Position
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """``G``: the hand's result as the shoe computed it."""
+
+    winner: Winner
+    banker_pair: bool
+    player_pair: bool
+    banker_six: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Error:
+    code: int
+
+    @property
+    def meaning(self) -> str:
+        """The code in words (:data:`ERRORS`), or that it is unknown."""
+        return ERRORS.get(self.code, f"unknown error {self.code}")
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorRaised(_Error):
+    """``E``: an error was raised (``code`` in :data:`ERRORS`, or unknown)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCleared(_Error):
+    """``e``: that error was cleared."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraDrawn:
+    """``d``: an extra card was pulled (an over-draw), identity withheld."""
+
+    position: Position
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraUsed:
+    """``R``: the held extra card is the next hand's card at ``position`` (Player card 1)."""
+
+    position: Position
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraDiscarded:
+    """``i``: the held extra card is discarded; here is what it was."""
+
+    position: Position
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A letter this reader does not know (``L``, ``M``, others): reported, never acted on."""
+
+    letter: str
+    data: bytes
+
+
+Message = (
+    PowerOn
+    | Standby
+    | Drawn
+    | Identity
+    | Result
+    | ErrorRaised
+    | ErrorCleared
+    | ExtraDrawn
+    | ExtraUsed
+    | ExtraDiscarded
+    | Unknown
+)
+
+_DATA_BYTES = {"S": 0, "P": 0, "D": 2, "I": 2, "G": 1, "E": 1, "e": 1, "d": 2, "R": 2, "i": 2}
+
+
+class BadFrame(ValueError):
+    """A well-formed frame whose content this reader refuses (the reason is the message)."""
+
+
+def bcc(body: bytes) -> int:
+    """XOR of every byte from SEQ through ETX.
+
+    >>> f"{bcc(bytes.fromhex('30 53 03')):02X}"
+    '60'
+    """
+    value = 0
+    for byte in body:
+        value ^= byte
+    return value
+
+
+def frame(seq: int, command: str, data: bytes = b"") -> bytes:
+    """One frame as the shoe writes it once (upper-case BCC).
+
+    >>> frame(0, "S").hex(" ").upper()
+    '05 30 53 03 36 30'
+    """
+    body = bytes((0x30 + seq, ord(command), *data, ETX))
+    return bytes((ENQ, *body)) + f"{bcc(body):02X}".encode()
+
+
+class AngelEyeReader:
+    """Frames from a byte stream, resynchronising on ENQ, each message once.
+
+    ``suits`` maps the card byte's suit numbers.  ``buffered`` is what the
+    reader holds between reads: at most :data:`LONGEST_FRAME` bytes.
+    """
+
+    def __init__(self, suits: SuitOrder | None = None) -> None:
+        self.suits = suits or SuitOrder()
+        self._frame = bytearray()  # from an ENQ on; empty outside a frame
+        self._last = b""  # the frame accepted last: its repeats are dropped
+        self.repeats = 0
+
+    @property
+    def buffered(self) -> int:
+        return len(self._frame)
+
+    def feed(self, data: bytes) -> list[Message | BadBytes]:
+        """The messages and discards ``data`` completes, in order."""
+        out: Readout[Message] = Readout()
+        index = 0
+        while index < len(data):
+            if not self._frame:
+                start = data.find(ENQ, index)
+                if start < 0:
+                    out.discard(data[index:], "outside a frame")
+                    break
+                out.discard(data[index:start], "outside a frame")
+                self._frame.append(ENQ)
+                index = start + 1
+                continue
+            self._take(data[index], out)
+            index += 1
+        return out.take()
+
+    def _take(self, byte: int, out: Readout[Message]) -> None:
+        """One byte inside a frame."""
+        if byte == ENQ:
+            out.discard(self._frame, "frame cut short by the next ENQ")
+            self._frame[:] = b"\x05"
+            return
+        self._frame.append(byte)
+        if self._complete():
+            self._accept(bytes(self._frame), out)
+            self._frame.clear()
+        elif len(self._frame) >= 1 + _LONGEST_BODY and ETX not in self._frame:
+            out.discard(self._frame, f"no ETX within {LONGEST_FRAME} bytes of an ENQ")
+            self._frame.clear()
+
+    def _complete(self) -> bool:
+        etx = self._frame.find(ETX)
+        return etx >= 0 and len(self._frame) == etx + 3
+
+    def _accept(self, raw: bytes, out: Readout[Message]) -> None:
+        try:
+            self._check(raw)
+        except BadFrame as error:
+            out.discard(raw, str(error))
+            return
+        if raw == self._last:
+            self.repeats += 1
+            return
+        self._last = raw
+        try:
+            out.put(self._decode(chr(raw[2]), raw[3:-3]))
+        except BadFrame as error:
+            out.discard(raw, str(error))
+
+    @staticmethod
+    def _check(raw: bytes) -> None:
+        """The frame's structure: length, BCC, SEQ, CMD and data bytes."""
+        body, check = raw[1:-2], raw[-2:]
+        if len(body) < 3:
+            raise BadFrame("frame too short: no SEQ or CMD")
+        if not set(check) <= _HEX:
+            raise BadFrame(f"BCC not hex digits: {check.hex(' ').upper()}")
+        expected, got = f"{bcc(body):02X}", check.decode().upper()
+        if expected != got:
+            raise BadFrame(f"BCC mismatch: expected {expected}, got {got}")
+        if not 0x30 <= raw[1] <= 0x39:
+            raise BadFrame(f"bad SEQ {raw[1]:02X}: not an ASCII digit")
+        if raw[2] not in _LETTERS:
+            raise BadFrame(f"bad CMD {raw[2]:02X}: not an ASCII letter")
+        for byte in raw[3:-3]:
+            if byte < 0x80:
+                raise BadFrame(f"data byte {byte:02X} without its top bit")
+
+    def _decode(self, letter: str, data: bytes) -> Message:
+        wanted = _DATA_BYTES.get(letter)
+        if wanted is None:
+            return Unknown(letter, data)
+        if len(data) != wanted:
+            raise BadFrame(f"{letter} frame with {len(data)} data bytes, expected {wanted}")
+        if letter in "SP":
+            return PowerOn() if letter == "S" else Standby()
+        if letter in "Ee":
+            code = data[0] & 0x3F
+            return ErrorRaised(code) if letter == "E" else ErrorCleared(code)
+        if letter == "G":
+            return _result(data[0])
+        position = Position.from_byte(data[0])
+        card = self._card(data[1])
+        if letter == "D":
+            return Drawn(position, card)
+        if letter == "d":
+            return ExtraDrawn(position)
+        if letter == "R":
+            return ExtraUsed(position)
+        if card is None:
+            raise BadFrame(f"{letter} frame without the card's identity (80)")
+        return Identity(position, card) if letter == "I" else ExtraDiscarded(position, card)
+
+    def _card(self, value: int) -> Card | None:
+        if value == 0x80:
+            return None
+        suit, rank = value >> 4 & 0x07, value & 0x0F
+        if not 1 <= suit <= 4 or not 1 <= rank <= 13:
+            raise BadFrame(f"card byte {value:02X}: suit {suit} rank {rank} (1-4, 1-13)")
+        return Card("A23456789TJQK"[rank - 1], self.suits.suit(suit))
+
+
+def _result(value: int) -> Result:
+    code = value >> 4 & 0x07
+    winner = _WINNERS.get(code)
+    if winner is None:
+        raise BadFrame(f"result byte {value:02X}: unknown winner code {code}, hand refused")
+    return Result(winner, bool(value & 0x02), bool(value & 0x01), code == _BANKER_SIX)
+
+
+def encode(message: Message, suits: SuitOrder | None = None) -> tuple[str, bytes]:
+    """The letter and data bytes of ``message``: the reader's inverse.
+
+    >>> encode(Result(Winner.BANKER, True, False, False))
+    ('G', b'\\xc2')
+    """
+    if isinstance(message, Unknown):
+        return message.letter, message.data
+    letter = _LETTERS_OF[type(message)]
+    if isinstance(message, Result):
+        return letter, bytes((_result_byte(message),))
+    if isinstance(message, ErrorRaised | ErrorCleared):
+        return letter, bytes((0x80 | message.code,))
+    position: Position | None = getattr(message, "position", None)
+    if position is None:
+        return letter, b""
+    card = getattr(message, "card", None)
+    return letter, bytes((position.byte(), card_byte(card, suits or SuitOrder())))
+
+
+_LETTERS_OF: dict[type, str] = {
+    PowerOn: "S",
+    Standby: "P",
+    Drawn: "D",
+    Identity: "I",
+    Result: "G",
+    ErrorRaised: "E",
+    ErrorCleared: "e",
+    ExtraDrawn: "d",
+    ExtraUsed: "R",
+    ExtraDiscarded: "i",
+}
+
+
+def card_byte(card: Card | None, suits: SuitOrder) -> int:
+    """``80`` for a withheld identity, else suit and rank (a card without a suit cannot go)."""
+    if card is None:
+        return 0x80
+    if card.suit is None:
+        raise ValueError(f"card {card} has no suit: an Angel Eye card byte needs one")
+    return 0x80 | suits.number(card.suit) << 4 | "A23456789TJQK".index(card.rank) + 1
+
+
+def _result_byte(result: Result) -> int:
+    code = {Winner.PLAYER: 1, Winner.TIE: 2, Winner.BANKER: 4}[result.winner]
+    if result.banker_six:
+        code = _BANKER_SIX
+    return 0x80 | code << 4 | result.banker_pair << 1 | result.player_pair

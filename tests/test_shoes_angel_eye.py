@@ -1,0 +1,263 @@
+"""Angel Eye's reader against docs/shoes.md section 1: every example, every bad byte, any split."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoreboard.core.cards import Card
+from scoreboard.core.rules import Winner
+from scoreboard.shoes.angel_eye import (
+    LONGEST_FRAME,
+    AngelEyeReader,
+    BadBytes,
+    Drawn,
+    ErrorCleared,
+    ErrorRaised,
+    ExtraDiscarded,
+    ExtraDrawn,
+    ExtraUsed,
+    Identity,
+    Position,
+    PowerOn,
+    Result,
+    Standby,
+    SuitOrder,
+    Unknown,
+    encode,
+    frame,
+)
+from scoreboard.shoes.seats import Seat, Side
+
+P1, B3, P2 = Seat(Side.PLAYER, 1), Seat(Side.BANKER, 3), Seat(Side.PLAYER, 2)
+
+#: shoes.md's table of examples: bytes as they go on the wire once, and what they mean.
+EXAMPLES = [
+    ("05 30 53 03 36 30", PowerOn()),
+    ("05 34 50 03 36 37", Standby()),
+    ("05 31 44 81 80 03 37 37", Drawn(Position(P1), None)),
+    (
+        "05 31 44 C0 C5 03 37 33",
+        Drawn(Position(Seat(Side.PLAYER, 0), burn=True), Card("5", "H")),
+    ),
+    ("05 36 49 93 BD 03 35 32", Identity(Position(B3), Card("K", "S"))),
+    ("05 33 49 82 9A 03 36 31", Identity(Position(P2), Card("T", "D"))),
+    ("05 37 47 D1 03 41 32", Result(Winner.BANKER, False, True, True)),
+    ("05 32 47 A3 03 44 35", Result(Winner.TIE, True, True, False)),
+    ("05 35 47 90 03 45 31", Result(Winner.PLAYER, False, False, False)),
+    ("05 38 45 81 03 46 46", ErrorRaised(1)),
+    ("05 39 65 81 03 44 45", ErrorCleared(1)),
+    ("05 32 64 A0 80 03 37 35", ExtraDrawn(Position(Seat(Side.PLAYER, 0), extra=True))),
+    ("05 33 52 81 80 03 36 33", ExtraUsed(Position(P1))),
+    ("05 34 69 81 A4 03 37 42", ExtraDiscarded(Position(P1), Card("4", "C"))),
+]
+
+#: shoes.md's whole session, once per frame.
+SESSION = """
+05 30 53 03 36 30
+05 31 44 C0 A3 03 31 35
+05 32 44 D2 B9 03 31 45
+05 33 44 D1 9D 03 33 38
+05 34 44 D0 C4 03 36 37
+05 35 44 81 80 03 37 33
+05 36 44 91 80 03 36 30
+05 37 44 82 80 03 37 32
+05 38 44 92 80 03 36 44
+05 39 44 83 80 03 37 44
+05 31 44 93 80 03 36 35
+05 32 49 81 A4 03 35 44
+05 33 49 91 B7 03 35 46
+05 34 49 82 C1 03 33 44
+05 35 49 92 97 03 37 41
+05 36 49 83 B5 03 34 41
+05 37 49 93 A4 03 34 41
+05 38 47 C2 03 42 45
+05 39 50 03 36 41
+"""
+SESSION_FRAMES = [bytes.fromhex(line) for line in SESSION.split("\n") if line]
+#: The session as the shoe sends it: each frame three times.
+SESSION_WIRE = b"".join(raw * 3 for raw in SESSION_FRAMES)
+
+
+def read(*chunks: bytes, suits: SuitOrder | None = None) -> list:
+    reader = AngelEyeReader(suits)
+    return [item for chunk in chunks for item in reader.feed(chunk)]
+
+
+def messages(items: list) -> list:
+    return [item for item in items if not isinstance(item, BadBytes)]
+
+
+def discards(items: list) -> list[BadBytes]:
+    return [item for item in items if isinstance(item, BadBytes)]
+
+
+@pytest.mark.parametrize(("wire", "meaning"), EXAMPLES, ids=[e[0] for e in EXAMPLES])
+def test_every_example_of_the_table_decodes_once_from_its_three_copies(wire, meaning) -> None:
+    assert read(bytes.fromhex(wire) * 3) == [meaning]
+
+
+@pytest.mark.parametrize(("wire", "meaning"), EXAMPLES, ids=[e[0] for e in EXAMPLES])
+def test_every_example_is_written_back_byte_for_byte(wire, meaning) -> None:
+    raw = bytes.fromhex(wire)
+    assert frame(raw[1] - 0x30, *encode(meaning)) == raw
+
+
+def test_the_whole_session_reads_as_the_spec_says() -> None:
+    found = read(SESSION_WIRE)
+    assert found[0] == PowerOn()
+    burn = [item.card for item in found[1:5]]
+    assert [str(card) for card in burn] == ["3C", "9S", "KD", "4H"]
+    assert [item.position.seat.number for item in found[1:5]] == [0, 2, 1, 0]
+    assert all(item.position.burn for item in found[1:5])
+    dealt = found[5:11]
+    assert [str(item.position.seat) for item in dealt] == ["P1", "B1", "P2", "B2", "P3", "B3"]
+    assert all(isinstance(item, Drawn) and item.card is None for item in dealt)
+    shown = found[11:17]
+    assert [f"{item.position.seat}={item.card}" for item in shown] == [
+        "P1=4C", "B1=7S", "P2=AH", "B2=7D", "P3=5S", "B3=4C"
+    ]  # fmt: skip
+    assert found[17:] == [Result(Winner.BANKER, True, False, False), Standby()]
+    assert discards(found) == []
+
+
+def test_a_lower_case_bcc_is_accepted() -> None:
+    assert read(bytes.fromhex("05 37 47 D1 03 61 32")) == [Result(Winner.BANKER, False, True, True)]
+
+
+def test_only_a_repeat_of_the_frame_just_accepted_is_dropped() -> None:
+    """The same bytes recur legitimately once SEQ has wrapped: only the one before is a copy."""
+    a, b = frame(1, "P"), frame(2, "P")
+    assert read(a * 3 + b * 3 + a * 3) == [Standby()] * 3
+    reader = AngelEyeReader()
+    reader.feed(a * 3)
+    assert reader.repeats == 2
+
+
+def test_a_copy_after_noise_is_still_a_copy_but_a_bad_frame_is_not_accepted() -> None:
+    a = frame(3, "D", bytes((0x81, 0x80)))
+    assert messages(read(a + b"\xff" + a)) == [Drawn(Position(P1), None)]
+    bad = bytearray(a)
+    bad[-1] ^= 1  # its BCC broken: refused, so the next good copy is news
+    assert messages(read(bytes(bad) + a)) == [Drawn(Position(P1), None)]
+
+
+@pytest.mark.parametrize(
+    ("wire", "reason"),
+    [
+        ("FF FF C5 FC", "outside a frame"),
+        ("05 30 53 03 36 31", "BCC mismatch: expected 60, got 61"),
+        ("05 30 53 03 47 30", "BCC not hex digits: 47 30"),
+        ("05 41 53 03 31 31", "bad SEQ 41: not an ASCII digit"),
+        ("05 30 33 03 30 30", "bad CMD 33: not an ASCII letter"),
+        (frame(1, "D", b"\x01\x80").hex(" "), "data byte 01 without its top bit"),
+        ("05 03 30 30", "frame too short: no SEQ or CMD"),
+        ("05 31 44 81 80 99", f"no ETX within {LONGEST_FRAME} bytes of an ENQ"),
+        ("05 31 44", "frame cut short by the next ENQ"),
+    ],
+)  # fmt: skip
+def test_every_bad_run_is_reported_with_its_bytes_and_reason(wire: str, reason: str) -> None:
+    raw = bytes.fromhex(wire)
+    found = read(raw + bytes.fromhex("05 30 53 03 36 30"))
+    assert found == [BadBytes(raw, reason, len(raw)), PowerOn()]
+
+
+@pytest.mark.parametrize(
+    ("letter", "data", "reason"),
+    [
+        ("G", b"\xb0", "result byte B0: unknown winner code 3, hand refused"),
+        ("G", b"\x80", "result byte 80: unknown winner code 0, hand refused"),
+        ("D", b"\x81", "D frame with 1 data bytes, expected 2"),
+        ("S", b"\x81", "S frame with 1 data bytes, expected 0"),
+        ("I", b"\x81\x80", "I frame without the card's identity (80)"),
+        ("I", b"\x81\x8e", "card byte 8E: suit 0 rank 14 (1-4, 1-13)"),
+        ("D", b"\x81\xd1", "card byte D1: suit 5 rank 1 (1-4, 1-13)"),
+    ],
+)
+def test_a_well_formed_frame_the_spec_refuses_is_reported_once(letter, data, reason) -> None:
+    raw = frame(5, letter, data)
+    assert read(raw * 3) == [BadBytes(raw, reason, len(raw))]
+
+
+@pytest.mark.parametrize("letter", ["L", "M", "Z", "x"])
+@pytest.mark.parametrize("data", [b"", b"\x81", b"\x81\xfe"])
+def test_unknown_letters_are_accepted_and_reported(letter: str, data: bytes) -> None:
+    assert read(frame(4, letter, data) * 3) == [Unknown(letter, data)]
+
+
+def test_error_codes_keep_their_code_and_say_their_meaning() -> None:
+    found = read(frame(1, "E", b"\xc7"), frame(2, "E", b"\x82"), frame(3, "E", b"\xbf"))
+    assert found == [ErrorRaised(7), ErrorRaised(2), ErrorRaised(63)]
+    meanings = ["drawing timed out", "over-draw", "unknown error 63"]
+    assert [item.meaning for item in found] == meanings
+
+
+def test_the_suit_numbering_is_one_setting() -> None:
+    raw = bytes.fromhex("05 36 49 93 BD 03 35 32")
+    assert read(raw)[0].card == Card("K", "S")
+    assert read(raw, suits=SuitOrder("HSCD"))[0].card == Card("K", "C")
+    with pytest.raises(ValueError, match="each of S H D C once"):
+        SuitOrder("SSHD")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_the_session_split_anywhere_decodes_the_same(data: st.DataObject) -> None:
+    cuts = sorted(data.draw(st.sets(st.integers(1, len(SESSION_WIRE) - 1), max_size=40)))
+    bounds = [0, *cuts, len(SESSION_WIRE)]
+    chunks = [SESSION_WIRE[a:b] for a, b in itertools.pairwise(bounds)]
+    assert read(*chunks) == read(SESSION_WIRE)
+
+
+def test_the_session_byte_by_byte_decodes_the_same() -> None:
+    assert read(*(bytes((byte,)) for byte in SESSION_WIRE)) == read(SESSION_WIRE)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=64), st.binary(max_size=64))
+def test_noise_around_a_frame_never_hides_it(before: bytes, after: bytes) -> None:
+    """Whatever came before, the next ENQ resynchronises; the noise is reported, never raised."""
+    raw = frame(6, "G", b"\xc2")
+    found = read(before, raw, after)
+    assert Result(Winner.BANKER, True, False, False) in found or raw in before
+
+
+def _bounded(stream: bytes, rng: random.Random) -> tuple[int, int]:
+    """Feed ``stream`` in reads of 1 to 16 bytes, then 4 kB: the largest buffer seen between
+    reads and the bytes the reports account for."""
+    reader, largest, reported, at = AngelEyeReader(), 0, 0, 0
+    while at < len(stream):
+        size = rng.randint(1, 16) if at < 65536 else 4096
+        for item in reader.feed(stream[at : at + size]):
+            if isinstance(item, BadBytes):
+                assert len(item.data) <= 32
+                reported += item.length
+        largest = max(largest, reader.buffered)
+        at += size
+    return largest, reported + reader.buffered
+
+
+MEGABYTES = 10 * 1024 * 1024
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "pattern",
+    ["random", "enq flood", "never-ending frame", "almost frames", "etx flood"],
+)
+def test_ten_megabytes_of_garbage_keep_the_reader_bounded(pattern: str) -> None:
+    rng = random.Random(23)
+    stream = {
+        "random": lambda: rng.randbytes(MEGABYTES),
+        "enq flood": lambda: b"\x05" * MEGABYTES,
+        "never-ending frame": lambda: b"\x05" + b"\x31\x44" + b"\x81" * (MEGABYTES - 3),
+        "almost frames": lambda: frame(1, "D", b"\x81\x80")[:-1] * (MEGABYTES // 7),
+        "etx flood": lambda: (b"\x05\x31" + b"\x03" * 97) * (MEGABYTES // 99),
+    }[pattern]()
+    largest, accounted = _bounded(stream, rng)
+    assert largest <= LONGEST_FRAME
+    assert accounted == len(stream)  # every byte reported (or still held), none lost
