@@ -46,6 +46,7 @@ __all__ = [
     "Result",
     "Standby",
     "SuitOrder",
+    "Transmitter",
     "Unknown",
     "frame",
 ]
@@ -156,6 +157,7 @@ class Result:
 @dataclass(frozen=True, slots=True)
 class _Error:
     code: int
+    bit6: bool = False  # meaning unknown ("E C7" is seen beside an over-draw's "E 82")
 
     @property
     def meaning(self) -> str:
@@ -342,8 +344,8 @@ class AngelEyeReader:
         if letter in "SP":
             return PowerOn() if letter == "S" else Standby()
         if letter in "Ee":
-            code = data[0] & 0x3F
-            return ErrorRaised(code) if letter == "E" else ErrorCleared(code)
+            code, bit6 = data[0] & 0x3F, bool(data[0] & 0x40)
+            return ErrorRaised(code, bit6) if letter == "E" else ErrorCleared(code, bit6)
         if letter == "G":
             return _result(data[0])
         position = Position.from_byte(data[0])
@@ -387,7 +389,7 @@ def encode(message: Message, suits: SuitOrder | None = None) -> tuple[str, bytes
     if isinstance(message, Result):
         return letter, bytes((_result_byte(message),))
     if isinstance(message, ErrorRaised | ErrorCleared):
-        return letter, bytes((0x80 | message.code,))
+        return letter, bytes((0x80 | message.bit6 << 6 | message.code,))
     position: Position | None = getattr(message, "position", None)
     if position is None:
         return letter, b""
@@ -423,3 +425,22 @@ def _result_byte(result: Result) -> int:
     if result.banker_six:
         code = _BANKER_SIX
     return 0x80 | code << 4 | result.banker_pair << 1 | result.player_pair
+
+
+class Transmitter:
+    """Angel Eye's framing: SEQ 0 on power-on, then 1 to 9 wrapping; each frame three times.
+
+    >>> Transmitter().send(Standby()) == frame(1, "P") * 3
+    True
+    """
+
+    def __init__(self, suits: SuitOrder | None = None) -> None:
+        self.suits = suits or SuitOrder()
+        self.seq = 0
+
+    def send(self, *messages: Message) -> bytes:
+        out = b""
+        for message in messages:
+            self.seq = 0 if isinstance(message, PowerOn) else self.seq % 9 + 1
+            out += frame(self.seq, *encode(message, self.suits)) * 3
+        return out

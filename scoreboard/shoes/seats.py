@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoreboard.core.cards import Card, hand_total
-from scoreboard.core.rules import banker_draws, is_natural, player_draws
+from scoreboard.core.rules import Coup, banker_draws, is_natural, player_draws
 
-__all__ = ["DEAL_ORDER", "Seat", "Side", "hands", "next_seat"]
+__all__ = ["DEAL_ORDER", "Seat", "Side", "hands", "next_seat", "seats_of"]
 
 
 class Side(enum.Enum):
@@ -47,6 +47,13 @@ DEAL_ORDER = (
     Seat(Side.PLAYER, 2),
     Seat(Side.BANKER, 2),
 )
+
+
+def seats_of(coup: Coup) -> tuple[Seat, ...]:
+    """The seats of ``coup``'s cards in deal order."""
+    thirds = [Seat(Side.PLAYER, 3)] * (len(coup.player) == 3)
+    thirds += [Seat(Side.BANKER, 3)] * (len(coup.banker) == 3)
+    return (*DEAL_ORDER, *thirds)
 
 
 def hands(cards: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
