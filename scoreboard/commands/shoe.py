@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from scoreboard.cli import UsageError, sigterm_as_interrupt
+from scoreboard.commands import emulate_shoe
 from scoreboard.config import PROTOCOLS, Config, ConfigError, TlsConfig, parse_brokers, with_mqtt
 from scoreboard.config_endpoint import Endpoint, load_endpoint
 from scoreboard.core.limits import limits_from_spec
@@ -186,11 +187,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help="stay online answering resyncs this long after the last shoe",
     )
+    emulate_shoe.add_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from scoreboard.controller import Controller
+
+    if args.emulate:
+        return emulate_shoe.run(args)
+    emulate_shoe.refuse_without_emulate(args)
 
     if args.pace < 0:
         raise UsageError(f"--pace must be 0 or more, got {args.pace}")
