@@ -21,6 +21,7 @@ from scoreboard.shoes.angel_eye import (
     Position,
     PowerOn,
     Result,
+    SeqGap,
     Standby,
     SuitOrder,
     Unknown,
@@ -77,11 +78,19 @@ def test_a_lower_case_bcc_is_accepted() -> None:
 
 def test_only_a_repeat_of_the_frame_just_accepted_is_dropped() -> None:
     """The same bytes recur legitimately once SEQ has wrapped: only the one before is a copy."""
-    a, b = frame(1, "P"), frame(2, "P")
-    assert read(a * 3 + b * 3 + a * 3) == [Standby()] * 3
+    a = frame(1, "P")
+    wrapped = a * 3 + b"".join(frame(seq, "P") * 3 for seq in range(2, 10)) + a * 3
+    assert read(wrapped) == [Standby()] * 10
     reader = AngelEyeReader()
     reader.feed(a * 3)
     assert reader.repeats == 2
+
+
+def test_a_jump_of_seq_says_messages_were_lost() -> None:
+    found = read(frame(8, "P"), frame(9, "P"), frame(3, "P"), frame(0, "S"), frame(1, "P"))
+    assert found == [Standby(), Standby(), SeqGap(1, 3), Standby(), PowerOn(), Standby()]
+    lower = bytes.fromhex("05 37 47 D1 03 61 32")  # the same frame with a lower-case BCC
+    assert len(read(bytes.fromhex("05 37 47 D1 03 41 32") + lower)) == 1
 
 
 def test_a_copy_after_noise_is_still_a_copy_but_a_bad_frame_is_not_accepted() -> None:

@@ -62,6 +62,7 @@ def test_angel_eye_emulated_read_and_assembled_is_the_dealt_shoe(seed: int, orde
     assert [type(n) for n in news if isinstance(n, CardsDisagree | HandAbandoned)] == []
     assert [n.reason for n in news if isinstance(n, BadBytes)] == ["outside a frame"] * 2
     assert sum(isinstance(n, NewShoe) for n in news) == 2
+    assert hands.tally.lost == hands.tally.abandoned == hands.tally.disagreements == 0
     assert reader.repeats == 2 * sum(chunk.data.count(b"\x05") // 3 for chunk in chunks)
 
 

@@ -35,9 +35,11 @@ from scoreboard.shoes.news import (
     ExtraCard,
     ExtraFate,
     HandAbandoned,
+    MessagesLost,
     PoweredOn,
     ShoeAlarm,
     ShoeBook,
+    Tally,
     UnknownMessage,
 )
 from scoreboard.shoes.seats import DEAL_ORDER, Seat, Side, seats_of
@@ -249,12 +251,22 @@ def test_a_hand_left_without_its_result_is_abandoned_at_the_next_hand() -> None:
 
 
 def test_unknown_letters_are_reported_never_acted_on() -> None:
-    news = heard(frame(1, "L", b"\x81") * 3 + frame(2, "M") * 3 + frame(3, "Q", b"\x80\x80") * 3)
-    assert news == [
+    hands = AngelEyeHands()
+    raw = frame(1, "L", b"\x81") * 3 + frame(2, "M") * 3 + frame(3, "Q", b"\x80\x80") * 3
+    assert heard(raw, hands) == [
         UnknownMessage("L", b"\x81"),
         UnknownMessage("M", b""),
         UnknownMessage("Q", b"\x80\x80"),
     ]
+    assert hands.tally == Tally(unknown=3)
+
+
+def test_lost_messages_bad_bytes_and_abandoned_hands_are_tallied() -> None:
+    hands = AngelEyeHands()
+    raw = b"\xff\xff" + frame(1, "D", b"\x81\x80") + frame(3, "D", b"\x91\x80") + frame(0, "S")
+    news = heard(raw + b"\x05\x31", hands)
+    assert MessagesLost(2, 3) in news
+    assert hands.tally == Tally(bad_runs=1, bad_bytes=2, lost=1, abandoned=1)
 
 
 def test_a_reader_started_mid_hand_still_gets_the_whole_reveal() -> None:

@@ -44,6 +44,7 @@ __all__ = [
     "Position",
     "PowerOn",
     "Result",
+    "SeqGap",
     "Standby",
     "SuitOrder",
     "Transmitter",
@@ -205,6 +206,19 @@ class Unknown:
     data: bytes
 
 
+@dataclass(frozen=True, slots=True)
+class SeqGap:
+    """The SEQ jumped: ``got`` where ``expected`` was due, so messages were lost between.
+
+    The SEQ moves on with every new message (1 to 9, then 1 again; 0 on power-on),
+    so this counts lost messages modulo 9: a hand that lost one is caught by its
+    cards anyway; this says why.
+    """
+
+    expected: int
+    got: int
+
+
 Message = (
     PowerOn
     | Standby
@@ -217,6 +231,7 @@ Message = (
     | ExtraUsed
     | ExtraDiscarded
     | Unknown
+    | SeqGap
 )
 
 _DATA_BYTES = {"S": 0, "P": 0, "D": 2, "I": 2, "G": 1, "E": 1, "e": 1, "d": 2, "R": 2, "i": 2}
@@ -259,6 +274,7 @@ class AngelEyeReader:
         self.suits = suits or SuitOrder()
         self._frame = bytearray()  # from an ENQ on; empty outside a frame
         self._last = b""  # the frame accepted last: its repeats are dropped
+        self._seq: int | None = None  # its SEQ: the next message's is one more
         self.repeats = 0
 
     @property
@@ -307,12 +323,17 @@ class AngelEyeReader:
         except BadFrame as error:
             out.discard(raw, str(error))
             return
-        if raw == self._last:
+        copy = raw[:-2] + raw[-2:].upper()  # a BCC in either case is the same frame
+        if copy == self._last:
             self.repeats += 1
             return
-        self._last = raw
+        self._last = copy
+        seq, letter = raw[1] - 0x30, chr(raw[2])
+        if letter != "S" and self._seq is not None and seq != self._seq % 9 + 1:
+            out.put(SeqGap(self._seq % 9 + 1, seq))
+        self._seq = seq
         try:
-            out.put(self._decode(chr(raw[2]), raw[3:-3]))
+            out.put(self._decode(letter, raw[3:-3]))
         except BadFrame as error:
             out.discard(raw, str(error))
 
@@ -383,6 +404,8 @@ def encode(message: Message, suits: SuitOrder | None = None) -> tuple[str, bytes
     >>> encode(Result(Winner.BANKER, True, False, False))
     ('G', b'\\xc2')
     """
+    if isinstance(message, SeqGap):
+        raise ValueError("a SEQ gap is the reader's finding, not a frame")
     if isinstance(message, Unknown):
         return message.letter, message.data
     letter = _LETTERS_OF[type(message)]

@@ -33,6 +33,7 @@ from scoreboard.shoes.angel_eye import (
     Message,
     PowerOn,
     Result,
+    SeqGap,
     Unknown,
 )
 from scoreboard.shoes.discards import BadBytes
@@ -42,10 +43,12 @@ from scoreboard.shoes.news import (
     ExtraCard,
     ExtraFate,
     HandAbandoned,
+    MessagesLost,
     News,
     PoweredOn,
     ShoeAlarm,
     ShoeBook,
+    Tally,
     UnknownMessage,
     shoe_result,
 )
@@ -67,6 +70,7 @@ class AngelEyeHands:
         self.shown: dict[Seat, Card] = {}  # this hand's identities, as revealed
         self.burn: list[Card] | None = None  # the burn being dealt
         self.extra_held = False
+        self.tally = Tally()
 
     @property
     def hand_open(self) -> bool:
@@ -76,7 +80,12 @@ class AngelEyeHands:
         return [news for message in messages for news in self.hear(message)]
 
     def hear(self, message: Message | BadBytes) -> list[News]:
-        """What ``message`` means to the table (often nothing yet)."""
+        """What ``message`` means to the table (often nothing yet), counted in :attr:`tally`."""
+        news = self._meaning(message)
+        self.tally = self.tally.counted(news)
+        return news
+
+    def _meaning(self, message: Message | BadBytes) -> list[News]:
         if isinstance(message, Drawn):
             return self._drawn(message)
         if isinstance(message, Identity):
@@ -106,6 +115,8 @@ class AngelEyeHands:
             return [ExtraCard(ExtraFate.DISCARDED, message.card)]
         if isinstance(message, Unknown):
             return [UnknownMessage(message.letter, message.data)]
+        if isinstance(message, SeqGap):
+            return [MessagesLost(message.expected, message.got)]
         if isinstance(message, BadBytes):
             return [message]
         return []  # Standby: its trigger is unknown, so it means nothing to the table

@@ -27,7 +27,7 @@ from scoreboard.core.rules import record_coup
 from scoreboard.core.shoe import burn_count
 from scoreboard.shoes.bee_tek import Alarm, BurnRead, CardNotRead, CardRead, Line, WarningCode
 from scoreboard.shoes.discards import BadBytes
-from scoreboard.shoes.news import CardDealt, HandAbandoned, News, ShoeAlarm, ShoeBook
+from scoreboard.shoes.news import CardDealt, HandAbandoned, News, ShoeAlarm, ShoeBook, Tally
 from scoreboard.shoes.seats import DEAL_ORDER, Seat, hands, next_seat
 
 __all__ = ["BeeTekHands", "possible_next"]
@@ -44,12 +44,18 @@ class BeeTekHands:
         self.cards: list[Card | None] = []  # this hand so far, in deal order (None: unread)
         self.burn: list[Card] | None = None  # while burning: the cards not yet announced
         self.burn_wanted = 0
+        self.tally = Tally()
 
     def hear_all(self, lines: Iterable[Line | BadBytes]) -> list[News]:
         return [news for line in lines for news in self.hear(line)]
 
     def hear(self, line: Line | BadBytes) -> list[News]:
-        """What ``line`` means to the table."""
+        """What ``line`` means to the table, counted in :attr:`tally`."""
+        news = self._meaning(line)
+        self.tally = self.tally.counted(news)
+        return news
+
+    def _meaning(self, line: Line | BadBytes) -> list[News]:
         if isinstance(line, CardRead | CardNotRead):
             card = line.card if isinstance(line, CardRead) else None
             return [*self._end_burn(), *self._deal(card)]

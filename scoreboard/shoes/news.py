@@ -20,9 +20,10 @@ NewShoe(shoe='S1', previous=None, previous_games=None, origin=None, decks=None)
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from scoreboard.core.cards import Card
@@ -37,10 +38,12 @@ __all__ = [
     "ExtraCard",
     "ExtraFate",
     "HandAbandoned",
+    "MessagesLost",
     "News",
     "PoweredOn",
     "ShoeAlarm",
     "ShoeBook",
+    "Tally",
     "UnknownMessage",
 ]
 
@@ -112,6 +115,14 @@ class UnknownMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class MessagesLost:
+    """Angel Eye's SEQ jumped from ``expected`` to ``got``: messages were lost on the line."""
+
+    expected: int
+    got: int
+
+
+@dataclass(frozen=True, slots=True)
 class CardsDisagree:
     """An integrity alert: the shoe's result and its cards disagree (or the cards are
     not what the tableau deals), so game ``game`` went out as the shoe's result alone."""
@@ -134,9 +145,47 @@ News = (
     | PoweredOn
     | HandAbandoned
     | UnknownMessage
+    | MessagesLost
     | CardsDisagree
     | BadBytes
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What went wrong on a shoe's line so far, for the status and the staff mark.
+
+    >>> Tally().counted([BadBytes(b"\\xff", "outside a frame", 1), UnknownMessage("L", b"")])
+    Tally(bad_runs=1, bad_bytes=1, unknown=1, lost=0, abandoned=0, disagreements=0)
+    """
+
+    bad_runs: int = 0
+    bad_bytes: int = 0
+    unknown: int = 0
+    lost: int = 0
+    abandoned: int = 0
+    disagreements: int = 0
+
+    def counted(self, news: Iterable[News]) -> Tally:
+        """This tally with ``news`` counted in."""
+        counts = dataclasses.asdict(self)
+        for item in news:
+            if isinstance(item, BadBytes):
+                counts["bad_runs"] += 1
+                counts["bad_bytes"] += item.length
+            else:
+                name = _TALLIED.get(type(item))
+                if name is not None:
+                    counts[name] += 1
+        return Tally(**counts)
+
+
+_TALLIED: dict[type, str] = {
+    UnknownMessage: "unknown",
+    MessagesLost: "lost",
+    HandAbandoned: "abandoned",
+    CardsDisagree: "disagreements",
+}
 
 
 def numbered_shoes(stem: str = "shoe") -> Callable[[], str]:
