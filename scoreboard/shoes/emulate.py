@@ -74,6 +74,7 @@ class Habits:
     overdraw_discarded: float = 0.02
     noise: bytes = POWER_ON_NOISE
     warning: float = 0.01  # Bee-Tek: a <W0x01> line
+    power_cut: float = 0.0  # Angel Eye: powered off and on in the middle of a hand
 
 
 #: The habits of shoes.md's examples: no noise, no over-draw, a standby after each hand.
@@ -126,14 +127,7 @@ class AngelEyeEmulator:
     ) -> list[Chunk]:
         """``coup`` dealt and revealed; ``draw`` takes the card an over-draw discards."""
         seats = seats_of(coup)
-        chunks = []
-        for seat in seats:
-            if seat == DEAL_ORDER[0] and self.carried:
-                message: Message = ExtraUsed(Position(seat))
-                self.carried = False
-            else:
-                message = Drawn(Position(seat), None)
-            chunks.append(Chunk(DRAW, self.wire.send(message)))
+        chunks = self._draws(seats)
         chunks += self._overdraw(last, draw)
         reveal = [
             Identity(Position(seat), card)
@@ -143,6 +137,25 @@ class AngelEyeEmulator:
         chunks.append(Chunk(REVEAL, self.wire.send(*reveal, result), (truth,)))
         if self.rng.random() < self.habits.standby:
             chunks.append(Chunk(PAUSE, self.wire.send(Standby())))
+        return chunks
+
+    def _draws(self, seats: Sequence[Seat]) -> list[Chunk]:
+        """Each card leaving the shoe, identity withheld (a kept extra card is Player 1)."""
+        chunks = []
+        for seat in seats:
+            message: Message = Drawn(Position(seat), None)
+            if seat == DEAL_ORDER[0] and self.carried:
+                message, self.carried = ExtraUsed(Position(seat)), False
+            chunks.append(Chunk(DRAW, self.wire.send(message)))
+        return chunks
+
+    def power_cut(self, coup: Coup) -> list[Chunk] | None:
+        """By chance, some of ``coup``'s cards drawn, then a power-on: that hand is lost."""
+        if not self.habits.power_cut or self.rng.random() >= self.habits.power_cut:
+            return None
+        seats = seats_of(coup)
+        chunks = self._draws(seats[: self.rng.randint(1, len(seats))])
+        chunks.append(Chunk(PAUSE, self.habits.noise + self.wire.send(PowerOn())))
         return chunks
 
     def _overdraw(self, last: bool, draw: Callable[[], Card]) -> list[Chunk]:
@@ -176,7 +189,13 @@ def angel_eye(
         shoe_id, shoe = _next_shoe(dealer)
         burned = shoe.burn()
         yield from emulator.new_shoe(burned, _opening(shoe_id, burned, dealer.decks))
-        for number, (coup, last) in enumerate(shoe_coups(shoe), start=1):
+        number = 0
+        for coup, last in shoe_coups(shoe):
+            lost = None if last else emulator.power_cut(coup)
+            if lost is not None:
+                yield from lost
+                continue
+            number += 1
             truth = CoupReceived(shoe_id, Game(number, coup))
             yield from emulator.hand(coup, truth, last=last, draw=shoe.draw)
 
