@@ -25,7 +25,7 @@ from scoreboard.shoes.angel_eye import (
     Transmitter,
     frame,
 )
-from scoreboard.shoes.angel_eye_hands import AngelEyeHands
+from scoreboard.shoes.angel_eye_hands import LONGEST_BURN, AngelEyeHands
 from scoreboard.shoes.bee_tek import BeeTekReader
 from scoreboard.shoes.bee_tek_hands import BeeTekHands
 from scoreboard.shoes.discards import BadBytes
@@ -158,6 +158,16 @@ def test_a_reader_started_mid_burn_still_starts_a_shoe() -> None:
         NewShoe("S1", previous="S0", previous_games=60),
         Burn(tuple(parse_cards(["QS", "JS"])), "S1"),
     ]
+
+
+def test_a_burn_that_never_counts_down_to_0_stays_bounded() -> None:
+    hands = AngelEyeHands()
+    stuck = Drawn(Position(Seat(Side.BANKER, 5), burn=True), Card("2", "S"))
+    reader, transmitter = AngelEyeReader(), Transmitter()
+    for _ in range(2000):
+        news = hands.hear_all(reader.feed(transmitter.send(stuck)))
+        assert len(hands.burn or ()) < LONGEST_BURN
+        assert all(len(burn.cards) == LONGEST_BURN for burn in of(news, Burn))
 
 
 def test_an_extra_card_kept_is_the_next_hands_player_1() -> None:

@@ -54,7 +54,10 @@ from scoreboard.shoes.news import (
 )
 from scoreboard.shoes.seats import Seat, Side
 
-__all__ = ["AngelEyeHands"]
+__all__ = ["LONGEST_BURN", "AngelEyeHands"]
+
+#: The face-up card and ten burned (a ten or a face): a burn never holds more.
+LONGEST_BURN = 11
 
 
 class AngelEyeHands:
@@ -139,7 +142,7 @@ class AngelEyeHands:
             self.burn = []
         if card is not None and self.burn is not None:
             self.burn.append(card)
-        if seat.side is Side.BANKER and seat.number == 0:
+        if (seat.side is Side.BANKER and seat.number == 0) or len(self.burn or ()) >= LONGEST_BURN:
             news += self._finish_burn()
         return news
 
