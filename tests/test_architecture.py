@@ -114,6 +114,16 @@ def test_feeds_the_link_the_controller_and_the_journal_never_draw(module: str) -
     assert offending(module, banned=(*banned, "scoreboard.commands")) == []
 
 
+#: The modules that open a serial line (pyserial): a shoe's port, or an emulated shoe's.
+SERIAL_LINES = ("scoreboard.controller.emulated_shoe",)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_only_the_serial_lines_import_pyserial(module: str) -> None:
+    if module not in SERIAL_LINES:
+        assert offending(module, banned=("serial",)) == []
+
+
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_only_the_link_talks_to_paho(module: str) -> None:
     """One MQTT client for the display and the controller: everyone else uses the Link."""

@@ -18,6 +18,7 @@ from scoreboard.shoes.bee_tek import BeeTekReader
 from scoreboard.shoes.bee_tek_hands import BeeTekHands
 from scoreboard.shoes.discards import BadBytes
 from scoreboard.shoes.emulate import (
+    SHUFFLE,
     SPEC,
     AngelEyeEmulator,
     Chunk,
@@ -94,6 +95,14 @@ def test_bee_tek_emulated_read_and_assembled_is_the_dealt_shoe(seed: int) -> Non
     news = [n for chunk in chunks for n in hands.hear_all(reader.feed(chunk.data))]
     assert _games_and_burns(news) == truth(chunks)
     assert [n for n in news if isinstance(n, BadBytes | HandAbandoned)] == []
+
+
+def test_shoes_follow_one_another_after_a_shuffle() -> None:
+    for deal in (angel_eye, bee_tek):
+        chunks = list(deal(Dealer(seed=4), seed=4, shoes=3))
+        shuffles = [index for index, chunk in enumerate(chunks) if chunk.after == SHUFFLE]
+        assert len(shuffles) == 2 and all(chunks[index].data == b"" for index in shuffles)
+        assert chunks[0].after < SHUFFLE
 
 
 def test_a_shoe_starts_with_power_on_noise_and_every_frame_three_times() -> None:

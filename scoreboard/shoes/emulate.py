@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import itertools
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from scoreboard.core.cards import Card
@@ -54,6 +54,8 @@ __all__ = ["Chunk", "Emulated", "Habits", "angel_eye", "bee_tek", "shoe_coups"]
 POWER_ON_NOISE = bytes.fromhex("FF FF C5 FC")
 #: Pace fractions: a hand's draws, reveal and pauses add up to about one pace.
 DRAW, REVEAL, PAUSE = 0.08, 0.3, 0.1
+#: The shuffle between two shoes, in paces (as ``scoreboard shoe``'s default).
+SHUFFLE = 3.0
 
 TruthEvent = NewShoe | Burn | CoupReceived
 
@@ -185,8 +187,8 @@ def angel_eye(
 ) -> Iterator[Chunk]:
     """Shoe after shoe from ``dealer`` as an Angel Eye sends it (``shoes`` of them, or forever)."""
     emulator = AngelEyeEmulator(habits or Habits(), random.Random(seed), suits)
-    for _ in _count(shoes):
-        shoe_id, shoe = _next_shoe(dealer)
+    for index in _count(shoes):
+        shoe_id, shoe = yield from _next_shoe(dealer, index)
         burned = shoe.burn()
         yield from emulator.new_shoe(burned, _opening(shoe_id, burned, dealer.decks))
         number = 0
@@ -205,8 +207,8 @@ def bee_tek(
 ) -> Iterator[Chunk]:
     """Shoe after shoe from ``dealer`` as Bee-Tek lines (``shoes`` of them, or forever)."""
     rng, chances = random.Random(seed), habits or Habits()
-    for _ in _count(shoes):
-        shoe_id, shoe = _next_shoe(dealer)
+    for index in _count(shoes):
+        shoe_id, shoe = yield from _next_shoe(dealer, index)
         burned = shoe.burn()
         lines = [_spelled(card, rng, burn=True) for card in burned]
         yield from _lines(lines, _opening(shoe_id, burned, dealer.decks))
@@ -222,7 +224,10 @@ def _count(shoes: int | None) -> Iterator[int]:
     return itertools.count() if shoes is None else iter(range(shoes))
 
 
-def _next_shoe(dealer: Dealer) -> tuple[str, Shoe]:
+def _next_shoe(dealer: Dealer, index: int) -> Generator[Chunk, None, tuple[str, Shoe]]:
+    """The dealer's next shoe, shuffled while a pause goes by (none before the first)."""
+    if index:
+        yield Chunk(SHUFFLE, b"")
     shoe_id = dealer.next_shoe_id()
     dealer.shoes_dealt += 1
     return shoe_id, dealer.new_shoe()
