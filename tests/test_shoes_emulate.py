@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import given, settings
@@ -112,3 +113,19 @@ def test_a_shoe_starts_with_power_on_noise_and_every_frame_three_times() -> None
         frames = chunk.data.split(b"\x05")[1:]
         assert len(frames) % 3 == 0
         assert all(frames[i] == frames[i + 1] == frames[i + 2] for i in range(0, len(frames), 3))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 1000), st.lists(st.integers(1, 40), min_size=1, max_size=50))
+def test_a_whole_shoe_read_in_reads_of_any_size_is_the_same(seed: int, sizes: list[int]) -> None:
+    wire = b"".join(c.data for c in angel_eye(Dealer(decks=1, seed=seed), seed=seed, shoes=1))
+    reader, hands, at, news = AngelEyeReader(), AngelEyeHands(), 0, []
+    for size in itertools.cycle(sizes):
+        if at >= len(wire):
+            break
+        news += hands.hear_all(reader.feed(wire[at : at + size]))
+        at += size
+    whole = AngelEyeHands().hear_all(AngelEyeReader().feed(wire))
+    assert [n for n in news if not isinstance(n, BadBytes)] == [
+        n for n in whole if not isinstance(n, BadBytes)
+    ]
