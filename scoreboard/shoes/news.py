@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from scoreboard.core.cards import Card
@@ -166,8 +166,10 @@ class Tally:
     abandoned: int = 0
     disagreements: int = 0
 
-    def counted(self, news: Iterable[News]) -> Tally:
-        """This tally with ``news`` counted in."""
+    def counted(self, news: Sequence[News]) -> Tally:
+        """This tally with ``news`` counted in (itself when there is nothing to count)."""
+        if not any(isinstance(item, _COUNTED) for item in news):
+            return self
         counts = dataclasses.asdict(self)
         for item in news:
             if isinstance(item, BadBytes):
@@ -186,6 +188,7 @@ _TALLIED: dict[type, str] = {
     HandAbandoned: "abandoned",
     CardsDisagree: "disagreements",
 }
+_COUNTED = (BadBytes, *_TALLIED)
 
 
 def numbered_shoes(stem: str = "shoe") -> Callable[[], str]:
