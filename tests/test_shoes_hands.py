@@ -180,7 +180,11 @@ def test_an_extra_card_kept_is_the_next_hands_player_1() -> None:
         *hand("9S 2H KD 3C", PLAYER)[4:],
         *hand("8D 2C KH 3S", PLAYER, first=ExtraUsed(Position(P1))),
     ]
-    news = heard(wire(*NEW_SHOE, BURNED, *messages))
+    hands = AngelEyeHands()
+    held = hands.hear_all(AngelEyeReader().feed(wire(*NEW_SHOE, BURNED, *messages[:6])))
+    assert hands.extra_held and held[-1] == ExtraCard(ExtraFate.HELD)
+    news = held + heard(wire(*messages[6:]), hands)
+    assert not hands.extra_held
     games = coups(news)
     assert [str(g.coup.player[0]) for g in games] == ["9S", "8D"]
     assert of(news, ExtraCard) == [ExtraCard(ExtraFate.HELD), ExtraCard(ExtraFate.USED)]
@@ -199,12 +203,31 @@ def test_an_extra_card_discarded_is_disclosed_and_leaves_the_hand_alone() -> Non
         ErrorCleared(2),
         *hand("2S 3H 3D 2C 4H KS", PLAYER)[6:],
     ]
-    news = heard(wire(*NEW_SHOE, BURNED, *messages))
+    hands = AngelEyeHands()
+    news = heard(wire(*NEW_SHOE, BURNED, *messages), hands)
+    assert not hands.extra_held
     (game,) = coups(news)
     assert [str(card) for card in game.coup.player] == ["2S", "3D", "4H"]
     assert of(news, ExtraCard)[-1] == ExtraCard(ExtraFate.DISCARDED, Card("4", "C"))
     assert [alarm.code for alarm in of(news, ShoeAlarm)] == ["2", "7", "2"]
     assert [alarm.raised for alarm in of(news, ShoeAlarm)] == [True, True, False]
+
+
+def test_a_draw_marked_extra_is_held_outside_the_hand() -> None:
+    hands = AngelEyeHands()
+    messages = hand("9S 2H KD 3C", PLAYER)
+    messages.insert(2, Drawn(EXTRA, None))
+    news = heard(wire(*NEW_SHOE, BURNED, *messages), hands)
+    assert ExtraCard(ExtraFate.HELD) in news and hands.extra_held
+    assert [str(d.seat) for d in of(news, CardDealt)] == ["P1", "B1", "P2", "B2"]
+    assert len(coups(news)) == 1 and of(news, CardsDisagree) == []
+
+
+def test_a_new_shoe_abandons_the_hand_left_open() -> None:
+    messages = [Drawn(Position(P1), None), Drawn(Position(B1), None), *NEW_SHOE[1:], BURNED]
+    news = heard(wire(*NEW_SHOE, BURNED, *messages))
+    assert of(news, HandAbandoned) == [HandAbandoned("S1", 1, (None, None), "a new shoe started")]
+    assert [shoe.shoe for shoe in of(news, NewShoe)] == ["S1", "S2"]
 
 
 def test_a_power_on_mid_hand_abandons_it_and_the_shoe_goes_on() -> None:
@@ -355,6 +378,24 @@ def test_bee_tek_burn_lines_make_a_new_shoe_and_its_burn() -> None:
     assert [(g.number) for g in coups(news)] == [1, 1]
 
 
+def test_bee_tek_a_burn_is_announced_with_its_last_card() -> None:
+    burn = "[Manual Burn Cards]<Card:2D>\n[Manual Burn Cards]<Card:5S>\n"
+    assert of(bee(burn), Burn) == []
+    news = bee(burn + "[Manual Burn Cards]<Card:6S>")
+    assert news[-1] == Burn(tuple(parse_cards(["2D", "5S", "6S"])), "S1")
+
+
+def test_bee_tek_burn_lines_in_the_middle_of_a_hand_abandon_it() -> None:
+    news = bee(game_lines("9S 2H") + "\n[Manual Burn Cards]<Card:AD>\n[Manual Burn Cards]<Card:5S>")
+    assert of(news, HandAbandoned) == [
+        HandAbandoned(
+            "S1", 1, tuple(parse_cards(["9S", "2H"])), "burn cards came in the middle of a hand"
+        )
+    ]
+    assert [n.shoe for n in of(news, NewShoe)] == ["S1", "S2"]
+    assert of(news, Burn) == [Burn(tuple(parse_cards(["AD", "5S"])), "S2")]
+
+
 def test_bee_tek_an_unread_card_spoils_its_hand_and_the_next_stays_in_step() -> None:
     news = bee(
         "[Game]<Card:9S>\n[Game]<Game>\n" + game_lines("KD 3C") + "\n" + game_lines("8D 2C KH 3S")
@@ -376,6 +417,7 @@ def test_bee_tek_alarms_warnings_and_bad_lines_are_health_never_results() -> Non
         """
         [Game]<Alarm:E3 Card Not Read>
         [GameAlarm]<Alarm:door open>
+        [GameAlarm]<Alarm:Emergency stop>
         <W0x01>
         garbage
         """
@@ -383,6 +425,7 @@ def test_bee_tek_alarms_warnings_and_bad_lines_are_health_never_results() -> Non
     assert news == [
         ShoeAlarm("E3", "Card Not Read"),
         ShoeAlarm("", "door open"),
+        ShoeAlarm("", "Emergency stop"),
         ShoeAlarm("W0x01", "warning (meaning unknown)"),
         BadBytes(b"garbage\r\n", "not a Bee-Tek line", 9),
     ]

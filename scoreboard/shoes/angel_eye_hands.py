@@ -140,9 +140,9 @@ class AngelEyeHands:
             news += [*self._finish_burn(), *self._abandon("a new shoe started")]
             news.append(self.book.start())
             self.burn = []
-        if card is not None and self.burn is not None:
+        if card is not None:
             self.burn.append(card)
-        if (seat.side is Side.BANKER and seat.number == 0) or len(self.burn or ()) >= LONGEST_BURN:
+        if (seat.side is Side.BANKER and seat.number == 0) or len(self.burn) >= LONGEST_BURN:
             news += self._finish_burn()
         return news
 

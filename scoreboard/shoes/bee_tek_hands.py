@@ -43,7 +43,7 @@ class BeeTekHands:
         self.book = book or ShoeBook()
         self.cards: list[Card | None] = []  # this hand so far, in deal order (None: unread)
         self.burn: list[Card] | None = None  # while burning: the cards not yet announced
-        self.burn_wanted = 0
+        self.burn_wanted = 1  # pragma: no mutate (set by each burn's first card before use)
         self.tally = Tally()
 
     def hear_all(self, lines: Iterable[Line | BadBytes]) -> list[News]:
