@@ -145,6 +145,8 @@ def test_into_a_serial_device_it_opens_with_pyserial(stop) -> None:
         (["--pace", "inf"], "--pace must be a number of seconds above 0, got inf"),
         (["--pace", "-2"], "--pace must be a number of seconds above 0, got -2.0"),
         (["--shoes", "0"], "--shoes must be 1 or more, got 0"),
+        (["--shuffle-seconds", "nan"], "--shuffle-seconds must be a number of seconds, 0 or more"),
+        (["--shuffle-seconds", "-1"], "--shuffle-seconds must be a number of seconds, 0 or more"),
         (["--baud", "0"], "--baud must be 50 to 4000000, got 0"),
         (["--tables", "3"], "--tables is for the MQTT controller"),
         (["--decks", "9"], "decks must be 1 to 8, got 9"),

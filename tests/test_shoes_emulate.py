@@ -104,6 +104,8 @@ def test_shoes_follow_one_another_after_a_shuffle() -> None:
         shuffles = [index for index, chunk in enumerate(chunks) if chunk.after == SHUFFLE]
         assert len(shuffles) == 2 and all(chunks[index].data == b"" for index in shuffles)
         assert chunks[0].after < SHUFFLE
+        longer = list(deal(Dealer(seed=4), seed=4, shoes=2, habits=Habits(shuffle=7.5)))
+        assert [chunk.after for chunk in longer].count(7.5) == 1
 
 
 def test_a_shoe_starts_with_power_on_noise_and_every_frame_three_times() -> None:

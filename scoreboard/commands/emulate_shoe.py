@@ -50,9 +50,10 @@ def run(args: argparse.Namespace) -> int:
         SerialDevice,
         send,
     )
-    from scoreboard.shoes.emulate import angel_eye, bee_tek
+    from scoreboard.shoes.emulate import SHUFFLE, Habits, angel_eye, bee_tek
 
     pace, baud = _checked(args)
+    shuffle = SHUFFLE if args.shuffle_seconds is None else args.shuffle_seconds / pace
     try:
         dealer = Dealer(decks=args.decks, seed=args.seed)
     except ValueError as error:
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         pace,
     )
     deal = angel_eye if args.emulate == "angel-eye" else bee_tek
-    chunks = deal(dealer, seed=dealer.seed, shoes=args.shoes)
+    chunks = deal(dealer, seed=dealer.seed, shoes=args.shoes, habits=Habits(shuffle=shuffle))
     with sigterm_as_interrupt():
         try:
             written, dropped = send(line, chunks, pace)
@@ -90,6 +91,9 @@ def _checked(args: argparse.Namespace) -> tuple[float, int | None]:
     """The flags --emulate needs, checked: a finite positive pace, no MQTT-only flags."""
     if not math.isfinite(args.pace) or args.pace <= 0:
         raise UsageError(f"--pace must be a number of seconds above 0, got {args.pace}")
+    shuffle = args.shuffle_seconds
+    if shuffle is not None and not (math.isfinite(shuffle) and shuffle >= 0):
+        raise UsageError(f"--shuffle-seconds must be a number of seconds, 0 or more, got {shuffle}")
     if args.shoes is not None and args.shoes < 1:
         raise UsageError(f"--shoes must be 1 or more, got {args.shoes}")
     if args.baud is not None and not 50 <= args.baud <= 4_000_000:

@@ -77,6 +77,7 @@ class Habits:
     noise: bytes = POWER_ON_NOISE
     warning: float = 0.01  # Bee-Tek: a <W0x01> line
     power_cut: float = 0.0  # Angel Eye: powered off and on in the middle of a hand
+    shuffle: float = SHUFFLE  # paces between two shoes
 
 
 #: The habits of shoes.md's examples: no noise, no over-draw, a standby after each hand.
@@ -186,9 +187,10 @@ def angel_eye(
     shoes: int | None = None,
 ) -> Iterator[Chunk]:
     """Shoe after shoe from ``dealer`` as an Angel Eye sends it (``shoes`` of them, or forever)."""
-    emulator = AngelEyeEmulator(habits or Habits(), random.Random(seed), suits)
+    chances = habits or Habits()
+    emulator = AngelEyeEmulator(chances, random.Random(seed), suits)
     for index in _count(shoes):
-        shoe_id, shoe = yield from _next_shoe(dealer, index)
+        shoe_id, shoe = yield from _next_shoe(dealer, index, chances.shuffle)
         burned = shoe.burn()
         yield from emulator.new_shoe(burned, _opening(shoe_id, burned, dealer.decks))
         number = 0
@@ -208,7 +210,7 @@ def bee_tek(
     """Shoe after shoe from ``dealer`` as Bee-Tek lines (``shoes`` of them, or forever)."""
     rng, chances = random.Random(seed), habits or Habits()
     for index in _count(shoes):
-        shoe_id, shoe = yield from _next_shoe(dealer, index)
+        shoe_id, shoe = yield from _next_shoe(dealer, index, chances.shuffle)
         burned = shoe.burn()
         lines = [_spelled(card, rng, burn=True) for card in burned]
         yield from _lines(lines, _opening(shoe_id, burned, dealer.decks))
@@ -224,10 +226,12 @@ def _count(shoes: int | None) -> Iterator[int]:
     return itertools.count() if shoes is None else iter(range(shoes))
 
 
-def _next_shoe(dealer: Dealer, index: int) -> Generator[Chunk, None, tuple[str, Shoe]]:
-    """The dealer's next shoe, shuffled while a pause goes by (none before the first)."""
+def _next_shoe(
+    dealer: Dealer, index: int, shuffle: float
+) -> Generator[Chunk, None, tuple[str, Shoe]]:
+    """The dealer's next shoe, shuffled while ``shuffle`` paces go by (none before the first)."""
     if index:
-        yield Chunk(SHUFFLE, b"")
+        yield Chunk(shuffle, b"")
     shoe_id = dealer.next_shoe_id()
     dealer.shoes_dealt += 1
     return shoe_id, dealer.new_shoe()
