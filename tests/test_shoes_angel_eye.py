@@ -25,9 +25,8 @@ from scoreboard.shoes.angel_eye import (
     Standby,
     SuitOrder,
     Unknown,
-    encode,
-    frame,
 )
+from scoreboard.shoes.angel_eye_writer import encode, frame
 
 
 def read(*chunks: bytes, suits: SuitOrder | None = None) -> list:

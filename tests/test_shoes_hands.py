@@ -22,10 +22,9 @@ from scoreboard.shoes.angel_eye import (
     PowerOn,
     Result,
     Standby,
-    Transmitter,
-    frame,
 )
 from scoreboard.shoes.angel_eye_hands import LONGEST_BURN, AngelEyeHands
+from scoreboard.shoes.angel_eye_writer import Transmitter, frame
 from scoreboard.shoes.bee_tek import BeeTekReader
 from scoreboard.shoes.bee_tek_hands import BeeTekHands
 from scoreboard.shoes.discards import BadBytes

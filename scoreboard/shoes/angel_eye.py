@@ -5,7 +5,8 @@ three times.  :class:`AngelEyeReader` takes the line's bytes as they arrive, in
 reads of any size, and returns the messages in order, each once, with a
 :class:`~scoreboard.shoes.discards.BadBytes` for every run of bytes it threw away
 and why.  It holds at most one frame's bytes between reads, whatever the line
-carries.  :func:`frame` writes a frame, for the emulator and the tests.
+carries.  :mod:`scoreboard.shoes.angel_eye_writer` writes frames, for the emulator
+and the tests.
 
 >>> reader = AngelEyeReader()
 >>> reader.feed(bytes.fromhex("05 36 49 93 BD 03 35 32") * 3)
@@ -21,7 +22,7 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 
-from scoreboard.core.cards import Card
+from scoreboard.core.cards import RANKS, Card
 from scoreboard.core.rules import Winner
 from scoreboard.shoes.discards import BadBytes, Readout
 from scoreboard.shoes.seats import Seat, Side
@@ -47,9 +48,8 @@ __all__ = [
     "SeqGap",
     "Standby",
     "SuitOrder",
-    "Transmitter",
     "Unknown",
-    "frame",
+    "bcc",
 ]
 
 ENQ, ETX = 0x05, 0x03
@@ -253,16 +253,6 @@ def bcc(body: bytes) -> int:
     return value
 
 
-def frame(seq: int, command: str, data: bytes = b"") -> bytes:
-    """One frame as the shoe writes it once (upper-case BCC).
-
-    >>> frame(0, "S").hex(" ").upper()
-    '05 30 53 03 36 30'
-    """
-    body = bytes((0x30 + seq, ord(command), *data, ETX))
-    return bytes((ENQ, *body)) + f"{bcc(body):02X}".encode()
-
-
 class AngelEyeReader:
     """Frames from a byte stream, resynchronising on ENQ, each message once.
 
@@ -387,7 +377,7 @@ class AngelEyeReader:
         suit, rank = value >> 4 & 0x07, value & 0x0F
         if not 1 <= suit <= 4 or not 1 <= rank <= 13:
             raise BadFrame(f"card byte {value:02X}: suit {suit} rank {rank} (1-4, 1-13)")
-        return Card("A23456789TJQK"[rank - 1], self.suits.suit(suit))
+        return Card(RANKS[rank - 1], self.suits.suit(suit))
 
 
 def _result(value: int) -> Result:
@@ -396,74 +386,3 @@ def _result(value: int) -> Result:
     if winner is None:
         raise BadFrame(f"result byte {value:02X}: unknown winner code {code}, hand refused")
     return Result(winner, bool(value & 0x02), bool(value & 0x01), code == _BANKER_SIX)
-
-
-def encode(message: Message, suits: SuitOrder | None = None) -> tuple[str, bytes]:
-    """The letter and data bytes of ``message``: the reader's inverse.
-
-    >>> encode(Result(Winner.BANKER, True, False, False))
-    ('G', b'\\xc2')
-    """
-    if isinstance(message, SeqGap):
-        raise ValueError("a SEQ gap is the reader's finding, not a frame")
-    if isinstance(message, Unknown):
-        return message.letter, message.data
-    letter = _LETTERS_OF[type(message)]
-    if isinstance(message, Result):
-        return letter, bytes((_result_byte(message),))
-    if isinstance(message, ErrorRaised | ErrorCleared):
-        return letter, bytes((0x80 | message.bit6 << 6 | message.code,))
-    position: Position | None = getattr(message, "position", None)
-    if position is None:
-        return letter, b""
-    card = getattr(message, "card", None)
-    return letter, bytes((position.byte(), card_byte(card, suits or SuitOrder())))
-
-
-_LETTERS_OF: dict[type, str] = {
-    PowerOn: "S",
-    Standby: "P",
-    Drawn: "D",
-    Identity: "I",
-    Result: "G",
-    ErrorRaised: "E",
-    ErrorCleared: "e",
-    ExtraDrawn: "d",
-    ExtraUsed: "R",
-    ExtraDiscarded: "i",
-}
-
-
-def card_byte(card: Card | None, suits: SuitOrder) -> int:
-    """``80`` for a withheld identity, else suit and rank (a card without a suit cannot go)."""
-    if card is None:
-        return 0x80
-    if card.suit is None:
-        raise ValueError(f"card {card} has no suit: an Angel Eye card byte needs one")
-    return 0x80 | suits.number(card.suit) << 4 | "A23456789TJQK".index(card.rank) + 1
-
-
-def _result_byte(result: Result) -> int:
-    code = {Winner.PLAYER: 1, Winner.TIE: 2, Winner.BANKER: 4}[result.winner]
-    if result.banker_six:
-        code = _BANKER_SIX
-    return 0x80 | code << 4 | result.banker_pair << 1 | result.player_pair
-
-
-class Transmitter:
-    """Angel Eye's framing: SEQ 0 on power-on, then 1 to 9 wrapping; each frame three times.
-
-    >>> Transmitter().send(Standby()) == frame(1, "P") * 3
-    True
-    """
-
-    def __init__(self, suits: SuitOrder | None = None) -> None:
-        self.suits = suits or SuitOrder()
-        self.seq = 0
-
-    def send(self, *messages: Message) -> bytes:
-        out = b""
-        for message in messages:
-            self.seq = 0 if isinstance(message, PowerOn) else self.seq % 9 + 1
-            out += frame(self.seq, *encode(message, self.suits)) * 3
-        return out

@@ -43,8 +43,8 @@ from scoreboard.shoes.angel_eye import (
     Result,
     Standby,
     SuitOrder,
-    Transmitter,
 )
+from scoreboard.shoes.angel_eye_writer import Transmitter
 from scoreboard.shoes.bee_tek import card_line
 from scoreboard.shoes.seats import DEAL_ORDER, Seat, Side, seats_of
 
