@@ -43,6 +43,7 @@ def read(*chunks: bytes) -> list:
         (b"[GameAlarm]<Alarm:E7 Something>", Alarm("E7 Something")),
         (b"<W0x01>", WarningCode("W0x01")),
         (b"< W0x1F >", WarningCode("W0x1F")),
+        (b"<w 0x02>", WarningCode("w0x02")),
     ],
 )
 def test_each_kind_of_line_is_read(line: bytes, meaning) -> None:
@@ -60,6 +61,8 @@ def test_each_kind_of_line_is_read(line: bytes, meaning) -> None:
         (b"[Deal]<Card:4S>\r\n", "a card under an unknown operation [Deal]"),
         (b"<Card:4S>\r\n", "a card under an unknown operation []"),
         (b"[Game]<Card:4S>\xff\r\n", "not a Bee-Tek line"),
+        (b"[Game]<Alarm:E3 \x80>\r\n", "not a Bee-Tek line"),
+        (b"[Game]<Card:\x014S>\r\n", "not a Bee-Tek line"),
         (b"hello\r\n", "not a Bee-Tek line"),
     ],
 )
@@ -77,6 +80,15 @@ def test_a_line_too_long_is_dropped_as_it_comes_and_the_next_is_read() -> None:
     assert found[-1] == CardRead(Card("4", "S"))
     assert {item.reason for item in found[:-1]} == {f"line longer than {LONGEST_LINE} bytes"}
     assert sum(item.length for item in found[:-1]) == 100_002
+
+
+def test_a_line_of_120_bytes_is_read_and_one_of_121_is_not() -> None:
+    line = b"[Game]<Card:4S>" + b" " * (118 - 15) + b"\r\n"
+    assert len(line) == 120 == LONGEST_LINE
+    assert read(line, b" " + line) == [
+        CardRead(Card("4", "S")),
+        BadBytes(b" " + line[:31], "line longer than 120 bytes", 121),
+    ]
 
 
 @settings(max_examples=60, deadline=None)

@@ -166,7 +166,7 @@ def test_a_burn_that_never_counts_down_to_0_stays_bounded() -> None:
     for _ in range(2000):
         news = hands.hear_all(reader.feed(transmitter.send(stuck)))
         assert len(hands.burn or ()) < LONGEST_BURN
-        assert all(len(burn.cards) == LONGEST_BURN for burn in of(news, Burn))
+        assert all(len(burn.cards) == 11 == LONGEST_BURN for burn in of(news, Burn))
 
 
 def test_an_extra_card_kept_is_the_next_hands_player_1() -> None:
@@ -214,6 +214,7 @@ def test_an_extra_card_discarded_is_disclosed_and_leaves_the_hand_alone() -> Non
 
 def test_a_draw_marked_extra_is_held_outside_the_hand() -> None:
     hands = AngelEyeHands()
+    assert not hands.extra_held
     messages = hand("9S 2H KD 3C", PLAYER)
     messages.insert(2, Drawn(EXTRA, None))
     news = heard(wire(*NEW_SHOE, BURNED, *messages), hands)
@@ -279,6 +280,26 @@ def test_a_hand_left_without_its_result_is_abandoned_at_the_next_hand() -> None:
     (abandoned,) = of(news, HandAbandoned)
     assert abandoned.reason == "the hand ended without a result"
     assert [str(card) for card in abandoned.cards] == ["9S", "2H", "KD", "3C"]
+    assert [(g.number, str(g.coup.player[0])) for g in coups(news)] == [(1, "8D")]
+
+
+def test_a_hand_revealed_without_its_result_is_abandoned_when_the_next_is_dealt() -> None:
+    """The reader came in at the reveal and the result was lost: no draw of the new hand repeats."""
+    revealed = hand("9S 2H KD 3C", PLAYER)[4:8]
+    news = heard(
+        wire(*revealed, *hand("8D 2C KH 3S", PLAYER)), AngelEyeHands(ShoeBook(names(), shoe="S4"))
+    )
+    (abandoned,) = of(news, HandAbandoned)
+    assert [str(card) for card in abandoned.cards] == ["9S", "2H", "KD", "3C"]
+    assert [str(g.coup.player[0]) for g in coups(news)] == ["8D"]
+
+
+def test_a_seat_drawn_twice_means_the_hand_before_was_lost() -> None:
+    """Draws without a reveal (the burst and result lost): P1 again is a new hand."""
+    draws = hand("9S 2H KD 3C", PLAYER)[:4]
+    news = heard(wire(*NEW_SHOE, BURNED, *draws, *hand("8D 2C KH 3S", PLAYER)))
+    (abandoned,) = of(news, HandAbandoned)
+    assert (abandoned.cards, abandoned.reason) == ((None,) * 4, "the hand ended without a result")
     assert [(g.number, str(g.coup.player[0])) for g in coups(news)] == [(1, "8D")]
 
 

@@ -82,7 +82,7 @@ class BeeTekReader:
 
     def __init__(self) -> None:
         self._line = bytearray()
-        self._overlong = 0  # bytes of a too-long line thrown away so far
+        self._overlong = False  # the rest of a too-long line is being thrown away
 
     @property
     def buffered(self) -> int:
@@ -108,10 +108,8 @@ class BeeTekReader:
     def _throw(self, piece: bytes, out: Readout[Line]) -> None:
         """Part of a line too long to be the shoe's: dropped as it comes."""
         out.discard(self._line + piece, f"line longer than {LONGEST_LINE} bytes")
-        self._overlong += len(self._line) + len(piece)
         self._line.clear()
-        if piece.endswith(b"\n"):
-            self._overlong = 0
+        self._overlong = not piece.endswith(b"\n")
 
     @staticmethod
     def _decode(line: bytes, out: Readout[Line]) -> None:

@@ -79,7 +79,8 @@ class BeeTekHands:
         self.burn.append(card)
         if len(self.burn) >= self.burn_wanted:
             news += self.book.burn(self.burn)
-            self.burn, self.burn_wanted = [], 1  # more burn lines: each its own burn
+            self.burn = []
+            self.burn_wanted = 1  # pragma: no mutate (more burn lines: each its own burn; 0 too)
         return news
 
     def _end_burn(self) -> list[News]:
@@ -124,7 +125,7 @@ def possible_next(dealt: Sequence[Card | None]) -> set[Seat | None]:
     found: set[Seat | None] = set()
     for guesses in itertools.product(_ANY_POINTS, repeat=len(unread)):
         cards = list(dealt)
-        for index, guess in zip(unread, guesses, strict=True):
+        for index, guess in zip(unread, guesses, strict=True):  # pragma: no mutate
             cards[index] = guess
         found.add(next_seat([card for card in cards if card is not None]))
     return found
