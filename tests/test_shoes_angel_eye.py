@@ -71,6 +71,11 @@ def test_the_whole_session_reads_as_the_spec_says() -> None:
     assert discards(found) == []
 
 
+def test_a_report_reads_as_its_reason_and_bytes() -> None:
+    assert str(BadBytes(b"\xff\xc5", "outside a frame", 2)) == "outside a frame: FF C5"
+    assert str(BadBytes(b"\x05" * 32, "x", 40)).endswith("05 05 ... (40 bytes)")
+
+
 def test_a_lower_case_bcc_is_accepted() -> None:
     assert read(bytes.fromhex("05 37 47 D1 03 61 32")) == [Result(Winner.BANKER, False, True, True)]
 

@@ -80,6 +80,16 @@ def test_over_draws_both_ways_and_power_cuts_happen_and_are_read() -> None:
     assert _games_and_burns(news) == truth(chunks)
 
 
+def test_each_shoe_has_the_dealers_name() -> None:
+    shoes = [
+        event.shoe
+        for chunk in angel_eye(Dealer(decks=1, seed=9), seed=9, shoes=2)
+        for event in chunk.truth
+        if isinstance(event, NewShoe)
+    ]
+    assert shoes == ["T1-9-001", "T1-9-002"]
+
+
 def test_without_discards_the_cards_are_the_simulated_dealers() -> None:
     habits = Habits(overdraw_kept=0.2, overdraw_discarded=0.0)
     chunks = list(angel_eye(Dealer(decks=8, seed=11), seed=1, habits=habits, shoes=1))
@@ -96,6 +106,10 @@ def test_bee_tek_emulated_read_and_assembled_is_the_dealt_shoe(seed: int) -> Non
     news = [n for chunk in chunks for n in hands.hear_all(reader.feed(chunk.data))]
     assert _games_and_burns(news) == truth(chunks)
     assert [n for n in news if isinstance(n, BadBytes | HandAbandoned)] == []
+    wire = b"".join(chunk.data for chunk in chunks)
+    for spelling in (b"<Card:10", b"<Card:T", b"< Card : ", b"<Card:"):
+        assert spelling in wire
+    assert any(line[-2:-1].islower() for line in wire.split(b"\r\n") if line)  # a suit
 
 
 def test_shoes_follow_one_another_after_a_shuffle() -> None:

@@ -212,6 +212,10 @@ def test_an_extra_card_discarded_is_disclosed_and_leaves_the_hand_alone() -> Non
     assert [alarm.raised for alarm in of(news, ShoeAlarm)] == [True, True, False]
 
 
+def test_the_extra_cards_fates_are_words_for_the_wire() -> None:
+    assert [fate.value for fate in ExtraFate] == ["held", "used", "discarded"]
+
+
 def test_a_draw_marked_extra_is_held_outside_the_hand() -> None:
     hands = AngelEyeHands()
     assert not hands.extra_held

@@ -47,7 +47,7 @@ class Readout(Generic[Message]):
 
     def __init__(self) -> None:
         self._items: list[Message | BadBytes] = []
-        self._reason = ""  # of the run being merged ("" when none)
+        self._reason: str | None = None  # of the run being merged
         self._kept = bytearray()
         self._length = 0
 
@@ -62,8 +62,7 @@ class Readout(Generic[Message]):
         if reason != self._reason:
             self._close()
             self._reason = reason
-        if len(self._kept) < KEPT:
-            self._kept += data[: KEPT - len(self._kept)]
+        self._kept += data[: KEPT - len(self._kept)]
         self._length += len(data)
 
     def take(self) -> list[Message | BadBytes]:
@@ -73,6 +72,6 @@ class Readout(Generic[Message]):
         return items
 
     def _close(self) -> None:
-        if self._length:
+        if self._reason is not None:
             self._items.append(BadBytes(bytes(self._kept), self._reason, self._length))
-        self._reason, self._kept, self._length = "", bytearray(), 0
+        self._reason, self._kept, self._length = None, bytearray(), 0
