@@ -7,7 +7,8 @@ demo`` (the ``midnight`` theme, 1920x1080, dummy video driver), sends it a
 SIGHUP every ``--gap`` seconds ``--reloads`` times, waits for the reloads to be
 done, and prints VmRSS, the open file descriptors and those open on a font file.
 SIGHUPs that arrive while a reload runs are one reload (the kiosk keeps one
-request), so the reloads done are counted from the log.
+request), so the reloads done are counted from the log; ``--each`` waits for
+each reload before the next SIGHUP, for exactly ``--reloads`` of them.
 
 Run: ``.venv/bin/python benchmarks/soak_reload.py [--reloads 150] [--gap 0.25]``;
 ``--tree DIR`` runs an older checkout's ``scoreboard`` (imported from DIR; the
@@ -54,10 +55,13 @@ def main() -> int:
     parser.add_argument("--reloads", type=int, default=150)
     parser.add_argument("--gap", type=float, default=0.25)
     parser.add_argument("--tree", type=Path, default=Path.cwd())
+    parser.add_argument("--each", action="store_true", help="wait for each reload")
+    parser.add_argument("--pace", default="1", help="the demo's seconds per coup")
+    parser.add_argument("--sighup", action=argparse.BooleanOptionalAction, default=True)
     args = parser.parse_args()
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     command = [sys.executable, "-m", "scoreboard", "demo", "--theme", "midnight", "--windowed"]
-    command += ["--size", "1920x1080", "--pace", "1", "--seed", "3"]
+    command += ["--size", "1920x1080", "--pace", args.pace, "--seed", "3"]
     log = Path("/tmp/scoreboard-soak-reload.log")
     with log.open("w") as out:
         process = subprocess.Popen(
@@ -73,8 +77,13 @@ def main() -> int:
         print(f"start      {sample(process.pid, log)}")
         started = time.monotonic()
         for sent in range(1, args.reloads + 1):
-            process.send_signal(signal.SIGHUP)
+            if args.sighup:  # --no-sighup: the same time, no reload (what dealing alone opens)
+                process.send_signal(signal.SIGHUP)
             time.sleep(args.gap)
+            while (
+                args.each and args.sighup and log.read_text(errors="replace").count(RELOADED) < sent
+            ):
+                time.sleep(0.05)
             if sent % 25 == 0:
                 print(f"{sent:3d} sent    {sample(process.pid, log)}")
         deadline = time.monotonic() + 120

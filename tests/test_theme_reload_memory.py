@@ -80,7 +80,9 @@ def reload(process: subprocess.Popen, log: Path) -> None:
 def test_reloading_midnight_again_and_again_keeps_memory_and_open_files_flat(tmp_path):
     log = tmp_path / "demo.log"
     command = [sys.executable, "-m", "scoreboard", "demo", "--theme", "midnight", "--windowed"]
-    command += ["--size", "1920x1080", "--pace", "1", "--seed", "3", "--duration", "300"]
+    # No coup is dealt while it runs (the board is the one it starts with): whatever grows,
+    # the reloads made it (a new coup's texts may want a font size not yet open).
+    command += ["--size", "1920x1080", "--pace", "300", "--seed", "3", "--duration", "600"]
     with log.open("w") as sink:
         process = subprocess.Popen(command, cwd=ROOT, env=ENV, stdout=sink, stderr=sink)
     try:
