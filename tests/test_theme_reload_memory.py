@@ -5,7 +5,9 @@ both CJK fonts once per size (issue 22): the renderers a reload replaced (and
 the two boards the reload draws to check the theme) sat in reference cycles
 until Python's rare full collection, every one with its own font objects and
 full-screen surfaces.  Here a real ``scoreboard demo`` is reloaded again and
-again while its resident memory and open files are read from ``/proc``.
+again while its resident memory and open files are read from ``/proc``; a
+notify socket, as systemd's, says when a frame follows each reload (a watchdog
+ping goes out only after a step that drew).
 ``benchmarks/soak_reload.py`` runs the issue's 150 reloads (docs/benchmarks.md).
 """
 
@@ -16,15 +18,16 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
+from test_watchdog import WATCHDOG, NotifySocket
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 RELOADED = "theme midnight reloaded from"
 RELOADS = 12
-SETTLE_SECONDS = 1.0
 MAX_GROWTH_MIB = 50.0
 MAX_MORE_FILES = 3
 
@@ -69,11 +72,13 @@ def wait_for(log: Path, text: str, count: int, process: subprocess.Popen) -> Non
     raise AssertionError(f"{text!r} x{count} not logged; log:\n{log.read_text()[-2000:]}")
 
 
-def reload(process: subprocess.Popen, log: Path) -> None:
-    """One SIGHUP, and the reload it asks for done."""
+def reload(process: subprocess.Popen, log: Path, notify: NotifySocket) -> None:
+    """One SIGHUP, the reload it asks for done and a frame drawn by the new renderer."""
     done = logged(log, RELOADED)
     process.send_signal(signal.SIGHUP)
     wait_for(log, RELOADED, done + 1, process)
+    notify.drain()  # every ping sent before the reload was logged
+    notify.wait_for(lambda message: message == WATCHDOG, timeout=60.0)
 
 
 @pytest.mark.slow
@@ -83,21 +88,23 @@ def test_reloading_midnight_again_and_again_keeps_memory_and_open_files_flat(tmp
     # No coup is dealt while it runs (the board is the one it starts with): whatever grows,
     # the reloads made it (a new coup's texts may want a font size not yet open).
     command += ["--size", "1920x1080", "--pace", "300", "--seed", "3", "--duration", "600"]
+    name = f"scoreboard-reload-{uuid.uuid4().hex}"
+    notify = NotifySocket(b"\0" + name.encode())
+    env = {**ENV, "NOTIFY_SOCKET": "@" + name, "WATCHDOG_USEC": "600000"}  # a ping each 0.2 s
     with log.open("w") as sink:
-        process = subprocess.Popen(command, cwd=ROOT, env=ENV, stdout=sink, stderr=sink)
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=sink)
     try:
-        wait_for(log, "demo: shoe", 1, process)  # the loop runs: SIGHUP is handled
-        time.sleep(SETTLE_SECONDS)  # its first frames drawn
-        rss, files = rss_mib(process.pid), open_files(process.pid)
+        notify.wait_for(lambda message: message.startswith(b"READY=1"), timeout=60.0)
+        rss, files = rss_mib(process.pid), open_files(process.pid)  # the first frame is up
         for _ in range(RELOADS):
-            reload(process, log)
-        time.sleep(SETTLE_SECONDS)  # the last reload's renderer in place (it is logged before)
+            reload(process, log, notify)
         grown = rss_mib(process.pid) - rss
         now = open_files(process.pid)
         assert process.poll() is None, log.read_text()[-2000:]
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
+        notify.close()
     where = f"after {RELOADS} reloads"
     assert grown < MAX_GROWTH_MIB, f"{where} RSS grew {grown:.0f} MiB (from {rss:.0f})"
     assert len(now) - len(files) <= MAX_MORE_FILES, f"{where} {len(files)} -> {len(now)} files"
