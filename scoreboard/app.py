@@ -57,6 +57,7 @@ from scoreboard.app_feed import Feed, KeyInput
 from scoreboard.app_theme import (
     RendererFactory,
     ThemeWatcher,
+    give_back_memory,
     motion_renderer,
     renderer_on,
     use_theme_rows,
@@ -245,6 +246,7 @@ class Kiosk:
         use_theme_rows(self.table, theme)
         self._past_failures += self.renderer.failures
         self.renderer = renderer_on(self.screen, self.make_renderer, theme, self.rotate)
+        give_back_memory()  # the old renderer is freed by now: nothing refers to it
         return True
 
     def step(self, now: float) -> None:

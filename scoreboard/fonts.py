@@ -8,6 +8,13 @@ only a font that passes reaches the renderer.  Results are kept per file
 (path, modification time, size), so a theme reload or a second theme using
 the same font starts no new child unless it asks about new characters.
 
+The shipped fonts were tried when the release was made: a file whose SHA-256
+is in :data:`SHIPPED_FONTS` is trusted without a child (only asked, in this
+process, which glyphs it lacks), so the kiosk's own themes load where no child
+can start.  A check that cannot run (no process can start: a process limit, low
+memory, too many open files) is tried again, then reported as such
+(``FontCheck.unchecked``), never as a bad font, and nothing of it is kept.
+
 Missing glyphs are found with ``pygame.freetype``: its ``Font.get_metrics``
 gives None for a character the font has no glyph for, while
 ``pygame.font.Font.metrics`` (pygame-ce 2.5) gives the .notdef box's metrics.
@@ -15,15 +22,19 @@ gives None for a character the font has no glyph for, while
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -38,6 +49,29 @@ MAX_FONT_BYTES = 64_000_000
 SAMPLE = "Baccarat 0123456789 FINAL HAND"
 """Drawn by the child at two sizes: a font that cannot draw this is no font for the board."""
 
+SHIPPED_FONTS: Mapping[str, str] = MappingProxyType(
+    {
+        "NotoSansCJK-Bold-subset.otf": (
+            "8d944552acc40efeae859b28ca91f445bd0b86c0dc8a94c1f6c714d28af3e849"
+        ),
+        "NotoSansCJK-Regular-subset.otf": (
+            "61cd1f78f3e1b4cd794cf028bd9656d57852f91df45c71e28957525a849866ff"
+        ),
+    }
+)
+"""The SHA-256 of each font file in ``themes/fonts/``: a file with one of them is trusted.
+
+A shipped file whose checksum differs (edited, damaged) is tried in a child
+like any other font.  ``tests/test_font_check_spawn.py`` checks the table
+against the files."""
+
+RETRY_SECONDS = (0.2, 0.5)
+"""The waits before trying again a check whose child could not start (a process table or
+memory full for a moment): three tries in all."""
+
+CANNOT_RUN = 3
+"""The child's exit status when it could not set itself up (pygame would not load or start)."""
+
 _CACHED_FILES = 32
 
 _PROBE = """
@@ -45,9 +79,13 @@ import json, os, sys
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
-import pygame, pygame.freetype
-path, text = sys.argv[1], sys.stdin.read()
-pygame.font.init()
+try:
+    import pygame, pygame.freetype
+    path, text = sys.argv[1], sys.stdin.read()
+    pygame.font.init()
+except Exception as error:
+    sys.stderr.write(f"{type(error).__name__}: {error}\\n")
+    raise SystemExit(CANNOT_RUN)
 for size in (6, 256):
     font = pygame.font.Font(path, size)
     surface = font.render(SAMPLE + text, True, (0, 0, 0))
@@ -57,19 +95,24 @@ pygame.freetype.init()
 metrics = pygame.freetype.Font(path, 24).get_metrics(text)
 missing = sorted({c for c, m in zip(text, metrics) if m is None and not c.isspace()})
 print(json.dumps({"missing": "".join(missing)}))
-""".replace("SAMPLE", repr(SAMPLE))
+""".replace("SAMPLE", repr(SAMPLE)).replace("CANNOT_RUN", str(CANNOT_RUN))
 
 
 @dataclass(frozen=True, slots=True)
 class FontCheck:
-    """What trying a font file found: why it is unusable (or None), and the glyphs it lacks."""
+    """What trying a font file found: why it is unusable (or None), and the glyphs it lacks.
+
+    ``unchecked``: why the font could not be tried at all (no child process could
+    start); then nothing is known of it, neither good nor bad.
+    """
 
     error: str | None = None
     missing: frozenset[str] = frozenset()
+    unchecked: str | None = None
 
     @property
     def usable(self) -> bool:
-        return self.error is None
+        return self.error is None and self.unchecked is None
 
 
 @dataclass(slots=True)
@@ -77,6 +120,7 @@ class _Known:
     """What is known of one version of one file (mutable: it learns characters)."""
 
     tried: bool = False
+    trusted: bool | None = None  # a shipped file (None: not yet read)
     error: str | None = None
     present: set[str] = field(default_factory=set)
     absent: set[str] = field(default_factory=set)
@@ -107,25 +151,76 @@ def check_font(path: Path, text: str = "") -> FontCheck:
         _known[key] = known
         while len(_known) > _CACHED_FILES:
             _known.popitem(last=False)
+        if known.trusted is None:
+            known.trusted = sha256_of(path) in SHIPPED_FONTS.values()
         unknown = chars - known.present - known.absent
         if known.error is None and (unknown or not known.tried):
-            _learn(known, path, "".join(sorted(unknown)))
+            found = _learn(known, path, "".join(sorted(unknown)))
+            if found.unchecked is not None:
+                return found
         return FontCheck(error=known.error, missing=frozenset(chars & known.absent))
 
 
-def _learn(known: _Known, path: Path, text: str) -> None:
-    """Run the child on ``text`` and record what it found."""
-    error, missing = probe(path, text)
+def sha256_of(path: Path) -> str:
+    """The file's SHA-256 in hex ("" when it cannot be read: then it is no shipped font)."""
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as file:
+            for block in iter(lambda: file.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
+def _learn(known: _Known, path: Path, text: str) -> FontCheck:
+    """Find out what ``known`` lacks of ``text`` and record it; what was found.
+
+    A shipped font is asked in this process; any other in a child, tried again when
+    no child could start.  A check that could not run records nothing.
+    """
+    found = _absent_here(path, text) if known.trusted else _probe_tries(path, text)
+    if found.unchecked is not None:
+        return found
     known.tried = True
-    if error is not None:
-        known.error = error
-        return
-    known.absent |= set(missing)
-    known.present |= set(text) - set(missing)
+    if found.error is not None:
+        known.error = found.error
+        return found
+    known.absent |= found.missing
+    known.present |= set(text) - found.missing
+    return found
 
 
-def probe(path: Path, text: str, timeout: float = PROBE_SECONDS) -> tuple[str | None, str]:
-    """Load and draw ``path`` in a child process: (why it is unusable or None, missing glyphs)."""
+def _absent_here(path: Path, text: str) -> FontCheck:
+    """A trusted font's missing glyphs, asked in this process (FreeType, no drawing)."""
+    import pygame.freetype  # here only: most commands never load a font
+
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    try:
+        face = pygame.freetype.Font(str(path), 24)
+    except (OSError, pygame.error) as error:
+        return FontCheck(unchecked=f"{path.name}: cannot open it ({error})")
+    return FontCheck(missing=frozenset(absent_glyphs(face, text)))
+
+
+def _probe_tries(path: Path, text: str) -> FontCheck:
+    """:func:`probe`, tried again after each :data:`RETRY_SECONDS` while it cannot run."""
+    found = probe(path, text)
+    for wait in RETRY_SECONDS:
+        if found.unchecked is None:
+            return found
+        time.sleep(wait)
+        found = probe(path, text)
+    if found.unchecked is None:
+        return found
+    tries = len(RETRY_SECONDS) + 1
+    return FontCheck(unchecked=f"{path.name}: {found.unchecked}, tried {tries} times")
+
+
+def probe(path: Path, text: str, timeout: float = PROBE_SECONDS) -> FontCheck:
+    """Load and draw ``path`` in a child process, once: why it is unusable, or the glyphs it
+    lacks, or why the child could not run (``unchecked``)."""
     try:
         done = subprocess.run(
             [sys.executable, "-c", _PROBE, str(path)],
@@ -138,18 +233,23 @@ def probe(path: Path, text: str, timeout: float = PROBE_SECONDS) -> tuple[str | 
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return f"loading it took over {timeout:g} s", ""
-    except OSError as error:
-        return f"cannot start the font check ({error.strerror or error})", ""
+        return FontCheck(error=f"loading it took over {timeout:g} s")
+    except OSError as error:  # fork, the pipes or exec: EAGAIN, ENOMEM, EMFILE, ENOENT
+        return FontCheck(unchecked=f"cannot start a process ({error.strerror or error})")
+    if done.returncode == -signal.SIGKILL:  # not what a font does: the OOM killer's sign
+        return FontCheck(unchecked="the check's process was killed (SIGKILL: out of memory?)")
     if done.returncode < 0:
         name = signal.Signals(-done.returncode).name
-        return f"the font library crashed on it ({name})", ""
+        return FontCheck(error=f"the font library crashed on it ({name})")
+    if done.returncode == CANNOT_RUN:
+        return FontCheck(unchecked=f"the check could not start ({_last_line(done.stderr)})")
     if done.returncode != 0:
-        return _last_line(done.stderr) or f"exit status {done.returncode}", ""
+        return FontCheck(error=_last_line(done.stderr) or f"exit status {done.returncode}")
     try:
-        return None, str(json.loads(done.stdout.strip().splitlines()[-1])["missing"])
+        missing = str(json.loads(done.stdout.strip().splitlines()[-1])["missing"])
     except (ValueError, LookupError, TypeError):
-        return f"unexpected answer from the font check: {done.stdout[:60]!r}", ""
+        return FontCheck(error=f"unexpected answer from the font check: {done.stdout[:60]!r}")
+    return FontCheck(missing=frozenset(missing))
 
 
 def _last_line(text: str, limit: int = 80) -> str:

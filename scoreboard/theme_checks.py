@@ -189,6 +189,9 @@ class _Checker(FieldReader):
         for key in ("regular", "bold"):
             path: Path = getattr(fonts, key)
             check = check_font(path, text)
+            if check.unchecked is not None:  # no verdict on the font: it could not be tried
+                self.error(f"fonts.{key}", f"cannot check fonts: {check.unchecked}")
+                continue
             if check.error is not None:
                 self.error(f"fonts.{key}", f"{path} is not a usable font ({check.error})")
                 continue

@@ -185,6 +185,23 @@ class Reveal:
     result: float
 
 
+@dataclass(slots=True)
+class NewestCell:
+    """Where the banner finds the big road's newest cell: as ``told()`` says, else as estimated.
+
+    Its own object, not a method of :class:`Motion`: the banner that holds it would
+    otherwise hold the motion that holds the banner, a cycle only Python's rare full
+    collection frees (with the renderer and its surfaces, issue 22).
+    """
+
+    told: Callable[[], pygame.Rect | None] | None
+    estimate: pygame.Rect | None = None
+
+    def __call__(self) -> pygame.Rect | None:
+        told = self.told() if self.told is not None else None
+        return told if told is not None else self.estimate
+
+
 class Motion:
     """The board's motion after each coup, as a function of time; see the module's rules."""
 
@@ -206,13 +223,8 @@ class Motion:
         self._last_arrival: float | None = None
         self._banner_end = -math.inf
         self._look = Paced[BannerLook](gap=BANNER_GAP_SECONDS)
-        self._estimate: pygame.Rect | None = None
-        self._told = newest
+        self._newest = NewestCell(newest)
         self.banner = WinnerBanner(panels, layout, self._look.at, self._newest)
-
-    def _newest(self) -> pygame.Rect | None:
-        told = self._told() if self._told is not None else None
-        return told if told is not None else self._estimate
 
     def coup_arrived(self, table: TableState, now: float) -> None:
         """A new coup joined the current shoe at ``now``: animate it, or not in a burst."""
@@ -226,7 +238,9 @@ class Motion:
             self._reveal = None
             self._look.plan(now, self._in_place(look, now))
             return
-        self._estimate = newest_big_road_cell(table, self.layout, self.theme.roads.empty_columns)
+        self._newest.estimate = newest_big_road_cell(
+            table, self.layout, self.theme.roads.empty_columns
+        )
         self._start(game.coup, dataclasses.replace(look, placed=game.number), now)
 
     def _start(self, coup: Coup, look: BannerLook, now: float) -> None:

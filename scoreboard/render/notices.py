@@ -178,6 +178,33 @@ class Slot:
     notice: Notice
 
 
+class Prompt:
+    """The keypad's prompt plate's look over time: the text wanted, shown from when it changed.
+
+    Its own object, not methods of :class:`Notices`: the plate holding ``at`` would
+    otherwise hold the notices that hold the plate, a cycle only Python's rare full
+    collection frees (with the renderer and its surfaces, issue 22).
+    """
+
+    def __init__(self) -> None:
+        self.wanted: str | None = None
+        self._planned: str | None = None
+        self._paced = Paced[Notice](gap=BANNER_GAP_SECONDS)
+
+    def at(self, now: float) -> Notice | None:
+        """The prompt up at ``now`` (a new text is planned from ``now``); None when none is."""
+        if self.wanted != self._planned:
+            self._planned = wanted = self.wanted
+            look = None if wanted is None else Notice("prompt", (), prompt_lines(wanted))
+            self._paced.plan(now, [(now, look)])
+        return self._paced.at(now)
+
+    def next_change(self, now: float) -> float | None:
+        """When the prompt's plate changes next after ``now``."""
+        self.at(now)
+        return self._paced.next_change(now)
+
+
 class Notices:
     """The correction notices and the keypad's prompt, as overlays; see the module's rules."""
 
@@ -189,9 +216,7 @@ class Notices:
         self._watching = False
         self._queue: list[Slot] = []
         self._banner = Paced[Notice](gap=BANNER_GAP_SECONDS)
-        self._prompt = Paced[Notice](gap=BANNER_GAP_SECONDS)
-        self._wanted: str | None = None
-        self._planned: str | None = None
+        self._prompt = Prompt()
         board = board_area(layout)
         strip = pygame.Rect(board.x, 0, board.width, round(layout.unit * PROMPT_CAP * 2.3 / 0.8))
         strip.bottom = board.bottom - layout.px(0.005)
@@ -203,7 +228,7 @@ class Notices:
         signs = SignPainter(panels, layout, cap=NOTICE_CAP)
         self.banner = NoticePlate(signs, self._banner.at, (middle, wide), colors.header_background)
         signs = SignPainter(panels, layout, cap=PROMPT_CAP)
-        self.prompt = NoticePlate(signs, self._prompt_at, (strip, strip), colors.accent)
+        self.prompt = NoticePlate(signs, self._prompt.at, (strip, strip), colors.accent)
 
     # -- the queue -------------------------------------------------------------------------
     def observe(self, table: TableState, now: float) -> None:
@@ -238,15 +263,7 @@ class Notices:
     # -- the prompt ------------------------------------------------------------------------
     def set_prompt(self, text: str | None) -> None:
         """The keypad's confirm prompt ("Void game 17? Press − again"); None takes it down."""
-        self._wanted = text or None
-
-    def _prompt_at(self, now: float) -> Notice | None:
-        if self._wanted != self._planned:
-            self._planned = self._wanted
-            wanted = self._wanted
-            look = None if wanted is None else Notice("prompt", (), prompt_lines(wanted))
-            self._prompt.plan(now, [(now, look)])
-        return self._prompt.at(now)
+        self._prompt.wanted = text or None
 
     # -- for the renderer ------------------------------------------------------------------
     def overlays(self) -> Sequence[Overlay]:
@@ -259,7 +276,6 @@ class Notices:
 
     def next_deadline(self, now: float) -> float | None:
         """When a plate changes next after ``now`` (a notice ends, the next one, a prompt)."""
-        self._prompt_at(now)
         due = [self._banner.next_change(now), self._prompt.next_change(now)]
         return min((when for when in due if when is not None), default=None)
 

@@ -92,6 +92,11 @@ class RoadFrame:
         self.views: dict[str, RoadView] = {}
         self.newest = NewestMarks(theme.roads.blink_seconds)
 
+    def newest_big_road(self) -> pygame.Rect | None:
+        """Where the big road's newest entry is drawn now (the winner banner sits beside it)."""
+        view = self.views.get("big_road")
+        return view.newest if view is not None else None
+
     def place_windows(self) -> None:
         """Scroll every road to the window the shoe puts it at (they scroll together)."""
         grids = self.layout.grids

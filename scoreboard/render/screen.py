@@ -101,13 +101,14 @@ class Renderer:
         if "counters" in self.layout.panels and "counters" not in self.drawers:
             draw_tile_faces(self.panels, self.static)
         self.cards = WarmCards(self.panels, "last_coup" not in self.drawers)
+        # What the parts are handed refers to the parts, never back to the renderer: a
+        # renderer a theme reload replaces is freed at once, its surfaces with it (issue 22).
+        self.road_frame = RoadFrame(theme, self.layout, self.roads, self.panels)
         self.motion = self._motion(motion)
         #: The correction notices and the keypad's prompt (shown with motion off too).
         self.notices = Notices(theme, self.panels, self.layout)
-        self.shuffle = ShuffleOverlay(
-            self.panels, lambda now, draw: self.guard.run(SHUFFLE_BANNER, now, draw)
-        )
-        self.road_frame = RoadFrame(theme, self.layout, self.roads, self.panels)
+        guarded = functools.partial(self.guard.run, SHUFFLE_BANNER)
+        self.shuffle = ShuffleOverlay(self.panels, guarded)
         self.good_road_plate = (
             None if good_roads is None else GoodRoadPlate(self.panels, self.layout, good_roads)
         )
@@ -122,12 +123,7 @@ class Renderer:
         settings = MotionSettings.from_theme(self.theme, enabled=wanted)
         if not settings.enabled:
             return None
-        return Motion(settings, self.panels, self.layout, newest=self._newest_big_road_cell)
-
-    def _newest_big_road_cell(self) -> pygame.Rect | None:
-        """Where the big road's newest entry is drawn now (the banner sits beside it)."""
-        view = self.views.get("big_road")
-        return view.newest if view is not None else None
+        return Motion(settings, self.panels, self.layout, newest=self.road_frame.newest_big_road)
 
     # -- public ---------------------------------------------------------------------------
     @property

@@ -24,6 +24,7 @@ from typing import TypeVar
 import pygame
 import pygame.freetype
 
+from scoreboard.render import open_fonts
 from scoreboard.theme import RGB, Fonts
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,8 @@ def undrawable_category(char: str) -> bool:
 
 
 class TextCache:
-    """Font files at any pixel size, and the rendered strings."""
+    """Font files at any pixel size (opened once per process: :mod:`.open_fonts`), and the
+    rendered strings."""
 
     def __init__(self, fonts: Fonts, scale: float = 1.0) -> None:
         if not pygame.font.get_init():
@@ -118,8 +120,7 @@ class TextCache:
         key = (bold, size)
         font = self._fonts.get(key)
         if font is None:
-            font = pygame.font.Font(str(self.paths[bold]), size)
-            self._fonts[key] = font
+            font = self._fonts[key] = open_fonts.font(self.paths[bold], size)
         return font
 
     def has_glyph(self, char: str, *, bold: bool = False) -> bool:
@@ -160,10 +161,7 @@ class TextCache:
     def _face(self, bold: bool) -> pygame.freetype.Font:
         face = self._faces.get(bold)
         if face is None:
-            if not pygame.freetype.get_init():
-                pygame.freetype.init()
-            face = pygame.freetype.Font(str(self.paths[bold]), 12)
-            self._faces[bold] = face
+            face = self._faces[bold] = open_fonts.face(self.paths[bold])
         return face
 
     def _replacement_mark(self, bold: bool) -> str:
