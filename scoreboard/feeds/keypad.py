@@ -1,9 +1,10 @@
 """The dealer keypad feed: results keyed in by hand, for a table whose shoe reads no cards.
 
 Also the fallback when a card-reading shoe fails.  The kiosk hands every key
-event over (:meth:`KeypadFeed.key`, a pygame key name, down or up, with the
-loop's time); :meth:`KeypadFeed.poll` turns them, through the
-:class:`~scoreboard.feeds.keypad_keys.KeypadInput` state machine, into events
+event over (:meth:`KeypadFeed.key`, a pygame key name, down or up, stamped when
+the kiosk took it); :meth:`KeypadFeed.poll` turns them, through the debounce
+(:mod:`~scoreboard.feeds.keypad_debounce`: a bouncing contact is one press) and
+the :class:`~scoreboard.feeds.keypad_keys.KeypadInput` state machine, into events
 of the one vocabulary: a results-only coup (``result_coup`` with the pairs,
 natural and banker 6 pressed before the result key), a void of the last game,
 a new shoe.  Each is applied with ``apply_event`` and journaled like any
@@ -48,7 +49,6 @@ log = logging.getLogger(__name__)
 
 #: How long a refusal or a cancellation stays on screen.
 MESSAGE_SECONDS = 3.0
-
 VOID_REASON = "voided on the dealer keypad"
 LABELS = {
     KeypadAction.PLAYER_PAIR: "Player pair",
@@ -127,8 +127,8 @@ class KeypadFeed:
 
     # -- the kiosk's side ----------------------------------------------------
     def key(self, key: str, down: bool, now: float) -> None:
-        """A key event from the kiosk (any thread), ``now`` when it happened; applied at the
-        next :meth:`poll`, through the debounce."""
+        """A key event from the kiosk (any thread), ``now`` its stamp; applied at the next
+        :meth:`poll`, through the debounce."""
         self._strokes.append(KeyStroke(key, down, now))
         self._wake()
 
