@@ -485,3 +485,29 @@ def test_the_real_loop_takes_bouncing_and_fast_presses_as_pressed():
     )
     assert winners(table) == "BPP" and table.voided == ()
     assert feed.input.asking is KeypadAction.VOID_LAST
+
+
+def test_a_void_released_just_before_the_hold_ends_is_not_a_hold():
+    """The release waits out its debounce; the hold is judged on what the keys did."""
+    with keypad_kiosk() as pad:
+        t = pad.type("[3] [1]")
+        pad.down("[-]", t)
+        pad.up("[-]", t + 1.97)
+        pad.at(t + 2.0)  # the release is still in doubt here
+        pad.at(t + 2.1)
+        assert pad.table.voided == () and pad.prompt.startswith("Void game 2 (Player)?")
+        pad.tap("[-]", t + 2.5)  # the second press confirms
+        assert pad.table.voided == (2,)
+
+
+def test_a_void_held_through_a_bounce_at_the_end_of_the_hold_is_a_hold():
+    with keypad_kiosk() as pad:
+        t = pad.type("[3] [1]")
+        pad.down("[-]", t)
+        pad.up("[-]", t + 1.98)
+        pad.down("[-]", t + 1.99)  # the contact came back: still held
+        pad.at(t + 2.0)
+        assert pad.table.voided == (2,)
+        pad.up("[-]", t + 3.0)
+        pad.at(t + 4.0)
+        assert pad.table.voided == (2,) and pad.feed.input.asking is None

@@ -130,6 +130,21 @@ def test_a_key_is_in_play_while_down_or_while_its_release_is_in_doubt():
     assert not debounce.watching(1.0)
 
 
+def test_the_keys_are_settled_until_the_oldest_release_in_doubt():
+    debounce = KeyDebounce(DEBOUNCE)
+    assert debounce.settled(1.0) == 1.0
+    debounce.stroke(down("[-]", 0.0))
+    assert debounce.settled(1.0) == 1.0  # held: known to be down
+    debounce.stroke(up("[-]", 1.97))
+    debounce.stroke(down("[3]", 1.98))
+    debounce.stroke(up("[3]", 1.99))
+    assert debounce.settled(2.0) == 1.97
+    debounce.due(2.02)
+    assert debounce.settled(2.02) == 1.99
+    debounce.due(2.04)
+    assert debounce.settled(2.04) == 2.04
+
+
 # -- chatter added to clean presses changes nothing -------------------------
 clean_presses = st.lists(
     st.tuples(

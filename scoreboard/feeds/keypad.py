@@ -167,7 +167,7 @@ class KeypadFeed:
         while self._strokes:
             self._take(self.debounce.stroke(self._strokes.popleft()), table)
         self._take(self.debounce.due(now), table)
-        self._run(self.input.due(now), table, now)
+        self._run(self.input.due(self.debounce.settled(now)), table, now)
 
     def _take(self, strokes: list[KeyStroke], table: TableState) -> None:
         """Clean strokes (bounce merged) into the key state machine, and what they command."""

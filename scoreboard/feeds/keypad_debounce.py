@@ -87,6 +87,22 @@ class KeyDebounce:
         counts as the 0.05 it means)."""
         return now - release.at >= self.seconds - 1e-9
 
+    def settled(self, now: float) -> float:
+        """Until when the keys are known: ``now``, or the oldest release still in doubt.
+
+        What time decides about the keys (a hold long enough) is decided there:
+        a key released just before its hold ended is not held to the end.
+
+        >>> debounce = KeyDebounce(0.05)
+        >>> debounce.stroke(KeyStroke("[-]", True, 0.0))[0].down
+        True
+        >>> debounce.stroke(KeyStroke("[-]", False, 1.97))
+        []
+        >>> debounce.settled(2.0), debounce.settled(1.9)
+        (1.97, 1.9)
+        """
+        return min([now, *(release.at for release in self._doubt.values())])
+
     def watching(self, now: float) -> bool:
         """Whether a key's timing matters now: a release in doubt, or a key recently pressed.
 
