@@ -99,7 +99,7 @@ MIN_SLEEP_SECONDS = 0.005  # a feed whose deadline stays in the past cannot spin
 #: taken (SDL gives it no time of its own), so these bound how late its stamp is;
 #: the keypad's debounce judges gaps between a release and the next press
 #: (:mod:`scoreboard.feeds.keypad_debounce`), both taken while in play.  Idle, the
-#: looks cost a keypad kiosk about 0.4 % of a core more than one every 0.1 s.
+#: looks cost a keypad kiosk 0.3-0.4 % of a core more than one every 0.1 s.
 KEY_POLL_SECONDS = 0.005
 KEY_IDLE_SECONDS = 0.02
 REPEAT_LOG_SECONDS = 60.0
