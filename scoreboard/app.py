@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import signal
 import threading
@@ -93,9 +94,19 @@ THEME_CHECK_SECONDS = 2.0
 WINDOWED_SIZE = (1280, 720)
 INPUT_POLL_SECONDS = 0.1
 MIN_SLEEP_SECONDS = 0.005  # a feed whose deadline stays in the past cannot spin the loop
+#: A kiosk that takes keys, where SDL cannot wait for input (KMSDRM, dummy), looks
+#: for key events this often while it sleeps and a key is in play (down, or its
+#: release in doubt), else every ``KEY_IDLE_SECONDS``.  A key event is stamped when
+#: taken (SDL gives it no time of its own), so these bound how late its stamp is;
+#: the keypad's debounce judges gaps between a release and the next press
+#: (:mod:`scoreboard.feeds.keypad_debounce`), both taken while in play.  Idle, the
+#: looks cost a keypad kiosk 0.3-0.4 % of a core more than one every 0.1 s.
+KEY_POLL_SECONDS = 0.005
+KEY_IDLE_SECONDS = 0.02
 REPEAT_LOG_SECONDS = 60.0
 NATIVE_WAIT_DRIVERS = frozenset({"x11", "wayland", "windows", "cocoa"})
 QUIT_KEYS = frozenset({pygame.K_ESCAPE, pygame.K_q})
+KEY_EVENTS = (pygame.KEYDOWN, pygame.KEYUP)
 FRAME = "frame"
 """The failing "panel" reported when the frame as a whole could not be drawn."""
 
@@ -202,15 +213,28 @@ class Kiosk:
         Drivers with a native event wait (X11, Wayland, ...) sleep in
         ``pygame.event.wait``.  Others (KMSDRM, dummy) would make SDL poll every
         millisecond there, so they sleep on a thread event instead and look at
-        the keyboard every ``INPUT_POLL_SECONDS``.
+        the keyboard every ``INPUT_POLL_SECONDS``; with a feed that takes keys
+        they look for a key more often meanwhile (``KEY_POLL_SECONDS``).
         """
         if self.native_wait:
             event = pygame.event.wait(max(1, round(seconds * 1000)))
             if event.type != pygame.NOEVENT:
                 self.handle(event)
             return
-        self._woken.wait(min(seconds, INPUT_POLL_SECONDS))
+        seconds = min(seconds, INPUT_POLL_SECONDS)
+        if self.keys is None:
+            self._woken.wait(seconds)
+        else:
+            self._look_for_keys(self.keys, seconds)
         self._woken.clear()
+
+    def _look_for_keys(self, keys: KeyInput, seconds: float) -> None:
+        """Sleep ``seconds`` in slices, until a wake or a key event; a key is stamped when
+        taken, so within a slice of when it happened (``KEY_POLL_SECONDS``)."""
+        look = KEY_POLL_SECONDS if keys.keys_in_play(self.clock()) else KEY_IDLE_SECONDS
+        for _ in range(max(1, math.ceil(seconds / look - 1e-9))):
+            if self._woken.wait(min(seconds, look)) or pygame.event.peek(KEY_EVENTS):
+                return
 
     def request_reload(self, *_: object) -> None:
         self.reload_requested.set()
@@ -226,7 +250,12 @@ class Kiosk:
             self.renderer.invalidate()
 
     def hand_key(self, keys: KeyInput, event: pygame.event.Event) -> None:
-        """A key event to the feed that takes keys, by pygame's name for the key."""
+        """A key event to the feed that takes keys, by pygame's name for the key.
+
+        Stamped now, as it is taken: pygame-ce's key events carry no time of their
+        own (SDL 2 stamps an event when it is pumped, which is no earlier), so the
+        loop looks for keys often while it sleeps (``KEY_POLL_SECONDS``).
+        """
         if event.type in (pygame.KEYDOWN, pygame.KEYUP):
             keys.key(pygame.key.name(event.key), event.type == pygame.KEYDOWN, self.clock())
         elif event.type == pygame.WINDOWFOCUSLOST:

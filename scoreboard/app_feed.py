@@ -36,7 +36,12 @@ class KeyInput(Protocol):
     """A feed that takes the kiosk's keys (the dealer keypad) and has a line for the screen."""
 
     def key(self, key: str, down: bool, now: float) -> None:
-        """A key went down or up: pygame's name for it, at the loop's time."""
+        """A key went down or up: pygame's name for it, when the loop took it (monotonic)."""
+        ...
+
+    def keys_in_play(self, now: float) -> bool:
+        """Whether key timing matters now (a key down, a release in doubt): a sleeping
+        loop then looks for keys every ``KEY_POLL_SECONDS``, else ``KEY_IDLE_SECONDS``."""
         ...
 
     def release_all(self) -> None:

@@ -72,15 +72,20 @@ NUMLOCK_OFF_TWINS: Mapping[str, str] = {
 }
 CONFIRM_RANGE = (1.0, 15.0)
 HOLD_RANGE = (0.5, 10.0)
-OPTIONS = ("numlock_off", "confirm_seconds", "hold_seconds")
+#: Shorter than any contact bounce worth the name would let bounces through (a
+#: debounce is never off); longer would swallow a quick dealer's second press.
+DEBOUNCE_RANGE = (0.005, 0.25)
+OPTIONS = ("numlock_off", "confirm_seconds", "hold_seconds", "debounce_seconds")
 
 
 @dataclass(frozen=True, slots=True)
 class KeypadConfig:
-    """Each action's keys (pygame names, NumLock-off twins included) and the confirm timing.
+    """Each action's keys (pygame names, NumLock-off twins included) and the key timing.
 
     A destructive key (void last, new shoe) acts on a second press within
-    ``confirm_seconds`` or when held ``hold_seconds``.
+    ``confirm_seconds`` or when held ``hold_seconds``.  A key pressed again
+    within ``debounce_seconds`` of its release is still the same press (contact
+    bounce, see :mod:`scoreboard.feeds.keypad_debounce`).
     """
 
     keys: Mapping[KeypadAction, tuple[str, ...]] = field(
@@ -89,6 +94,7 @@ class KeypadConfig:
     numlock_off: bool = True
     confirm_seconds: float = 4.0
     hold_seconds: float = 2.0
+    debounce_seconds: float = 0.05
 
     def action_of(self) -> dict[str, KeypadAction]:
         """Key name -> action, for the feed.
@@ -159,6 +165,7 @@ def read_keypad(data: Any, fail: Fail) -> KeypadConfig:
         numlock_off=numlock_off,
         confirm_seconds=_seconds(data, "confirm_seconds", 4.0, CONFIRM_RANGE, fail),
         hold_seconds=_seconds(data, "hold_seconds", 2.0, HOLD_RANGE, fail),
+        debounce_seconds=_seconds(data, "debounce_seconds", 0.05, DEBOUNCE_RANGE, fail),
     )
 
 

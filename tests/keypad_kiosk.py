@@ -75,9 +75,19 @@ class Driver:
         self.kiosk.step(t)
 
     def post(self, key: str, down: bool, t: float) -> None:
+        self.queue(key, down)
+        self.at(t)
+
+    def queue(self, key: str, down: bool) -> None:
+        """Post a key event without a turn of the loop."""
         kind = pygame.KEYDOWN if down else pygame.KEYUP
         pygame.event.post(pygame.event.Event(kind, key=KEYS[key]))
-        self.at(t)
+
+    def take(self, key: str, down: bool, t: float) -> None:
+        """The kiosk takes a key event at ``t`` but does not step: its feed polls later."""
+        self.queue(key, down)
+        self.clock.now = t
+        self.kiosk.take_input()
 
     def down(self, key: str, t: float) -> None:
         self.post(key, True, t)

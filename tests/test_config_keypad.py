@@ -51,6 +51,14 @@ def test_the_default_layout_is_the_numeric_keypad_with_numlock_on_and_off():
     assert set(bound) <= set(key_names().values())  # every default is a pygame key name
 
 
+def test_the_debounce_is_50_ms_unless_the_config_says_otherwise():
+    assert KeypadConfig().debounce_seconds == 0.05
+    assert keypad().debounce_seconds == 0.05
+    assert keypad(debounce_seconds=0.02).debounce_seconds == 0.02
+    assert keypad(debounce_seconds=0.005).debounce_seconds == 0.005  # the range's ends
+    assert keypad(debounce_seconds=0.25).debounce_seconds == 0.25
+
+
 def test_keys_are_read_as_pygame_names_in_any_spelling():
     config = keypad(banker="Page Up", player=["K_KP7", "KP8"], numlock_off=False)
     assert config.keys[KeypadAction.BANKER] == ("page up",)
@@ -87,6 +95,14 @@ def test_a_bad_keypad_section_names_the_key_and_the_value(section, message):
         config_from_mapping({"keypad": section}, source="kiosk.yaml")
     assert str(caught.value).startswith("kiosk.yaml: ")
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("value", [50, 0, -0.05, 0.3, float("nan"), float("inf"), "50ms", True])
+def test_a_debounce_that_is_not_seconds_in_range_is_refused(value):
+    with pytest.raises(ConfigError) as caught:
+        config_from_mapping({"keypad": {"debounce_seconds": value}}, source="kiosk.yaml")
+    expected = "kiosk.yaml: keypad.debounce_seconds: expected seconds 0.005-0.25, got"
+    assert str(caught.value) == f"{expected} {value!r}"
 
 
 @pytest.mark.parametrize(
@@ -145,3 +161,12 @@ def test_scoreboard_run_refuses_the_keypad_headless_and_a_bad_key(tmp_path):
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"{path}: keypad.void_last: expected pygame key names" in done.stderr
     assert "got 'keypad-minus'" in done.stderr
+
+
+@pytest.mark.parametrize("value", [".nan", "-.inf", "0", "1"])
+def test_scoreboard_run_refuses_a_debounce_out_of_range_naming_file_and_key(tmp_path, value):
+    path = tmp_path / "kiosk.yaml"
+    path.write_text(f"feed: keypad\nkeypad:\n  debounce_seconds: {value}\n")
+    done = scoreboard("run", "--config", str(path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{path}: keypad.debounce_seconds: expected seconds 0.005-0.25, got" in done.stderr

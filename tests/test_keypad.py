@@ -14,7 +14,7 @@ import pygame
 import pytest
 from keypad_kiosk import WALL, keypad_kiosk
 
-from scoreboard.app import Kiosk
+from scoreboard.app import KEY_IDLE_SECONDS, KEY_POLL_SECONDS, Kiosk
 from scoreboard.core.rules import Winner
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.feeds.keypad import KeypadFeed
@@ -136,6 +136,7 @@ def test_an_unconfirmed_void_is_cancelled_after_the_window():
     with keypad_kiosk() as pad:
         t = pad.type("[3] [1]")
         pad.tap("[-]", t)
+        pad.at(t + 0.5)  # the release is past its debounce: the question waits for a press
         assert pad.feed.next_deadline(t + 0.5) == pytest.approx(t + 4.0)
         pad.at(t + 4.1)
         assert pad.prompt == "Void cancelled: not confirmed within 4 s"
@@ -270,32 +271,45 @@ def test_keypad_entries_are_journaled_and_replayed_after_a_restart(tmp_path):
     assert again.games[0].coup.banker_pair and again.games[2].coup.player_natural
 
 
-def test_the_real_loop_takes_a_held_destructive_key():
-    """kiosk.run itself, in real time: a hold of void last, typed from another thread."""
+DOWN, UP = pygame.KEYDOWN, pygame.KEYUP
+
+
+def typed_into_the_real_loop(strokes, run_for: float) -> tuple[TableState, KeypadFeed]:
+    """kiosk.run itself, in real time, while another thread posts ``strokes``: each a wait,
+    then key events posted back to back."""
     table = TableState()
     feed = KeypadFeed(wall_clock=time.time)
     kiosk = Kiosk(feed, table, load_theme("classic"), windowed=True, size=(640, 360))
     pygame.event.clear()
 
     def typist() -> None:
-        for key, down, wait in [
-            (pygame.K_KP3, True, 0.3),
-            (pygame.K_KP3, False, 0.1),
-            (pygame.K_KP1, True, 0.2),
-            (pygame.K_KP1, False, 0.1),
-            (pygame.K_KP_MINUS, True, 0.3),
-            (pygame.K_KP_MINUS, False, 2.6),  # held 2.6 s: confirmed after 2
-        ]:
+        for wait, events in strokes:
             time.sleep(wait)
-            pygame.event.post(pygame.event.Event(pygame.KEYDOWN if down else pygame.KEYUP, key=key))
+            for kind, key in events:
+                pygame.event.post(pygame.event.Event(kind, key=key))
 
     thread = threading.Thread(target=typist)
     try:
         thread.start()
-        kiosk.run(run_for=4.5)
+        kiosk.run(run_for=run_for)
     finally:
         thread.join()
         pygame.display.quit()
+    return table, feed
+
+
+def test_the_real_loop_takes_a_held_destructive_key():
+    table, feed = typed_into_the_real_loop(
+        [
+            (0.3, [(DOWN, pygame.K_KP3)]),
+            (0.1, [(UP, pygame.K_KP3)]),
+            (0.2, [(DOWN, pygame.K_KP1)]),
+            (0.1, [(UP, pygame.K_KP1)]),
+            (0.3, [(DOWN, pygame.K_KP_MINUS)]),
+            (2.6, [(UP, pygame.K_KP_MINUS)]),  # held 2.6 s: confirmed after 2
+        ],
+        run_for=4.5,
+    )
     assert winners(table) == "B" and table.voided == (2,)
     assert feed.input.asking is None
 
@@ -307,3 +321,193 @@ def test_the_feed_tells_the_kiosk_it_takes_keys():
     feed.poll(TableState(), 0.0)
     assert feed.prompt(0.0) == "Banker pair +"
     assert feed.input.modifiers == {KeypadAction.BANKER_PAIR}
+
+
+# -- contact bounce: one press is one press -----------------------------------
+def bounce(pad, key: str, t: float, gap: float = 0.008) -> float:
+    """One press whose contacts chatter (down, up, down ``gap`` apart, each taken at once),
+    released 0.1 s after it began; returns when."""
+    pad.down(key, t)
+    pad.up(key, t + gap)
+    pad.down(key, t + 2 * gap)
+    pad.up(key, t + 0.1)
+    return t + 0.1
+
+
+def test_a_bouncing_banker_press_enters_one_coup():
+    with keypad_kiosk() as pad:
+        t = bounce(pad, "[3]", 0.0)
+        pad.at(t + 0.5)
+        assert winners(pad.table) == "B"
+        t = bounce(pad, "[3]", t + 0.5)  # the next press is a press
+        pad.at(t + 0.5)
+        assert winners(pad.table) == "BB"
+
+
+def test_a_bounce_taken_all_at_once_after_a_slow_frame_is_one_press():
+    with keypad_kiosk() as pad:
+        for down in (True, False, True):
+            pad.queue("[3]", down)
+        pad.at(0.3)
+        pad.up("[3]", 0.4)
+        pad.at(1.0)
+        assert winners(pad.table) == "B"
+
+
+def test_a_bouncing_void_press_only_asks():
+    with keypad_kiosk() as pad:
+        t = bounce(pad, "[-]", pad.type("[3] [1]"))
+        pad.at(t + 0.5)
+        assert pad.table.voided == () and winners(pad.table) == "BP"
+        assert pad.prompt == "Void game 2 (Player)? Press - again or hold it"
+        pad.tap("[-]", t + 1.0)  # a distinct press after the release confirms
+        assert pad.table.voided == (2,) and winners(pad.table) == "B"
+
+
+def test_a_bouncing_new_shoe_press_only_asks():
+    with keypad_kiosk() as pad:
+        t = bounce(pad, "[*]", pad.type("[3] [1]"))
+        first = pad.table.shoe_id
+        pad.at(t + 0.5)
+        assert pad.table.shoe_id == first and winners(pad.table) == "BP"
+        assert pad.prompt == "End this shoe (2 games), start a new one? Press * again or hold it"
+        pad.tap("[*]", t + 1.0)
+        assert pad.table.shoe_number == 2 and pad.table.games == ()
+
+
+def test_a_bouncing_confirmation_voids_once_and_asks_nothing_more():
+    with keypad_kiosk() as pad:
+        t = pad.tap("[-]", pad.type("[3] [1]"))
+        t = bounce(pad, "[-]", t + 0.5)
+        pad.at(t + 0.5)
+        assert pad.table.voided == (2,) and winners(pad.table) == "B"
+        assert pad.feed.input.asking is None  # the bounce did not ask to void game 1
+
+
+def test_two_clean_presses_120_ms_apart_are_still_two():
+    with keypad_kiosk() as pad:
+        for key, t in (("[3]", 0.0), ("[3]", 0.12), ("[-]", 1.0), ("[-]", 1.12)):
+            pad.down(key, t)
+            pad.up(key, t + 0.06)
+        pad.at(2.0)
+        assert winners(pad.table) == "B" and pad.table.voided == (2,)
+
+
+def test_keys_are_judged_by_when_the_kiosk_took_them_not_when_the_feed_polled():
+    """The loop takes keys between steps (and while it sleeps); a slow step after them
+    neither merges two presses nor splits a bounce."""
+    with keypad_kiosk() as pad:
+        for down, t in ((True, 0.0), (False, 0.008), (True, 0.016), (False, 0.1)):
+            pad.take("[3]", down, t)
+        pad.at(0.4)  # the feed polls 0.3 s after the last of them
+        assert winners(pad.table) == "B"
+        for down, t in ((True, 1.0), (False, 1.06), (True, 1.12), (False, 1.18)):
+            pad.take("[1]", down, t)
+        pad.at(1.5)
+        pad.at(2.0)
+        assert winners(pad.table) == "BPP"
+
+
+class CountedWaits(threading.Event):
+    """The kiosk's wake-up event, keeping how long each of its waits was asked to be."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[float] = []
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.asked.append(timeout)
+        return super().wait(timeout)
+
+
+def test_a_sleeping_kiosk_looks_for_keys_every_few_ms_where_sdl_cannot_wait():
+    """On KMSDRM (and dummy) the loop sleeps on a thread event and a key is stamped when
+    taken: the keypad kiosk looks for one every 20 ms, every 5 ms while a key is in play."""
+
+    def looks(t: float) -> list[float]:
+        """How the kiosk slices a long sleep at ``t`` (it ends at the idle poll, 0.1 s)."""
+        waits.asked.clear()
+        waits.clear()  # the wake-up each key gave, taken by the loop's last sleep
+        pad.clock.now = t
+        pad.kiosk.sleep(30.0)
+        return waits.asked
+
+    with keypad_kiosk() as pad:
+        assert not pad.kiosk.native_wait
+        pad.kiosk._woken = waits = CountedWaits()
+        assert looks(0.0) == [pytest.approx(KEY_IDLE_SECONDS)] * 5
+        pad.queue("[3]", True)
+        assert looks(0.0) == [pytest.approx(KEY_IDLE_SECONDS)]  # the first look sees it
+        pad.at(0.0)
+        assert winners(pad.table) == "B"
+        assert looks(0.1) == [pytest.approx(KEY_POLL_SECONDS)] * 20  # held
+        pad.up("[3]", 0.5)
+        assert looks(0.52) == [pytest.approx(KEY_POLL_SECONDS)] * 20  # released, in doubt
+        pad.at(0.6)
+        assert looks(0.6) == [pytest.approx(KEY_IDLE_SECONDS)] * 5  # past doubt: idle
+
+
+def test_a_held_void_repeated_as_release_press_pairs_is_still_a_hold():
+    """Some X servers and remote desktops repeat a held key as KEYUP + KEYDOWN at once."""
+    with keypad_kiosk() as pad:
+        start = pad.type("[3]")
+        pad.down("[-]", start)
+        t = start + 0.5
+        while t < start + 2.5:
+            pad.queue("[-]", False)
+            pad.queue("[-]", True)
+            pad.at(t)
+            if t < start + 1.95:
+                assert pad.table.voided == ()
+            t += 0.033
+        assert pad.table.voided == (1,) and pad.feed.input.asking is None
+        pad.up("[-]", t)
+        pad.at(t + 1.0)
+        assert pad.table.voided == (1,) and pad.prompt is None
+
+
+def test_the_real_loop_takes_bouncing_and_fast_presses_as_pressed():
+    """Bounces posted back to back are one press; two presses 80 ms apart are two."""
+    bounce = [(DOWN, pygame.K_KP3), (UP, pygame.K_KP3), (DOWN, pygame.K_KP3)]
+    void_bounce = [(DOWN, pygame.K_KP_MINUS), (UP, pygame.K_KP_MINUS), (DOWN, pygame.K_KP_MINUS)]
+    table, feed = typed_into_the_real_loop(
+        [
+            (0.3, bounce),  # one Banker
+            (0.1, [(UP, pygame.K_KP3)]),
+            (0.3, [(DOWN, pygame.K_KP1)]),  # two Players: released 80 ms before the second
+            (0.06, [(UP, pygame.K_KP1)]),
+            (0.08, [(DOWN, pygame.K_KP1)]),
+            (0.06, [(UP, pygame.K_KP1)]),
+            (0.3, void_bounce),
+            (0.1, [(UP, pygame.K_KP_MINUS)]),  # void asked, never confirmed
+        ],
+        run_for=2.0,
+    )
+    assert winners(table) == "BPP" and table.voided == ()
+    assert feed.input.asking is KeypadAction.VOID_LAST
+
+
+def test_a_void_released_just_before_the_hold_ends_is_not_a_hold():
+    """The release waits out its debounce; the hold is judged on what the keys did."""
+    with keypad_kiosk() as pad:
+        t = pad.type("[3] [1]")
+        pad.down("[-]", t)
+        pad.up("[-]", t + 1.97)
+        pad.at(t + 2.0)  # the release is still in doubt here
+        pad.at(t + 2.1)
+        assert pad.table.voided == () and pad.prompt.startswith("Void game 2 (Player)?")
+        pad.tap("[-]", t + 2.5)  # the second press confirms
+        assert pad.table.voided == (2,)
+
+
+def test_a_void_held_through_a_bounce_at_the_end_of_the_hold_is_a_hold():
+    with keypad_kiosk() as pad:
+        t = pad.type("[3] [1]")
+        pad.down("[-]", t)
+        pad.up("[-]", t + 1.98)
+        pad.down("[-]", t + 1.99)  # the contact came back: still held
+        pad.at(t + 2.0)
+        assert pad.table.voided == (2,)
+        pad.up("[-]", t + 3.0)
+        pad.at(t + 4.0)
+        assert pad.table.voided == (2,) and pad.feed.input.asking is None

@@ -1,9 +1,10 @@
 """The dealer keypad feed: results keyed in by hand, for a table whose shoe reads no cards.
 
 Also the fallback when a card-reading shoe fails.  The kiosk hands every key
-event over (:meth:`KeypadFeed.key`, a pygame key name, down or up, with the
-loop's time); :meth:`KeypadFeed.poll` turns them, through the
-:class:`~scoreboard.feeds.keypad_keys.KeypadInput` state machine, into events
+event over (:meth:`KeypadFeed.key`, a pygame key name, down or up, stamped when
+the kiosk took it); :meth:`KeypadFeed.poll` turns them, through the debounce
+(:mod:`~scoreboard.feeds.keypad_debounce`: a bouncing contact is one press) and
+the :class:`~scoreboard.feeds.keypad_keys.KeypadInput` state machine, into events
 of the one vocabulary: a results-only coup (``result_coup`` with the pairs,
 natural and banker 6 pressed before the result key), a void of the last game,
 a new shoe.  Each is applied with ``apply_event`` and journaled like any
@@ -22,11 +23,11 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from scoreboard.core.events import CoupReceived, Event, NewShoe, Snapshot, Void
 from scoreboard.core.rules import Game, ImpossibleHandError, Winner, result_coup
 from scoreboard.core.table import FeedStatus, TableState, apply_event
+from scoreboard.feeds.keypad_debounce import KeyDebounce, KeyStroke
 from scoreboard.feeds.keypad_keys import (
     MODIFIER_SECONDS,
     MODIFIERS,
@@ -57,15 +58,6 @@ LABELS = {
 }
 QUESTIONS = {KeypadAction.VOID_LAST: "Void", KeypadAction.NEW_SHOE: "New shoe"}
 WINNER_NAMES = {Winner.BANKER: "Banker", Winner.PLAYER: "Player", Winner.TIE: "Tie"}
-
-
-@dataclass(frozen=True, slots=True)
-class KeyStroke:
-    """One key event as the kiosk saw it: pygame's name for the key, down or up, when."""
-
-    key: str
-    down: bool
-    at: float
 
 
 def key_label(key: str) -> str:
@@ -119,6 +111,7 @@ class KeypadFeed:
         self.config = config or KeypadConfig()
         self.decks = decks
         self.input = KeypadInput(self.config)
+        self.debounce = KeyDebounce(self.config.debounce_seconds)
         self.journal = journal
         self.publisher = publisher
         self.wall_clock = wall_clock
@@ -134,13 +127,19 @@ class KeypadFeed:
 
     # -- the kiosk's side ----------------------------------------------------
     def key(self, key: str, down: bool, now: float) -> None:
-        """A key event from the kiosk (any thread); applied at the next :meth:`poll`."""
+        """A key event from the kiosk (any thread), ``now`` its stamp; applied at the next
+        :meth:`poll`, through the debounce."""
         self._strokes.append(KeyStroke(key, down, now))
         self._wake()
 
     def release_all(self) -> None:
         """The window lost the keyboard: no key counts as held any more."""
+        self.debounce.release_all()
         self.input.release_all()
+
+    def keys_in_play(self, now: float) -> bool:
+        """Whether a key is down or its release in doubt: the kiosk then looks for keys often."""
+        return self.debounce.watching(now)
 
     def prompt(self, now: float) -> str | None:
         """The line for the dealer now: an open question, a message, or the modifiers."""
@@ -166,13 +165,18 @@ class KeypadFeed:
             self.publisher.service(table, now)
         self._started = True
         while self._strokes:
-            stroke = self._strokes.popleft()
+            self._take(self.debounce.stroke(self._strokes.popleft()), table)
+        self._take(self.debounce.due(now), table)
+        self._run(self.input.due(self.debounce.settled(now)), table, now)
+
+    def _take(self, strokes: list[KeyStroke], table: TableState) -> None:
+        """Clean strokes (bounce merged) into the key state machine, and what they command."""
+        for stroke in strokes:
             if stroke.down:
                 commands = self.input.press(stroke.key, stroke.at)
             else:
                 commands = self.input.release(stroke.key, stroke.at)
             self._run(commands, table, stroke.at)
-        self._run(self.input.due(now), table, now)
 
     def status(self, now: float) -> FeedStatus:  # noqa: ARG002 - the Feed protocol
         return FeedStatus.LIVE if self.publisher is None else self.publisher.status()

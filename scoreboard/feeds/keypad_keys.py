@@ -6,7 +6,9 @@ each press, release or tick with the commands the dealer gave, which the
 keypad feed turns into table events.
 
 - One physical press is one command: a key already down (key repeat, a stuck
-  key, a second KEYDOWN with no KEYUP between) is ignored until released.
+  key, a second KEYDOWN with no KEYUP between) is ignored until released.  A
+  bouncing contact was made one press before it gets here
+  (:mod:`scoreboard.feeds.keypad_debounce`).
 - Modifiers (pairs, natural, banker 6) toggle, are taken by the next result
   key, and lapse after :data:`MODIFIER_SECONDS` without one.
 - A destructive key (void last, new shoe) first asks; a second press of it
