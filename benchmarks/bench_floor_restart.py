@@ -40,6 +40,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from scoreboard.bench.broker import HOST, free_port, private_broker
+from scoreboard.bench.machine import stop_all
 
 ROOT = "baccarat/v2"
 LOBBY = "storm"
@@ -171,13 +172,7 @@ def storm(args: argparse.Namespace, work: Path, everyone: set[str]) -> dict[str,
             statuses.stop()
             return {who: at - listening for who, at in statuses.back().items()}
         finally:
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                try:
-                    process.wait(30)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+            stop_all(processes)
 
 
 def main() -> int:

@@ -30,6 +30,8 @@ from pathlib import Path
 import pytest
 from mqtt_broker import Broker, Recorder, needs_mosquitto, running_broker, wait_for
 
+from scoreboard.bench.machine import stop_all
+
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 
 TABLES = 40
@@ -132,13 +134,6 @@ def test_a_floor_a_display_and_a_lobby_all_come_back_after_a_broker_restart(tmp_
             assert back, f"not back {BACK_WITHIN:g} s after the restart: {missing}"
             assert all(process.poll() is None for process in processes)
         finally:
-            for process in processes:
-                process.terminate()
-            for process in processes:
-                try:
-                    process.wait(30)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+            stop_all(processes)
     for name in ("floor", "display", "lobby"):
         assert "Traceback" not in (tmp_path / f"{name}.log").read_text(errors="replace"), name
