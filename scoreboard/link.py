@@ -183,7 +183,7 @@ class _Client(mqtt.Client):
     - The socket is waited on with ``poll()``, not ``select()``: ``select()``
       cannot take a descriptor numbered past 1023, which a floor of 300 tables in
       one process reaches (three per link), and paho took the error for a lost
-      connection without a word or a callback and tried again at once, for ever.
+      connection without a word or a callback and tried again, for ever.
     """
 
     def __init__(self, *args: Any, backoff: Backoff, **kwargs: Any) -> None:
@@ -225,6 +225,10 @@ class _Client(mqtt.Client):
             if rc or self._sock is None:
                 return rc
         return self.loop_misc()
+
+    def loop_start(self) -> mqtt.MQTTErrorCode:
+        self._stopping.clear()
+        return super().loop_start()
 
     def loop_stop(self) -> mqtt.MQTTErrorCode:
         """Stop paho's thread and close its wake-up socket pair, which paho leaves to the GC.
