@@ -29,7 +29,7 @@ QUICK = frozenset({"bench_frame.py", "bench_latency.py", "bench_render.py"})
 """Benchmarks that take ``--quick``."""
 SIDE_BY_SIDE = frozenset({"bench_frame.py", "bench_latency.py"})
 """Benchmarks that take ``--compare BASE``."""
-SLOW = frozenset({"bench_roads.py", "bench_fuzz.py"})
+SLOW = frozenset({"bench_roads.py", "bench_fuzz.py", "bench_floor_restart.py"})
 """Skipped by ``--quick``: long, and not about the display."""
 BOX = "box"
 """The ``--only`` name of ``scoreboard bench``."""

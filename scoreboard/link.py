@@ -52,6 +52,7 @@ import select
 import socket
 import ssl
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -64,14 +65,13 @@ from paho.mqtt.properties import Properties
 
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.config_reader import host_port
+from scoreboard.link_backoff import Backoff
 from scoreboard.link_failover import Failover, broker_client_id, moving_on, starting_broker
 from scoreboard.link_failure import connect_failure, unanswered_connect
 from scoreboard.link_ping import AnswerWatch
 from scoreboard.protocol import Topics
 
 log = logging.getLogger(__name__)
-
-RECONNECT_DELAYS = (1, 10)  # paho's reconnect backoff, first and longest wait in seconds
 
 
 # -- link events: what paho's thread hands over -------------------------------------------
@@ -169,19 +169,109 @@ PAHO_LOG.addFilter(_ShutdownNoise())
 
 
 class _Client(mqtt.Client):
-    """paho's client, except that the link's answer watch times the CONNECT, not the keepalive.
+    """paho's client with three changes the link needs; each replaces one private step of 2.2.
 
-    paho ends a CONNECT unanswered for one keepalive: at the default 1 s a
-    loaded cluster node whose CONNACK takes 1.5 s was never reached, every
-    attempt cut (measured here with a peer that answers late).  While
-    connecting, :data:`~scoreboard.link_ping.CONNECT_TIMEOUT` decides instead;
-    once connected (pings) and while disconnecting, paho's own check stands.
+    - The CONNECT is timed by the link's answer watch, not the keepalive: paho
+      ends a CONNECT unanswered for one keepalive, and at the default 1 s a
+      loaded cluster node whose CONNACK takes 1.5 s was never reached, every
+      attempt cut (measured here with a peer that answers late).  While
+      connecting, :data:`~scoreboard.link_ping.CONNECT_TIMEOUT` decides instead;
+      once connected (pings) and while disconnecting, paho's own check stands.
+    - The wait before a reconnect is :class:`~scoreboard.link_backoff.Backoff`'s,
+      jittered per client, instead of paho's fixed 1, 2, 4, 8, 10 s that brought
+      a whole floor back in the same instants after a broker restart.
+    - The socket is waited on with ``poll()``, not ``select()``: ``select()``
+      cannot take a descriptor numbered past 1023, which a floor of 300 tables in
+      one process reaches (three per link), and paho took the error for a lost
+      connection without a word or a callback and tried again, for ever.
     """
 
+    def __init__(self, *args: Any, backoff: Backoff, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.backoff = backoff
+        self._stopping = threading.Event()  # ends a reconnect wait at once
+
     def _check_keepalive(self) -> None:
-        if getattr(getattr(self, "_state", None), "name", "") == "MQTT_CS_CONNECTING":
+        if _state_name(self) == "MQTT_CS_CONNECTING":
             return
         super()._check_keepalive()
+
+    def _reconnect_wait(self) -> None:
+        wait = self.backoff.next_wait()
+        deadline = time.monotonic() + wait
+        while not self._thread_terminate and _state_name(self) not in _ENDING:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or self._stopping.wait(min(remaining, 0.5)):
+                return
+
+    def _loop(self, timeout: float = 1.0) -> mqtt.MQTTErrorCode:
+        sock = self._sock
+        if sock is None:
+            return super()._loop(timeout)  # paho's own answer: not connected
+        wake = self._sockpairR
+        try:
+            readable, writable, woken = _wait_on(sock, wake, self.want_write(), timeout)
+        except (OSError, ValueError):  # the socket was closed meanwhile (a disconnect)
+            return mqtt.MQTTErrorCode.MQTT_ERR_CONN_LOST
+        if readable:
+            rc = self.loop_read()
+            if rc or self._sock is None:
+                return rc
+        if woken and wake is not None:  # a publish() or disconnect() queued something
+            with contextlib.suppress(BlockingIOError):
+                wake.recv(10000)
+        if writable or woken:
+            rc = self.loop_write()
+            if rc or self._sock is None:
+                return rc
+        return self.loop_misc()
+
+    def loop_start(self) -> mqtt.MQTTErrorCode:
+        self._stopping.clear()
+        return super().loop_start()
+
+    def loop_stop(self) -> mqtt.MQTTErrorCode:
+        """Stop paho's thread and close its wake-up socket pair, which paho leaves to the GC.
+
+        A controller renews its link on every lost connection: a floor of 300
+        renewing at once held 600 such descriptors until a collection.
+        """
+        self._stopping.set()
+        rc = super().loop_stop()
+        if self._thread is None:  # ended (not called from paho's own thread)
+            for end in (self._sockpairR, self._sockpairW):
+                if end is not None:
+                    end.close()
+            self._sockpairR = self._sockpairW = None
+        return rc
+
+
+_ENDING = ("MQTT_CS_DISCONNECTING", "MQTT_CS_DISCONNECTED")
+
+
+def _state_name(client: mqtt.Client) -> str:
+    return str(getattr(getattr(client, "_state", None), "name", ""))
+
+
+def _wait_on(
+    sock: Any, wake: socket.socket | None, want_write: bool, timeout: float
+) -> tuple[bool, bool, bool]:
+    """Wait up to ``timeout`` s for the socket or the wake-up pair: (readable, writable, woken).
+
+    Bytes TLS already decrypted count as readable without waiting.  An error or a
+    hang-up counts as readable, as ``select()`` has it: the read then finds why.
+    """
+    pending = sock.pending() if hasattr(sock, "pending") else 0
+    poller = select.poll()
+    fd = sock.fileno()
+    poller.register(fd, select.POLLIN | (select.POLLOUT if want_write else 0))
+    if wake is not None:
+        poller.register(wake.fileno(), select.POLLIN)
+    ready = dict(poller.poll(0 if pending else timeout * 1000))
+    events = ready.get(fd, 0)
+    readable = bool(pending) or bool(events & ~select.POLLOUT)
+    woken = wake is not None and bool(ready.get(wake.fileno(), 0) & select.POLLIN)
+    return readable, bool(events & select.POLLOUT), woken
 
 
 def default_client_id(who: str, topics: Topics) -> str:
@@ -195,7 +285,7 @@ def default_client_id(who: str, topics: Topics) -> str:
 
 def build_client(
     endpoint: Endpoint, client_id: str, *, will: Publish | None = None, reconnect: bool = True
-) -> mqtt.Client:
+) -> _Client:
     """A paho client set up from the endpoint: protocol, credentials, TLS, backoff, will.
 
     ``reconnect`` False: after a lost connection paho leaves reconnecting to the
@@ -205,6 +295,7 @@ def build_client(
     v5 = settings.protocol == "5"
     client = _Client(
         CallbackAPIVersion.VERSION2,
+        backoff=Backoff(),
         client_id=client_id,
         protocol=mqtt.MQTTv5 if v5 else mqtt.MQTTv311,
         clean_session=None if v5 else False,  # 3.1.1: the broker keeps the session
@@ -221,7 +312,6 @@ def build_client(
         )
     if will is not None:
         client.will_set(will.topic, will.payload, qos=will.qos, retain=will.retain)
-    client.reconnect_delay_set(*RECONNECT_DELAYS)
     client.enable_logger(PAHO_LOG)
     client.suppress_exceptions = True
     return client
@@ -302,6 +392,11 @@ class Link:
         return bool(self._client.is_connected())
 
     @property
+    def backoff(self) -> Backoff:
+        """The current client's reconnect waits (full jitter, capped at 10 s)."""
+        return self._client.backoff
+
+    @property
     def broker(self) -> str:
         """The broker the link is on or trying (``host:port``), readable from any thread."""
         return host_port(*self._brokers[self._index])
@@ -354,7 +449,7 @@ class Link:
             sock.close()
 
     # -- the broker list ---------------------------------------------------------------------
-    def _build(self, index: int) -> mqtt.Client:
+    def _build(self, index: int) -> _Client:
         client_id = broker_client_id(self.client_id, index) if self._failover else self.client_id
         client = build_client(
             self.endpoint, client_id, will=self._will, reconnect=self._failover is None
@@ -393,6 +488,15 @@ class Link:
         self._answered = False
         self._connect(client, index)
 
+    def _worked(self) -> None:
+        """A working connection (subscribed, or accepted with nothing to subscribe).
+
+        The next failure waits little again: paho's reconnect and the failover's move.
+        """
+        self._client.backoff.succeeded()
+        if self._failover is not None:
+            self._failover.succeeded()
+
     def _failed(self, client: mqtt.Client) -> None:
         """The current client's connect failed or its connection was lost: move on."""
         if self._failover is not None and client is self._client:
@@ -409,7 +513,9 @@ class Link:
         if not isinstance(sock, socket.socket):
             return True  # no connection left to end: paho has seen it go
         try:
-            if select.select([sock], [], [], 0)[0]:
+            poller = select.poll()  # not select(): a floor's descriptors go past 1023
+            poller.register(sock.fileno(), select.POLLIN)
+            if poller.poll(0):
                 return False
             self._answers.cut_reason = reason
             sock.shutdown(socket.SHUT_RDWR)
@@ -439,8 +545,8 @@ class Link:
                 return Refused(str(reason_code))
             if self.subscriptions:
                 client.subscribe([(topic, 1) for topic in self.subscriptions])
-            elif self._failover is not None:
-                self._failover.succeeded()
+            else:
+                self._worked()
             return Connected(bool(getattr(flags, "session_present", False)), broker)
 
         self._hand_over(connected, "on_connect")
@@ -450,8 +556,7 @@ class Link:
     ) -> None:
         if client is not self._client:
             return
-        if self._failover is not None:  # a working connection: the next failure waits little
-            self._failover.succeeded()
+        self._worked()
         self._hand_over(
             lambda: Subscribed(tuple(str(code) for code in codes if code.is_failure)),
             "on_subscribe",

@@ -1,23 +1,25 @@
 """Failover along a list of brokers (a cluster's nodes, a bridged pair), one move at a time.
 
 A failed connect or a lost connection moves the link to the next broker, after a
-jittered backoff, so that a floor of displays losing one node does not arrive on
-the next all in the same instant.
+jittered backoff (:class:`~scoreboard.link_backoff.Backoff`, the rule of every
+reconnect), so that a floor of displays losing one node does not arrive on the
+next all in the same instant.
 """
 
 from __future__ import annotations
 
 import logging
-import random
 import threading
 from collections.abc import Callable
+
+from scoreboard.link_backoff import FIRST_CAP, MAX_CAP, Backoff
 
 log = logging.getLogger("scoreboard.link")
 
 #: With several brokers: the first move after a working connection waits up to
 #: FAILOVER_FIRST seconds (jittered), a run of failures doubles it up to FAILOVER_MAX.
-FAILOVER_FIRST = 1.0
-FAILOVER_MAX = 10.0
+FAILOVER_FIRST = FIRST_CAP
+FAILOVER_MAX = MAX_CAP
 
 #: The broker each list last moved to, so a link built anew for the same list (a
 #: controller renews its link on every lost connection) starts where the last one
@@ -61,16 +63,17 @@ class Failover:
 
     paho's callbacks only say a move is :meth:`due`; the move itself (stopping a
     paho thread, starting the next) cannot run on paho's thread.  The wait before
-    a move is jittered: up to :data:`FAILOVER_FIRST` after a working connection,
-    doubling with each failure in a row up to :data:`FAILOVER_MAX`, so that a
-    floor of displays cut off at once spreads over the next broker.
+    a move is jittered (full jitter, :class:`~scoreboard.link_backoff.Backoff`):
+    up to :data:`FAILOVER_FIRST` after a working connection, the cap doubling
+    with each failure in a row up to :data:`FAILOVER_MAX`, so that a floor of
+    displays cut off at once spreads over the next broker.
     """
 
     def __init__(self, move: Callable[[], None]) -> None:
         self._move = move
         self._due = threading.Event()
         self._stopping = threading.Event()
-        self._delay = FAILOVER_FIRST
+        self._backoff = Backoff()
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -82,7 +85,7 @@ class Failover:
         self._due.set()
 
     def succeeded(self) -> None:
-        self._delay = FAILOVER_FIRST
+        self._backoff.succeeded()
 
     def stop(self) -> None:
         self._stopping.set()
@@ -96,9 +99,7 @@ class Failover:
             self._due.wait()
             if self._stopping.is_set():
                 return
-            wait = self._delay * random.uniform(0.5, 1.0)
-            self._delay = min(self._delay * 2, FAILOVER_MAX)
-            if self._stopping.wait(wait):
+            if self._stopping.wait(self._backoff.next_wait()):
                 return
             self._due.clear()
             try:

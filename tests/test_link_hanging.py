@@ -29,7 +29,7 @@ from scoreboard.core.events import CoupReceived
 from scoreboard.core.shoe import Dealer, timed
 from scoreboard.core.table import FeedStatus, Limits
 from scoreboard.core.variants import VARIANTS
-from scoreboard.link import RECONNECT_DELAYS
+from scoreboard.link_backoff import FIRST_CAP
 from scoreboard.link_failover import FAILOVER_FIRST
 from scoreboard.link_ping import CONNECT_TIMEOUT, SUBSCRIBE_TIMEOUT
 from scoreboard.protocol import Topics
@@ -167,7 +167,7 @@ def test_one_broker_that_hung_and_came_back_on_its_port_ends_live(tmp_path):
             hung = time.monotonic()
             peer.close_listener()  # the hung connection stays open: only a timeout ends it
             broker.start()  # the real broker back on the same port
-            bound = CONNECT_TIMEOUT + RECONNECT_DELAYS[0] + MARGIN
+            bound = CONNECT_TIMEOUT + FIRST_CAP + MARGIN
             dealt_within(display, controller, hung, bound, "one broker that hung")
         finally:
             display.stop()

@@ -92,6 +92,13 @@ class Broker:
                 return
         raise BrokerError(f"mosquitto found no free port in {ATTEMPTS} tries: {self.last_line()}")
 
+    def restart(self, down: float) -> None:
+        """Stop, stay down ``down`` seconds, start again on the same port (a broker restart)."""
+        self.stop()
+        time.sleep(down)
+        if not self._launch():
+            raise BrokerError(f"mosquitto could not listen on {self.port} again: taken meanwhile")
+
     def _launch(self) -> bool:
         """True once listening; False when the port was taken (stopped, try again)."""
         config = self.directory / "mosquitto.conf"

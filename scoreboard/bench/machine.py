@@ -1,9 +1,11 @@
-"""What a figure needs beside it: the machine, its load, and what draws on its screen."""
+"""What a figure needs beside it: the machine, its load, what draws on its screen; stop_all."""
 
 from __future__ import annotations
 
 import os
 import platform
+import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,3 +61,15 @@ def pin_to_one_core() -> str:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
         return "pinned to one core"
     return "not pinned"
+
+
+def stop_all(processes: Sequence[subprocess.Popen[bytes]], timeout: float = 30.0) -> None:
+    """SIGTERM to each process at once, then wait for each; kill one that outlives ``timeout``."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
