@@ -74,6 +74,7 @@ from scoreboard.monitor import (
 )
 from scoreboard.render.probe import require_drawable
 from scoreboard.sdnotify import Notifier
+from scoreboard.stopping import Stop, routed
 from scoreboard.theme import Theme, load_theme
 
 __all__ = [
@@ -129,6 +130,7 @@ class Kiosk:
         quit_keys: bool | None = None,
         motion: bool = True,
         notifier: Notifier | None = None,
+        stop: Stop | None = None,
     ) -> None:
         """``renderer`` builds the renderer at start and on every theme reload.
 
@@ -139,7 +141,9 @@ class Kiosk:
         screen means ``rotate=90`` when no rotation is given.  ``quit_keys``: Esc
         and q quit (default: only windowed).  ``notifier`` tells the service
         manager (default: the one ``NOTIFY_SOCKET`` names, if any) that the board is
-        ready and alive: see :mod:`scoreboard.heartbeat`.
+        ready and alive: see :mod:`scoreboard.heartbeat`.  ``stop``: when it is
+        asked (SIGTERM, Ctrl-C: :mod:`scoreboard.stopping`) :meth:`run` wakes and
+        returns through the feed's stop.
         """
         self.feed, self.table, self.windowed = feed, table, windowed
         self.make_renderer = renderer or motion_renderer(motion)
@@ -183,6 +187,8 @@ class Kiosk:
         self._next_theme_check = 0.0
         self._reported: dict[str, float] = {}
         self.heartbeat = Heartbeat(notifier or Notifier.from_environ())
+        self.stop = stop or Stop()
+        self.stop.on_stop(self.wake)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -190,7 +196,7 @@ class Kiosk:
         return logical_size(self.screen.get_size(), self.rotate)
 
     def wake(self) -> None:
-        """Thread-safe: called by a feed's thread (or a signal) when input arrives."""
+        """Thread-safe: called by a feed's thread (or the signal watcher's) when input arrives."""
         self._woken.set()
         with contextlib.suppress(pygame.error):  # the display is closing
             pygame.event.post(pygame.event.Event(self.wake_event))
@@ -362,7 +368,7 @@ class Kiosk:
         stop_at = None if run_for is None else self.clock() + run_for
         self.feed.start(self.wake)
         try:
-            while self.running:
+            while self.running and not self.stop.requested:
                 now = self.clock()
                 if stop_at is not None and now >= stop_at:
                     break
@@ -392,16 +398,23 @@ def run_kiosk(
     quit_keys: bool | None = None,
     motion: bool = True,
     good_roads: GoodRoadRules | None = None,
+    stop: Stop | None = None,
 ) -> int:
-    """Show ``table`` fed by ``feed`` until quit; raises ThemeError for a bad theme.
+    """Show ``table`` fed by ``feed`` until quit or ``stop``; raises ThemeError for a bad theme.
 
     ``good_roads``: the thresholds of the good-road plate, shown only when given.
+    SIGHUP reloads the theme (handled on the signal watcher's thread, never in the handler).
 
     Raises :class:`NoDisplayError` when there is no screen (see :class:`Kiosk`).
     """
     if not isinstance(theme, Theme):
         theme = load_theme(theme)
+    stop = stop or Stop()
+    if stop.requested:  # stopped while starting: nothing shown, nothing connected yet
+        return 0
     require_drawable(theme)  # what check-theme refuses, the kiosk does not show either
+    if stop.requested:
+        return 0
     try:
         kiosk = Kiosk(
             feed,
@@ -413,16 +426,15 @@ def run_kiosk(
             portrait=portrait,
             quit_keys=quit_keys,
             renderer=motion_renderer(motion, good_roads=good_roads),
+            stop=stop,
         )
     except NoDisplayError:
         pygame.display.quit()
         raise
-    previous = None
-    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGHUP"):
-        previous = signal.signal(signal.SIGHUP, kiosk.request_reload)
     try:
-        return kiosk.run(run_for)
+        with contextlib.ExitStack() as stack:
+            if hasattr(signal, "SIGHUP"):
+                stack.enter_context(routed(signal.SIGHUP, lambda _signum: kiosk.request_reload()))
+            return kiosk.run(run_for)
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGHUP, previous)
         pygame.display.quit()
