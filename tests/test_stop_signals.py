@@ -51,6 +51,7 @@ class Trial:
     argv: list[str]
     delay: float  # seconds to the first stop signal, from the start or from ``begun``:
     begun: bool = True  # the command's first line on stderr (slow imports do not take them all)
+    after: str = ""  # or from this text on stderr (a later step of the bench)
     stop: signal.Signals = signal.SIGTERM
     again: float | None = None  # a second stop signal this long after the first
     reload: bool = False  # SIGHUP (a theme reload) just before the stop
@@ -80,7 +81,7 @@ def trials(broker: Broker, work: Path) -> list[Trial]:
             )
             if number % 4 == 3:  # every fourth: a second signal during the stop
                 trial.again = rng.uniform(0.05, 1.0)
-            trial.begun = number % 4 != 0  # every fourth from the very start (the imports)
+            trial.begun = number % 4 != 0 or bool(trial.after)  # every fourth from the start
             made.append(trial)
 
     common = ("--keepalive", "2")
@@ -105,6 +106,9 @@ def trials(broker: Broker, work: Path) -> list[Trial]:
                                           "--lobby-id", "L1", *SMALL, *common])  # fmt: skip
     add("bench", 3, lambda _at, _tag, _d: ["bench", "--quick", "--size", "320x180"],
         longest=6.0, status=130)  # fmt: skip
+    for step in ("road append", "idle CPU", "frames at"):  # the bench's later figures
+        add(f"bench-{step}", 1, lambda _at, _tag, _d: ["bench", "--quick", "--size", "320x180"],
+            longest=1.0, status=130, after=step)  # fmt: skip
     # Ctrl-C behaves as SIGTERM does (from 0.5 s: in the interpreter's own start-up, before
     # scoreboard's first line runs, Python takes it as it always does).
     add("ctrl-c-shoe", 2, lambda at, tag, _d: ["shoe", "--mqtt", at, "--prefix", f"{tag}/T1",
@@ -147,8 +151,10 @@ def attempt(trial: Trial, work: Path) -> None:
                 time.sleep(0.02)
             else:
                 if trial.begun:
-                    deadline = time.monotonic() + 30
-                    while not errors.stat().st_size and time.monotonic() < deadline:
+                    deadline = time.monotonic() + 60
+                    while time.monotonic() < deadline and not (
+                        errors.stat().st_size and trial.after in errors.read_text(errors="replace")
+                    ):
                         time.sleep(0.01)
                 time.sleep(trial.delay)
             ended_early = process.poll()

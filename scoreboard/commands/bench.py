@@ -76,10 +76,15 @@ class Interrupted(Exception):
     """Asked to stop (SIGTERM, Ctrl-C): raised at the bench's next step, never in a handler."""
 
 
-def progress(line: str, stop: Stop | None = None) -> None:
-    """A line of progress between two figures, where a stop asked meanwhile ends the run."""
+def checked(stop: Stop | None) -> None:
+    """Raises :class:`Interrupted` once ``stop`` was asked: the run ends at this point of it."""
     if stop is not None and stop.requested:
         raise Interrupted
+
+
+def progress(line: str, stop: Stop | None = None) -> None:
+    """A line of progress between two figures, where a stop asked meanwhile ends the run."""
+    checked(stop)
     print(f"bench: {line}", file=sys.stderr, flush=True)
 
 
@@ -99,13 +104,11 @@ def stoppable(kiosk_class: type[Kiosk], stop: Stop) -> type[Kiosk]:
             self.wake()
 
         def step(self, now: float) -> None:
-            if stop.requested:
-                raise Interrupted
+            checked(stop)
             super().step(now)
 
         def draw(self, status: FeedStatus, now: float) -> bool:
-            if stop.requested:
-                raise Interrupted
+            checked(stop)
             return bool(super().draw(status, now))
 
     return StoppableKiosk
@@ -145,7 +148,9 @@ def run(args: argparse.Namespace) -> int:
         ):
             board = Board(stoppable(Kiosk, stop), display.theme, screen, rotate, motion)
             plan = QUICK if args.quick else Plan()
-            results = run_suite(board, plan, Path(work), lambda line: progress(line, stop))
+            results = run_suite(
+                board, plan, Path(work), lambda line: progress(line, stop), lambda: checked(stop)
+            )
     except Interrupted:
         print("bench: interrupted", file=sys.stderr, flush=True)
         return 130
