@@ -3,7 +3,7 @@
 Entry point::
 
     run_kiosk(feed, table, theme, *, windowed=False, size=None, run_for=None,
-              rotate=0, portrait=False, quit_keys=None, motion=True) -> int
+              rotate=0, portrait=False, quit_keys=None, motion=True, stop=None) -> int
 
 ``feed`` is any object with the Feed protocol of ``docs/architecture.md``
 (``start(wake)``, ``poll(table, now)``, ``status(now)``, ``next_deadline(now)``,
@@ -31,7 +31,8 @@ good frame and counts as the failing panel ``"frame"``.  After every frame
 attempt the kiosk hands the feed a :class:`~scoreboard.health.RenderHealth`
 (``feed.report``), which the MQTT feed publishes in the display status, and
 each step it asks ``feed.journal_health()`` to show the JOURNAL warning while the
-journal fails.  ``run_for`` stops after that many seconds (tests, soak runs);
+journal fails.  ``run_for`` stops after that many seconds (tests, soak runs),
+``stop`` (a :class:`~scoreboard.stopping.Stop`: SIGTERM, Ctrl-C) when it is asked;
 returns the exit status.
 
 Time comes from two injected clocks: ``clock`` (monotonic) for every deadline,
@@ -187,8 +188,8 @@ class Kiosk:
         self._next_theme_check = 0.0
         self._reported: dict[str, float] = {}
         self.heartbeat = Heartbeat(notifier or Notifier.from_environ())
-        self.stop = stop or Stop()
-        self.stop.on_stop(self.wake)
+        self.stopping = stop or Stop()
+        self.stopping.on_stop(self.wake)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -368,7 +369,7 @@ class Kiosk:
         stop_at = None if run_for is None else self.clock() + run_for
         self.feed.start(self.wake)
         try:
-            while self.running and not self.stop.requested:
+            while self.running and not self.stopping.requested:
                 now = self.clock()
                 if stop_at is not None and now >= stop_at:
                     break

@@ -78,10 +78,6 @@ class Stop:
         if asked:
             _call(wake)
 
-    def wait(self, seconds: float) -> bool:
-        """Sleep ``seconds`` unless the stop is asked meanwhile; True when it was."""
-        return self._asked.wait(seconds)
-
     def begin(self) -> None:
         """The command begins: a stop signal now asks for the stop instead of ending the process."""
         with self._lock:

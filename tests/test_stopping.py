@@ -64,7 +64,7 @@ def test_a_loop_registered_after_the_stop_is_woken_at_once():
     assert stop.request("test") and not stop.request("again")
     woken = []
     stop.on_stop(lambda: woken.append(True))
-    assert woken == [True] and stop.wait(0)
+    assert woken == [True] and stop.requested
 
 
 def test_nested_contexts_share_one_stop_and_the_handlers_come_back_after():
