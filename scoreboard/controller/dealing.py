@@ -118,8 +118,9 @@ class Controller:
     def stop(self) -> None:
         """Stop dealing, publish ``offline`` (retained), flush what is queued, disconnect."""
         self.stop_dealing()
-        if self.link.connected:
-            self.publish(ControllerStatus(False), retain=True)
+        # Even while reconnecting: paho sends it after what it still holds (an online
+        # status queued before a drop), so offline is the last word.
+        self.publish(ControllerStatus(False), retain=True)
         self.flush(timeout=STOP_FLUSH_SECONDS)
         self.link.stop()
 
