@@ -3,7 +3,7 @@
 Entry point::
 
     run_kiosk(feed, table, theme, *, windowed=False, size=None, run_for=None,
-              rotate=0, portrait=False, quit_keys=None, motion=True) -> int
+              rotate=0, portrait=False, quit_keys=None, motion=True, stop=None) -> int
 
 ``feed`` is any object with the Feed protocol of ``docs/architecture.md``
 (``start(wake)``, ``poll(table, now)``, ``status(now)``, ``next_deadline(now)``,
@@ -31,7 +31,8 @@ good frame and counts as the failing panel ``"frame"``.  After every frame
 attempt the kiosk hands the feed a :class:`~scoreboard.health.RenderHealth`
 (``feed.report``), which the MQTT feed publishes in the display status, and
 each step it asks ``feed.journal_health()`` to show the JOURNAL warning while the
-journal fails.  ``run_for`` stops after that many seconds (tests, soak runs);
+journal fails.  ``run_for`` stops after that many seconds (tests, soak runs),
+``stop`` (a :class:`~scoreboard.stopping.Stop`: SIGTERM, Ctrl-C) when it is asked;
 returns the exit status.
 
 Time comes from two injected clocks: ``clock`` (monotonic) for every deadline,
@@ -76,6 +77,7 @@ from scoreboard.monitor import (
 )
 from scoreboard.render.probe import require_drawable
 from scoreboard.sdnotify import Notifier
+from scoreboard.stopping import Stop, routed
 from scoreboard.theme import Theme, load_theme
 
 __all__ = [
@@ -141,6 +143,7 @@ class Kiosk:
         quit_keys: bool | None = None,
         motion: bool = True,
         notifier: Notifier | None = None,
+        stop: Stop | None = None,
     ) -> None:
         """``renderer`` builds the renderer at start and on every theme reload.
 
@@ -151,7 +154,9 @@ class Kiosk:
         screen means ``rotate=90`` when no rotation is given.  ``quit_keys``: Esc
         and q quit (default: only windowed).  ``notifier`` tells the service
         manager (default: the one ``NOTIFY_SOCKET`` names, if any) that the board is
-        ready and alive: see :mod:`scoreboard.heartbeat`.
+        ready and alive: see :mod:`scoreboard.heartbeat`.  ``stop``: when it is
+        asked (SIGTERM, Ctrl-C: :mod:`scoreboard.stopping`) :meth:`run` wakes and
+        returns through the feed's stop.
         """
         self.feed, self.table, self.windowed = feed, table, windowed
         self.make_renderer = renderer or motion_renderer(motion)
@@ -195,6 +200,8 @@ class Kiosk:
         self._next_theme_check = 0.0
         self._reported: dict[str, float] = {}
         self.heartbeat = Heartbeat(notifier or Notifier.from_environ())
+        self.stopping = stop or Stop()
+        self.stopping.on_stop(self.wake)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -202,7 +209,7 @@ class Kiosk:
         return logical_size(self.screen.get_size(), self.rotate)
 
     def wake(self) -> None:
-        """Thread-safe: called by a feed's thread (or a signal) when input arrives."""
+        """Thread-safe: called by a feed's thread (or the signal watcher's) when input arrives."""
         self._woken.set()
         with contextlib.suppress(pygame.error):  # the display is closing
             pygame.event.post(pygame.event.Event(self.wake_event))
@@ -393,7 +400,7 @@ class Kiosk:
         stop_at = None if run_for is None else self.clock() + run_for
         self.feed.start(self.wake)
         try:
-            while self.running:
+            while self.running and not self.stopping.requested:
                 now = self.clock()
                 if stop_at is not None and now >= stop_at:
                     break
@@ -423,16 +430,23 @@ def run_kiosk(
     quit_keys: bool | None = None,
     motion: bool = True,
     good_roads: GoodRoadRules | None = None,
+    stop: Stop | None = None,
 ) -> int:
-    """Show ``table`` fed by ``feed`` until quit; raises ThemeError for a bad theme.
+    """Show ``table`` fed by ``feed`` until quit or ``stop``; raises ThemeError for a bad theme.
 
     ``good_roads``: the thresholds of the good-road plate, shown only when given.
+    SIGHUP reloads the theme (handled on the signal watcher's thread, never in the handler).
 
     Raises :class:`NoDisplayError` when there is no screen (see :class:`Kiosk`).
     """
     if not isinstance(theme, Theme):
         theme = load_theme(theme)
+    stop = stop or Stop()
+    if stop.requested:  # stopped while starting: nothing shown, nothing connected yet
+        return 0
     require_drawable(theme)  # what check-theme refuses, the kiosk does not show either
+    if stop.requested:
+        return 0
     try:
         kiosk = Kiosk(
             feed,
@@ -444,16 +458,15 @@ def run_kiosk(
             portrait=portrait,
             quit_keys=quit_keys,
             renderer=motion_renderer(motion, good_roads=good_roads),
+            stop=stop,
         )
     except NoDisplayError:
         pygame.display.quit()
         raise
-    previous = None
-    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGHUP"):
-        previous = signal.signal(signal.SIGHUP, kiosk.request_reload)
     try:
-        return kiosk.run(run_for)
+        with contextlib.ExitStack() as stack:
+            if hasattr(signal, "SIGHUP"):
+                stack.enter_context(routed(signal.SIGHUP, lambda _signum: kiosk.request_reload()))
+            return kiosk.run(run_for)
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGHUP, previous)
         pygame.display.quit()

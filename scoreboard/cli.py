@@ -9,19 +9,15 @@ are discovered, so adding one never edits this file.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import importlib
-import os
 import pkgutil
-import signal
 import sys
-import threading
-import types
-from collections.abc import Iterator
 from typing import NoReturn
 
 import scoreboard.commands
-from scoreboard import logsetup
+from scoreboard import logsetup, stopping
 
 
 class UsageError(Exception):
@@ -39,43 +35,6 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see --help)\n")
 
 
-@contextlib.contextmanager
-def sigterm_as_interrupt() -> Iterator[None]:
-    """Meanwhile, SIGTERM leaves as Ctrl-C does: through every ``finally`` on the way out.
-
-    A service manager stops the kiosk with SIGTERM; the loops' cleanup says goodbye on
-    the status topic and closes the journal.  Only the main thread can set a signal
-    handler, so elsewhere (tests) this does nothing.  The previous handler comes back
-    on exit.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        yield
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-
-
-#: Where an exception raised by a signal handler is "ignored" (Python prints a traceback
-#: and carries on): weakref and finalizer callbacks.  A stop landing there is re-sent.
-_NO_RAISE_FILES = ("weakref.py", "_weakrefset.py")
-
-
-def _interrupt(signum: int, frame: types.FrameType | None) -> None:
-    """SIGTERM as Ctrl-C; re-sent a moment later if it landed in a weakref callback.
-
-    Raised there, the KeyboardInterrupt would only print "Exception ignored in ..."
-    with a traceback and the process would go on running.
-    """
-    if frame is not None and frame.f_code.co_filename.endswith(_NO_RAISE_FILES):
-        threading.Timer(0.01, os.kill, (os.getpid(), signum)).start()
-        return
-    raise KeyboardInterrupt
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="scoreboard", description="Baccarat roadmap kiosk and tools.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages to stderr")
@@ -86,10 +45,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Seconds a stop may take from its signal before the process leaves without the rest of it.
+STOP_LIMIT = 4.5
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    logsetup.configure(args.verbose)
+    """The command line's exit status; ``argv`` None: this process's own command line."""
+    # From the start, SIGTERM and SIGINT never raise into the imports and the parsing
+    # (scoreboard.stopping): there they end the process at once, nothing having begun.
+    # Commands that stop in order (set_defaults(stops=True)) keep the routing: their
+    # loops look at the stop; the process's own command keeps it to its very end, so a
+    # second signal while the interpreter exits changes nothing.  The other commands
+    # get Python's handling back.
+    with contextlib.ExitStack() as routing:
+        stop = routing.enter_context(stopping.stop_on_signals(limit=STOP_LIMIT, begun=False))
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        logsetup.configure(args.verbose)
+        if not getattr(args, "stops", False):
+            routing.close()
+            return _command(args)
+        stop.begin()
+        status = _command(args)
+        if argv is None:
+            routing.pop_all()
+            atexit.register(stopping.ignore_stop_signals)  # before Python resets the handlers
+        return status
+
+
+def _command(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args) or 0)
     except UsageError as error:

@@ -438,6 +438,20 @@ class Link:
         self._answers.stop()
         self._client.loop_stop()
 
+    def goodbye(self, message: Publish, timeout: float) -> bool:
+        """Publish a clean stop's last word (the offline status); True once the broker has it.
+
+        Published even while the link reconnects: paho sends what it still holds (an
+        online status queued before a drop) first and this after it, so offline is the
+        last word.  Waits up to ``timeout`` only while connected (else the will said it).
+        """
+        delivery = self.publish(message)
+        if not self.connected:
+            return False
+        with contextlib.suppress(RuntimeError, ValueError):  # lost meanwhile: the will says it
+            delivery.wait_for_publish(timeout=timeout)
+        return bool(delivery.is_published())
+
     def drop(self) -> None:
         """End the link as a power cut would: no DISCONNECT, so the broker sends the will."""
         if self._failover is not None:

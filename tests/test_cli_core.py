@@ -118,26 +118,3 @@ def test_argument_mistakes_are_one_line_without_the_usage_block(args: list[str])
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
     assert "usage:" not in result.stderr and "(see --help)" in result.stderr
-
-
-def test_a_stop_landing_in_a_weakref_callback_is_sent_again_not_lost():
-    """Raised in a weakref callback, the interrupt would be "ignored" with a traceback."""
-    import signal
-    import sys
-    import time
-
-    from scoreboard.cli import _interrupt, sigterm_as_interrupt
-
-    namespace: dict = {"sys": sys}
-    exec(
-        compile("def here():\n    return sys._getframe()\n", "/usr/lib/x/weakref.py", "exec"),
-        namespace,
-    )
-    callback_frame = namespace["here"]()
-    with sigterm_as_interrupt():
-        try:
-            _interrupt(signal.SIGTERM, callback_frame)
-        except KeyboardInterrupt:
-            pytest.fail("raised inside a weakref callback, where Python ignores it")
-        with pytest.raises(KeyboardInterrupt):
-            time.sleep(5)  # the re-sent SIGTERM raises here

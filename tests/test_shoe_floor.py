@@ -105,7 +105,7 @@ def test_sigterm_takes_every_table_offline(tmp_path):
             assert sorted(online()) == ["PIT1-1", "PIT1-2", "PIT1-3", "PIT1-4"]
             process.send_signal(signal.SIGTERM)
             _, err = process.communicate(timeout=30)
-            assert process.returncode == 130, err
+            assert process.returncode == 0, err  # a stop asked for, done in order
             assert "Traceback" not in err
             assert wait_for(lambda: online() == [])
         finally:

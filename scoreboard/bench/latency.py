@@ -122,13 +122,17 @@ def deal(controller: Controller, feed: MqttFeed, kiosk: KioskLike, stamps: Stamp
     """
     try:
         deadline = time.monotonic() + CONNECT_SECONDS
-        while not feed.session.connected and time.monotonic() < deadline:
+        while not feed.session.connected and kiosk.running and time.monotonic() < deadline:
             time.sleep(0.01)
+        if not kiosk.running:
+            return  # the loop was stopped (the bench interrupted): nothing to deal
         if not feed.session.connected:
             raise RuntimeError(f"the display did not connect within {CONNECT_SECONDS:g} s")
         controller.start()
         count = 0
         for event in Dealer(seed=2026):
+            if not kiosk.running:
+                break
             controller.deal(timed([event], pace, 0.0))
             if isinstance(event, CoupReceived):
                 count += 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from scoreboard.core.roads import Roads
 from scoreboard.core.rules import Game, Winner, result_coup
@@ -43,16 +43,31 @@ def random_shoe(rng: random.Random, coups: int = COUPS_PER_SHOE) -> tuple[list[G
     return games, " ".join(tokens)
 
 
-def random_shoes(count: int, seed: int = SEED) -> list[list[Game]]:
+def random_shoes(
+    count: int, seed: int = SEED, between: Callable[[], object] = lambda: None
+) -> list[list[Game]]:
     rng = random.Random(seed)
-    return [random_shoe(rng)[0] for _ in range(count)]
+    shoes = []
+    for _ in range(count):
+        between()
+        shoes.append(random_shoe(rng)[0])
+    return shoes
 
 
-def append_times(shoes: Sequence[Sequence[Game]], *, read: bool = True) -> list[float]:
-    """Seconds per append, each including (``read``) what the board shows beside the roads."""
+def append_times(
+    shoes: Sequence[Sequence[Game]],
+    *,
+    read: bool = True,
+    between: Callable[[], object] = lambda: None,
+) -> list[float]:
+    """Seconds per append, each including (``read``) what the board shows beside the roads.
+
+    ``between`` is called before each shoe, outside the timing (the bench's stop raises there).
+    """
     clock = time.perf_counter
     times = []
     for games in shoes:
+        between()
         roads = Roads()
         for game in games:
             start = clock()
@@ -65,8 +80,8 @@ def append_times(shoes: Sequence[Sequence[Game]], *, read: bool = True) -> list[
     return times
 
 
-def road_append_us(shoes: int) -> Spread:
+def road_append_us(shoes: int, between: Callable[[], object] = lambda: None) -> Spread:
     """Microseconds per append over ``shoes`` shoes, after a warm-up on other shoes."""
-    sample = random_shoes(shoes + WARM_UP_SHOES)
-    append_times(sample[shoes:])
-    return Spread.of(append_times(sample[:shoes])).scaled(1e6)
+    sample = random_shoes(shoes + WARM_UP_SHOES, between=between)
+    append_times(sample[shoes:], between=between)
+    return Spread.of(append_times(sample[:shoes], between=between)).scaled(1e6)

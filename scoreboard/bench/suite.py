@@ -56,10 +56,18 @@ QUICK = Plan(
 """A first look (and the tests): few frames, a short idle run, few shoes."""
 
 
-def run_suite(board: Board, plan: Plan, work: Path, progress: Progress) -> Results:
+def run_suite(
+    board: Board,
+    plan: Plan,
+    work: Path,
+    progress: Progress,
+    between: Callable[[], object] = lambda: None,
+) -> Results:
     """Measure everything; ``work`` is an empty directory for the broker and the journal.
 
-    ``board.size`` is the screen's: the verdict judges the frames there.
+    ``board.size`` is the screen's: the verdict judges the frames there.  ``between``
+    is called between two pieces of work that no frame divides (the road engine's
+    shoes): where the command's stop raises.
     """
     started, before, screen = time.monotonic(), machine(), size_text(board.size)
     if not pygame.display.get_init():
@@ -68,7 +76,7 @@ def run_suite(board: Board, plan: Plan, work: Path, progress: Progress) -> Resul
     memory = measure_memory(board, plan.memory_shoes)
     latency = latency_step(board, plan, work, progress)
     progress(f"road append: {plan.road_shoes} shoes of 80 coups")
-    roads = road_append_us(plan.road_shoes)
+    roads = road_append_us(plan.road_shoes, between)
     progress(f"idle CPU: the display loop for {plan.idle_seconds:g} s with nothing arriving")
     if threading.active_count() > 1:
         progress(f"  (note: {threading.active_count() - 1} other threads still running)")

@@ -7,7 +7,8 @@ shoes, and publish -> flip through a private mosquitto when one is installed;
 then one verdict line against what the board needs (see
 :mod:`scoreboard.bench.verdict`).  Progress goes to stderr, the report (or
 with ``--json`` one JSON object) to stdout.  Exit status: 0 PASS, 1 FAIL (or
-the display cannot be opened), 2 bad arguments, 130 interrupted.
+the display cannot be opened), 2 bad arguments, 130 interrupted (SIGTERM or Ctrl-C:
+the figure under way ends at its next frame, the broker and the files are removed).
 
 Without a display (no ``DISPLAY`` or ``WAYLAND_DISPLAY``, no ``SDL_VIDEODRIVER``)
 it draws with SDL's dummy driver and says so: the copy to a real screen is
@@ -25,9 +26,15 @@ import sys
 import tempfile
 from collections.abc import MutableMapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from scoreboard.cli import CommandError, sigterm_as_interrupt
+from scoreboard.cli import CommandError
 from scoreboard.commands.display_args import add_display_arguments, display_from_args
+from scoreboard.stopping import Stop, stop_on_signals
+
+if TYPE_CHECKING:
+    from scoreboard.app import Kiosk
+    from scoreboard.core.table import FeedStatus
 
 FALLBACK_SCREEN = (1920, 1080)
 
@@ -50,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--quick", action="store_true", help="a short run: fewer frames and shoes, 2 s idle"
     )
     add_display_arguments(parser, windowed=False, good_roads=False)
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, stops=True)  # SIGTERM and Ctrl-C: scoreboard.stopping
 
 
 def choose_driver(environ: MutableMapping[str, str]) -> None:
@@ -65,8 +72,46 @@ def choose_driver(environ: MutableMapping[str, str]) -> None:
         environ["SDL_VIDEODRIVER"] = "dummy"
 
 
-def progress(line: str) -> None:
+class Interrupted(Exception):
+    """Asked to stop (SIGTERM, Ctrl-C): raised at the bench's next step, never in a handler."""
+
+
+def checked(stop: Stop | None) -> None:
+    """Raises :class:`Interrupted` once ``stop`` was asked: the run ends at this point of it."""
+    if stop is not None and stop.requested:
+        raise Interrupted
+
+
+def progress(line: str, stop: Stop | None = None) -> None:
+    """A line of progress between two figures, where a stop asked meanwhile ends the run."""
+    checked(stop)
     print(f"bench: {line}", file=sys.stderr, flush=True)
+
+
+def stoppable(kiosk_class: type[Kiosk], stop: Stop) -> type[Kiosk]:
+    """The kiosk measured, ended by ``stop``: its loop quits, and its next frame raises.
+
+    A subclass, so the bench still reads the kiosk's own keywords off its signature.
+    """
+
+    class StoppableKiosk(kiosk_class):  # type: ignore[valid-type,misc]
+        def run(self, run_for: float | None = None) -> int:
+            stop.on_stop(self.quit)
+            return int(super().run(run_for))
+
+        def quit(self) -> None:
+            self.running = False
+            self.wake()
+
+        def step(self, now: float) -> None:
+            checked(stop)
+            super().step(now)
+
+        def draw(self, status: FeedStatus, now: float) -> bool:
+            checked(stop)
+            return bool(super().draw(status, now))
+
+    return StoppableKiosk
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,13 +141,19 @@ def run(args: argparse.Namespace) -> int:
         progress(DUMMY_NOTE)
     motion = None if display.motion else False  # None: as shipped, the theme decides
     rotate = 90 if display.portrait and screen[0] > screen[1] else display.rotate  # as the kiosk
-    board = Board(Kiosk, display.theme, screen, rotate, motion)
     try:
         with (
-            sigterm_as_interrupt(),
+            stop_on_signals() as stop,
             tempfile.TemporaryDirectory(prefix="scoreboard-bench-") as work,
         ):
-            results = run_suite(board, QUICK if args.quick else Plan(), Path(work), progress)
+            board = Board(stoppable(Kiosk, stop), display.theme, screen, rotate, motion)
+            plan = QUICK if args.quick else Plan()
+            results = run_suite(
+                board, plan, Path(work), lambda line: progress(line, stop), lambda: checked(stop)
+            )
+    except Interrupted:
+        print("bench: interrupted", file=sys.stderr, flush=True)
+        return 130
     except NoDisplayError as error:
         raise CommandError(str(error)) from None
     except pygame.error as error:  # the screen's own size refused, the display gone

@@ -27,7 +27,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scoreboard.cli import UsageError, sigterm_as_interrupt
+from scoreboard.cli import UsageError
 from scoreboard.commands.display_args import (
     DisplayRequest,
     add_display_arguments,
@@ -46,13 +46,14 @@ from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.feeds.simulated import split_history
+from scoreboard.stopping import stop_on_signals
 
 if TYPE_CHECKING:
     from scoreboard.controller import Controller
 
 log = logging.getLogger(__name__)
 
-CONTROLLER_JOIN_SECONDS = 10.0
+CONTROLLER_JOIN_SECONDS = 2.0  # its dealing ends at its next step once told to stop
 #: The demo's limits when none are given: Player/Banker 25-10,000, side bets derived.
 DEMO_LIMITS = "25-10000"
 DEMO_CURRENCY = "USD"
@@ -134,7 +135,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="journal the deal here, replay it on start (default: keep nothing; not with --mqtt)",
     )
     add_mqtt_arguments(parser)
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, stops=True)  # SIGTERM and Ctrl-C: scoreboard.stopping
 
 
 def run(args: argparse.Namespace) -> int:
@@ -224,8 +225,8 @@ def run_simulated(
         )
         from scoreboard.app import run_kiosk
 
-        with sigterm_as_interrupt(), kiosk_or_refusal():
-            return run_kiosk(feed, table, display.theme, **show_kwargs(args, display))
+        with stop_on_signals() as stop, kiosk_or_refusal():
+            return run_kiosk(feed, table, display.theme, stop=stop, **show_kwargs(args, display))
 
 
 def run_over_mqtt(
@@ -256,16 +257,17 @@ def run_over_mqtt(
     feed = MqttFeed(endpoint, display_id=display_id)
     shuffle = 3 * args.pace if args.shuffle_seconds is None else args.shuffle_seconds
     history, timed = split_history(dealer.timed(args.pace, shuffle), start_at(args, dealer))
-    controller, thread = start_background_controller(
-        endpoint, dealer=dealer, limits=limits, history=history, timed=timed
-    )
     from scoreboard.app import run_kiosk
 
-    # SIGTERM leaves as Ctrl-C does: through the loop's cleanup (the display's goodbye)
-    # and the controller's.
-    with sigterm_as_interrupt(), kiosk_or_refusal():
+    # SIGTERM and Ctrl-C end the kiosk's loop and the controller's dealing; each leaves
+    # through its cleanup: the display's goodbye, then the controller's.
+    with stop_on_signals() as stop, kiosk_or_refusal():
+        controller, thread = start_background_controller(
+            endpoint, dealer=dealer, limits=limits, history=history, timed=timed
+        )
+        stop.on_stop(controller.stop_dealing)
         try:
-            return run_kiosk(feed, table, display.theme, **show_kwargs(args, display))
+            return run_kiosk(feed, table, display.theme, stop=stop, **show_kwargs(args, display))
         finally:
             stop_controller(controller, thread)
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import threading
 
-from scoreboard.cli import CommandError, UsageError, sigterm_as_interrupt
+from scoreboard.cli import CommandError, UsageError
 from scoreboard.core.shoe import Dealer
+from scoreboard.stopping import stop_on_signals
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +78,11 @@ def run(args: argparse.Namespace) -> int:
     )
     deal = angel_eye if args.emulate == "angel-eye" else bee_tek
     chunks = deal(dealer, seed=dealer.seed, shoes=args.shoes, habits=Habits(shuffle=shuffle))
-    with sigterm_as_interrupt():
+    with stop_on_signals() as stop:
+        woken = threading.Event()
+        stop.on_stop(woken.set)  # a stop wakes the pace's wait; the loop then leaves
         try:
-            written, dropped = send(line, chunks, pace)
+            written, dropped = send(line, chunks, pace, sleep=woken.wait, stopped=woken.is_set)
         except LineError as error:
             raise CommandError(str(error)) from None
         finally:

@@ -19,7 +19,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from scoreboard.cli import CommandError, UsageError, sigterm_as_interrupt
+from scoreboard.cli import CommandError, UsageError
 from scoreboard.commands.display_args import add_display_arguments, parse_size
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.config import ConfigError
@@ -33,6 +33,7 @@ from scoreboard.lobby.settings import (
     load_lobby_settings,
 )
 from scoreboard.lobby.status import LOBBY_OFFLINE, StatusSchedule, lobby_status
+from scoreboard.stopping import Stop, stop_on_signals
 from scoreboard.theme import Theme
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--duration", type=float, metavar="SECONDS", help="quit after this long (tests, demos)"
     )
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, stops=True)  # SIGTERM and Ctrl-C: scoreboard.stopping
 
 
 def settings_from_args(args: argparse.Namespace) -> LobbySettings:
@@ -118,12 +119,10 @@ def settings_from_args(args: argparse.Namespace) -> LobbySettings:
 
 
 def run(args: argparse.Namespace) -> int:
-    with sigterm_as_interrupt(), no_display_is_an_error():
+    with stop_on_signals() as stop, no_display_is_an_error():
         wall = build_wall(args)
         try:
-            return wall.run(args.duration)
-        except KeyboardInterrupt:
-            return 0
+            return wall.run(args.duration, stop)
         finally:
             import pygame
 
@@ -306,13 +305,16 @@ class LobbyWall:
             ):
                 self.running = False
 
-    def run(self, duration: float | None = None) -> int:
+    def run(self, duration: float | None = None, stop: Stop | None = None) -> int:
+        """Until quit, ``duration`` or ``stop``; the lobby's offline status goes out on the way."""
         from scoreboard.link import Publish
 
+        stop = stop or Stop()
+        stop.on_stop(self.woken.set)
         stop_at = None if duration is None else time.monotonic() + duration
         self.feed.start(self.woken.set)
         try:
-            while self.running:
+            while self.running and not stop.requested:
                 now = time.monotonic()
                 if stop_at is not None and now >= stop_at:
                     break

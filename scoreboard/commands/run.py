@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
-import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -25,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scoreboard.cli import CommandError, UsageError, sigterm_as_interrupt
+from scoreboard.cli import CommandError, UsageError
 from scoreboard.commands.display_args import add_display_arguments, parse_size
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.config import FEEDS, Config, ConfigError, JournalConfig, load_config
@@ -33,6 +32,7 @@ from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.journal import Journal, JournalError
+from scoreboard.stopping import Stop, stop_on_signals
 
 if TYPE_CHECKING:
     from scoreboard.app import Feed
@@ -68,7 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="no window: apply the feed, journal it and publish the status only",
     )
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, stops=True)  # SIGTERM and Ctrl-C: scoreboard.stopping
 
 
 def settings_from_args(args: argparse.Namespace) -> Config:
@@ -185,38 +185,40 @@ def run(args: argparse.Namespace) -> int:
             feed = keypad_feed(config, journal)
         else:
             feed = MqttFeed(endpoint, display_id=config.display_id, journal=journal)
-        if args.headless:
-            return run_headless(feed, table)
-        try:
-            import scoreboard.app  # noqa: F401  (pygame is there: the display can be shown)
-        except ImportError:
-            log.warning("run: the display app is not available; running headless")
-            return run_headless(feed, table)
-        # systemd stops the kiosk with SIGTERM: leave through the loop's cleanup,
-        # which says goodbye on the status topic.
-        headless = " A display with no screen runs as `scoreboard run --headless`."
-        from scoreboard.app import run_kiosk
+        # systemd stops the board with SIGTERM: the loop sees it and leaves through its
+        # cleanup, which says goodbye on the status topic (scoreboard.stopping).
+        with stop_on_signals() as stop:
+            if args.headless:
+                return run_headless(feed, table, stop=stop)
+            try:
+                import scoreboard.app  # noqa: F401  (pygame is there: the display can be shown)
+            except ImportError:
+                log.warning("run: the display app is not available; running headless")
+                return run_headless(feed, table, stop=stop)
+            headless = " A display with no screen runs as `scoreboard run --headless`."
+            from scoreboard.app import run_kiosk
 
-        with sigterm_as_interrupt(), kiosk_or_refusal(headless):
-            return run_kiosk(
-                feed,
-                table,
-                theme,
-                good_roads=config.good_roads,
-                windowed=config.windowed,
-                size=config.size,
-                rotate=config.rotate,
-                motion=config.motion,
-            )
+            with kiosk_or_refusal(headless):
+                return run_kiosk(
+                    feed,
+                    table,
+                    theme,
+                    good_roads=config.good_roads,
+                    windowed=config.windowed,
+                    size=config.size,
+                    rotate=config.rotate,
+                    motion=config.motion,
+                    stop=stop,
+                )
 
 
 def run_headless(
     feed: Feed,
     table: TableState,
     *,
-    stop: threading.Event | None = None,
+    stop: Stop | None = None,
 ) -> int:
-    """The app loop without a window: wait for input or a deadline, poll, log the mark.
+    """The app loop without a window: wait for input, a deadline or ``stop``; poll, log the mark.
 
     It polls once a second at least, so a failing journal (which the feed tries
     again on every poll) clears even while the table is quiet.  Under systemd it
@@ -227,19 +229,13 @@ def run_headless(
     from scoreboard.sdnotify import Notifier
 
     heartbeat = Heartbeat(Notifier.from_environ())
-    halt = stop or threading.Event()
+    halt = stop or Stop()
     wake = threading.Event()
-
-    def on_sigterm(*_: object) -> None:
-        halt.set()
-        wake.set()
-
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, on_sigterm)
+    halt.on_stop(wake.set)
     feed.start(wake.set)
     shown: FeedStatus | None = None
     try:
-        while not halt.is_set():
+        while not halt.requested:
             now = time.monotonic()
             deadlines = [feed.next_deadline(now), heartbeat.deadline(now)]
             timeout = min([1.0, *(max(0.0, d - now) for d in deadlines if d is not None)])
@@ -261,8 +257,6 @@ def run_headless(
                     list(table.missing),
                 )
                 shown = status
-    except KeyboardInterrupt:
-        pass
     finally:
         heartbeat.stopping()
         feed.stop()

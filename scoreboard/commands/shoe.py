@@ -12,7 +12,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from scoreboard.cli import UsageError, sigterm_as_interrupt
+from scoreboard.cli import UsageError
 from scoreboard.commands import emulate_shoe
 from scoreboard.config import PROTOCOLS, Config, ConfigError, TlsConfig, parse_brokers, with_mqtt
 from scoreboard.config_endpoint import Endpoint, load_endpoint
@@ -20,6 +20,7 @@ from scoreboard.core.limits import limits_from_spec
 from scoreboard.core.shoe import MAX_DECKS, Dealer, run_tag
 from scoreboard.core.table import Limits
 from scoreboard.core.variants import VARIANTS
+from scoreboard.stopping import stop_on_signals
 
 log = logging.getLogger(__name__)
 
@@ -188,7 +189,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="stay online answering resyncs this long after the last shoe",
     )
     emulate_shoe.add_arguments(parser)
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, stops=True)  # SIGTERM and Ctrl-C: scoreboard.stopping
 
 
 def run(args: argparse.Namespace) -> int:
@@ -226,11 +227,12 @@ def run(args: argparse.Namespace) -> int:
         endpoint.topics.prefix,
         controller.session,
     )
-    with sigterm_as_interrupt():  # a service stop says offline (retained) before leaving
+    with stop_on_signals() as stop:  # a service stop says offline (retained) before leaving
+        stop.on_stop(controller.stop_dealing)
         controller.start()
         try:
             controller.deal(dealer.timed(args.pace, shuffle_seconds), shoes=args.shoes)
-            if args.linger:
+            if args.linger and not stop.requested:
                 controller.linger(args.linger)
         finally:
             controller.stop()
@@ -285,6 +287,6 @@ def run_floor(args: argparse.Namespace, shuffle_seconds: float) -> int:
         base.mqtt.keepalive,
         base.mqtt.broker_names,
     )
-    with sigterm_as_interrupt():
-        deal_floor(deals, shoes=args.shoes)
+    with stop_on_signals() as stop:
+        deal_floor(deals, shoes=args.shoes, stop=stop)
     return 0

@@ -42,6 +42,9 @@ from scoreboard.protocol import (
 log = logging.getLogger("scoreboard.controller")  # one name in the logs for the whole controller
 
 RESYNC_MIN_INTERVAL = 0.25  # seconds between two answers to cmd/resync
+#: How long a stop waits for the broker to take what is queued (the offline status last):
+#: a service stop ends within seconds even with the broker gone (then the will says offline).
+STOP_FLUSH_SECONDS = 2.0
 
 
 def utc_now() -> str:
@@ -115,9 +118,10 @@ class Controller:
     def stop(self) -> None:
         """Stop dealing, publish ``offline`` (retained), flush what is queued, disconnect."""
         self.stop_dealing()
-        if self.link.connected:
-            self.publish(ControllerStatus(False), retain=True)
-        self.flush(timeout=5.0)
+        # Even while reconnecting: paho sends it after what it still holds (an online
+        # status queued before a drop), so offline is the last word.
+        self.publish(ControllerStatus(False), retain=True)
+        self.flush(timeout=STOP_FLUSH_SECONDS)
         self.link.stop()
 
     def publish(self, event: Event, *, retain: bool = False) -> None:

@@ -99,7 +99,8 @@ def send(
     pace: float,
     *,
     clock: Callable[[], float] = time.monotonic,
-    sleep: Callable[[float], None] = time.sleep,
+    sleep: Callable[[float], object] = time.sleep,
+    stopped: Callable[[], bool] = lambda: False,
 ) -> tuple[int, int]:
     """Write each chunk when it is due (``after`` paces after the previous one).
 
@@ -111,6 +112,8 @@ def send(
     for chunk in chunks:
         due += chunk.after * pace
         sleep(max(0.0, due - clock()))
+        if stopped():
+            break
         count = line.write(chunk.data) if chunk.data else 0
         written += count
         dropped += len(chunk.data) - count

@@ -19,11 +19,12 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from scoreboard.controller.dealing import Controller
 from scoreboard.core.shoe import ShoeEvent
+from scoreboard.stopping import Stop
 
 log = logging.getLogger(__name__)
 
@@ -89,16 +90,25 @@ def deal_floor(
     deals: Sequence[tuple[Controller, Iterable[tuple[float, ShoeEvent]]]],
     *,
     shoes: int | None,
-    wait: Callable[[list[threading.Thread]], None] | None = None,
+    stop: Stop | None = None,
 ) -> None:
-    """Start every controller, deal each on its own thread until done, stop them all.
+    """Start every controller, deal each on its own thread until done or ``stop``, stop them all.
 
-    A Ctrl-C (or SIGTERM, see :func:`scoreboard.cli.sigterm_as_interrupt`) in
-    ``wait`` stops every table: each publishes its offline status and disconnects.
+    When ``stop`` is asked (SIGTERM, Ctrl-C: :mod:`scoreboard.stopping`) every table
+    stops dealing, publishes its offline status and disconnects, all at once.
     """
+    stop = stop or Stop()
+
+    def stop_dealing() -> None:
+        for controller, _ in deals:
+            controller.stop_dealing()
+
+    stop.on_stop(stop_dealing)
     threads = []
     try:
         for controller, events in deals:
+            if stop.requested:
+                break
             controller.start()
             thread = threading.Thread(
                 target=controller.deal,
@@ -109,18 +119,13 @@ def deal_floor(
             )
             thread.start()
             threads.append(thread)
-        (wait or _join_all)(threads)
+        for thread in threads:
+            thread.join()
     finally:
-        for controller, _ in deals:
-            controller.stop_dealing()
-        # Each stop flushes for up to 5 s (a broker gone): all at once, not one after another.
+        stop_dealing()
+        # Each stop flushes for a while (a broker gone): all at once, not one after another.
         stops = [threading.Thread(target=controller.stop, daemon=True) for controller, _ in deals]
         for thread in stops:
             thread.start()
-        _join_all(stops)
-
-
-def _join_all(threads: list[threading.Thread]) -> None:
-    for thread in threads:
-        while thread.is_alive():
-            thread.join(0.5)  # a timed join lets Ctrl-C through
+        for thread in stops:
+            thread.join()

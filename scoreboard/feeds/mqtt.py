@@ -90,11 +90,8 @@ class MqttFeed:
         return self.session.next_deadline(now)
 
     def stop(self) -> None:
-        """Say goodbye on the status topic, then disconnect."""
-        goodbye = self.session.goodbye()
-        if goodbye is not None:
-            try:
-                self.link.publish(goodbye).wait_for_publish(timeout=GOODBYE_SECONDS)
-            except Exception as error:  # shutting down: report, never hang
-                log.warning("mqtt: the goodbye was not sent (%s)", error)
+        """Say goodbye on the status topic (even mid-reconnect: Link.goodbye), then disconnect."""
+        said = self.link.goodbye(self.session.will, GOODBYE_SECONDS)
+        if not said and self.session.goodbye() is not None:
+            log.warning("mqtt: the goodbye was not acknowledged in %.0f s", GOODBYE_SECONDS)
         self.link.stop()

@@ -143,12 +143,11 @@ class LobbyFeed:
         self.link.publish(message)
 
     def stop(self, goodbye: Publish | None = None) -> None:
-        """Say goodbye (the will's payload, retained), then disconnect."""
-        if goodbye is not None and self.link.connected:
-            try:
-                self.link.publish(goodbye).wait_for_publish(timeout=GOODBYE_SECONDS)
-            except Exception as error:  # shutting down: report, never hang
-                log.warning("lobby: the goodbye was not sent (%s)", error)
+        """Say goodbye (the will's payload, retained; even mid-reconnect), then disconnect."""
+        if goodbye is not None:
+            said = self.link.goodbye(goodbye, GOODBYE_SECONDS)
+            if not said and self.connected:
+                log.warning("lobby: the goodbye was not acknowledged in %.0f s", GOODBYE_SECONDS)
         self.link.stop()
 
     # -- one message ------------------------------------------------------------------
