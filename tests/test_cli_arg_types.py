@@ -20,11 +20,8 @@ import pytest
 
 from scoreboard.cli import build_parser
 from scoreboard.commands import arg_types
-from scoreboard.commands.arg_types import Number, input_file
+from scoreboard.commands.arg_types import Number, directory, input_file, output_file
 from tests.cli import scoreboard
-
-#: Options that take a path but not a file to read: directories and outputs.
-NOT_READ = {"state_dir", "output"}
 
 
 def subcommand_actions() -> Iterator[tuple[str, argparse.Action]]:
@@ -46,11 +43,8 @@ def numeric(action: argparse.Action) -> bool:
 
 
 NUMERIC = [(name, action) for name, action in subcommand_actions() if numeric(action)]
-READ_PATHS = [
-    (name, action)
-    for name, action in subcommand_actions()
-    if action.type is input_file or (action.type is Path and action.dest not in NOT_READ)
-]
+FILES = [(n, a) for n, a in subcommand_actions() if a.type in (input_file, output_file)]
+DIRECTORIES = [(n, a) for n, a in subcommand_actions() if a.type is directory]
 
 
 def out_of_range(action: argparse.Action) -> list[str]:
@@ -80,13 +74,15 @@ def test_every_numeric_option_takes_a_checked_type() -> None:
     assert len(NUMERIC) > 30  # the walk found the options (demo, shoe, lobby, ...)
 
 
-def test_a_path_to_read_takes_the_input_file_type() -> None:
-    """A ``type=Path`` is for directories and outputs; a file to read is an ``input_file``."""
-    plain = [f"{name} {label(action)}" for name, action in READ_PATHS if action.type is Path]
-    assert plain == []
-    assert {label(action) for _, action in READ_PATHS} >= {
+def test_a_path_option_says_what_it_must_be() -> None:
+    """A bare ``type=Path`` takes a FIFO: a file option is an input or output file, or a dir."""
+    plain = [f"{n} {label(a)}" for n, a in subcommand_actions() if a.type is Path]
+    assert plain == ["audit state_dir"]  # the audit refuses what is not a state dir itself
+    assert {label(action) for _, action in FILES} >= {
         "--config", "--password-file", "--tls-ca", "--tls-cert", "--tls-key", "--hmac-key-file",
+        "--output",
     }  # fmt: skip
+    assert {name for name, _ in DIRECTORIES} == {"demo", "run", "shoe"}
 
 
 @pytest.mark.parametrize(
@@ -143,17 +139,38 @@ def not_files(tmp_path: Path) -> Iterator[dict[str, Path]]:
 
 
 @pytest.mark.parametrize(
-    ("command", "action"), [pytest.param(n, a, id=f"{n} {label(a)}") for n, a in READ_PATHS]
+    ("command", "action"), [pytest.param(n, a, id=f"{n} {label(a)}") for n, a in FILES]
 )
-def test_a_path_to_read_that_is_not_a_regular_file_is_refused(
+def test_a_file_option_that_is_not_a_regular_file_is_refused(
     command, action, not_files, capsys
 ) -> None:
     for kind, path in not_files.items():
-        with pytest.raises(SystemExit) as leaving:
-            build_parser().parse_args([command, action.option_strings[-1], str(path)])
-        err = capsys.readouterr().err
-        assert leaving.value.code == 2 and f"argument {action.option_strings[-1]}" in err
+        err = refusal(capsys, [command, action.option_strings[-1], str(path)])
+        assert f"argument {'/'.join(action.option_strings)}: {path}: " in err
         assert f"{path}: not a regular file but {kind}" in err, err
+
+
+@pytest.mark.parametrize(
+    ("command", "action"), [pytest.param(n, a, id=f"{n} {label(a)}") for n, a in DIRECTORIES]
+)
+def test_a_directory_option_that_is_not_a_directory_is_refused(
+    command, action, not_files, tmp_path, capsys
+) -> None:
+    (tmp_path / "file").write_text("")
+    not_files = {**not_files, "a regular file": tmp_path / "file"}
+    del not_files["a directory"]
+    for kind, path in not_files.items():
+        err = refusal(capsys, [command, action.option_strings[-1], str(path)])
+        assert f"argument {action.option_strings[-1]}: {path}: not a directory but {kind}" in err
+
+
+def refusal(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    """What the parser says refusing ``argv``, in one line with exit status 2."""
+    with pytest.raises(SystemExit) as leaving:
+        build_parser().parse_args(argv)
+    err = capsys.readouterr().err
+    assert leaving.value.code == 2 and err.count("\n") == 1, err
+    return err
 
 
 def test_a_missing_input_file_is_left_to_the_reader_which_says_so(tmp_path) -> None:
@@ -161,6 +178,33 @@ def test_a_missing_input_file_is_left_to_the_reader_which_says_so(tmp_path) -> N
     assert scoreboard("run", "--config", str(tmp_path / "nope.yaml")).stderr.strip() == (
         f"scoreboard run: {tmp_path / 'nope.yaml'}: cannot read (No such file or directory)"
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["demo", "--size", "nanxnan"], "--size"),
+        (["demo", "--size=-1x-1"], "--size"),
+        (["demo", "--size", "99999x99999"], "--size"),
+        (["demo", "--limits", "nan-inf"], "--limits"),
+        (["demo", "--limits", "25-1e400"], "--limits"),
+        (["demo", "--limits=-5-10"], "--limits"),
+        (["shoe", "--mqtt", "127.0.0.1:99999"], "--mqtt"),
+        (["shoe", "--mqtt", "127.0.0.1:-1"], "--mqtt"),
+        (["screenshot", "-o", "x.png", "--clock", "99:99"], "--clock"),
+        (["screenshot", "-o", "x.png", "--clock", "nan"], "--clock"),
+    ],
+)
+def test_numbers_inside_text_options_are_checked_too(argv, option, capsys) -> None:
+    """Sizes, limits, ports and the clock carry numbers in text: each is refused naming it."""
+    from scoreboard.cli import main
+
+    try:
+        status = main(argv)
+    except SystemExit as leaving:
+        status = leaving.code
+    err = capsys.readouterr().err
+    assert status == 2 and option in err and err.count("\n") == 1, err
 
 
 def test_the_examples_hold() -> None:

@@ -4,9 +4,11 @@ Each numeric option of every subcommand takes its ``type=`` from here, so a
 NaN, an infinity, a negative or an out-of-range value is refused by argparse
 itself (exit 2, ``argument --pace: expected ...``) before a command runs with
 it: ``float("nan")`` passes every ``<=`` test a command might make, and a
-``--duration`` of NaN would never end.  :func:`input_file` refuses a path that
-is there but is not a regular file (a FIFO, ``/dev/zero``, a directory); a
-missing one is left to the reader, which says it is missing.
+``--duration`` of NaN would never end.  :func:`input_file` and
+:func:`output_file` refuse a path that is there but is not a regular file (a
+FIFO, whose ``open`` blocks; ``/dev/zero``; a directory), :func:`directory` one
+that is not a directory; a missing one is left to the command, which reads it
+(and says it is missing) or makes it.
 ``tests/test_cli_arg_types.py`` walks the parser and fails on any numeric
 option that does not take its type from here.
 """
@@ -15,11 +17,15 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+import re
+import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from scoreboard.core.shoe import MAX_DECKS
-from scoreboard.regular_file import NotRegularFileError, check_regular
+from scoreboard.regular_file import kind
 
 __all__ = [
     "DAY",
@@ -29,7 +35,10 @@ __all__ = [
     "SEED",
     "SHOES",
     "Number",
+    "clock",
+    "directory",
     "input_file",
+    "output_file",
     "seconds",
     "whole",
 ]
@@ -101,25 +110,60 @@ KEEPALIVE = whole(1, 3600, "seconds")
 DURATION = seconds(0, YEAR)
 
 
+def clock(text: str) -> str:
+    """A time of day as the header shows it, ``HH:MM`` from 00:00 to 23:59.
+
+    >>> clock("09:05")
+    '09:05'
+    >>> clock("99:99")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected HH:MM, 00:00 to 23:59, got '99:99'
+    """
+    if not re.fullmatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", text):
+        raise argparse.ArgumentTypeError(f"expected HH:MM, 00:00 to 23:59, got {text!r}")
+    return text
+
+
 def input_file(text: str) -> Path:
-    """A path to read: refused when it is there but not a regular file; a missing one passes.
+    """A file to read: refused when it is there but not a regular file; a missing one passes.
 
     The reader opens it (with :func:`scoreboard.regular_file.open_regular`) and
-    says so if it is missing; flags may name a file only the config's
-    directory explains.
+    says so if it is missing.  Nothing is opened here: a device is only looked at.
 
     >>> input_file("/dev/zero")
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: /dev/zero: not a regular file but a character device
     """
+    return _checked_path(text, stat.S_ISREG, "a regular file")
+
+
+def output_file(text: str) -> Path:
+    """A file to write (replaced if there): a FIFO would hold the writer until a reader came."""
+    return _checked_path(text, stat.S_ISREG, "a regular file")
+
+
+def directory(text: str) -> Path:
+    """A directory to keep state in (made if missing).
+
+    >>> directory("/dev/null")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: /dev/null: not a directory but a character device
+    """
+    return _checked_path(text, stat.S_ISDIR, "a directory")
+
+
+def _checked_path(text: str, fits: Callable[[int], bool], wanted: str) -> Path:
+    """``text`` as a path, unless what is there (a link followed) is not what ``fits``."""
     path = Path(text)
     try:
-        check_regular(path)
-    except NotRegularFileError as error:
-        raise argparse.ArgumentTypeError(f"{text}: {error.strerror}") from None
+        mode = os.stat(path).st_mode
     except (OSError, ValueError):
-        pass  # missing or unreadable: the reader says which, naming the file
+        return path  # missing or unreadable: the command says which, naming the file
+    if not fits(mode):
+        raise argparse.ArgumentTypeError(f"{text}: not {wanted} but {kind(mode)}")
     return path
 
 

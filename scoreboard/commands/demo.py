@@ -24,11 +24,10 @@ import logging
 import os
 import random
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scoreboard.cli import UsageError, sigterm_as_interrupt
-from scoreboard.commands.arg_types import DAY, DECKS, DURATION, SEED, seconds, whole
+from scoreboard.commands.arg_types import DAY, DECKS, DURATION, SEED, directory, seconds, whole
 from scoreboard.commands.display_args import (
     DisplayRequest,
     add_display_arguments,
@@ -137,7 +136,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--state-dir",
         metavar="DIR",
-        type=Path,
+        type=directory,
         help="journal the deal here, replay it on start (default: keep nothing; not with --mqtt)",
     )
     add_mqtt_arguments(parser)

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from scoreboard.cli import UsageError
-from scoreboard.commands.arg_types import DECKS, SEED, whole
+from scoreboard.commands.arg_types import DECKS, SEED, clock, output_file, whole
 from scoreboard.commands.demo import LIMITS_HELP, add_table_arguments, limits_from_args
 from scoreboard.commands.display_args import (
     DisplayRequest,
@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Render exactly the frame the kiosk would show and write it as a PNG. Needs no display."
         ),
     )
-    parser.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.png")
+    parser.add_argument("-o", "--output", required=True, type=output_file, metavar="FILE.png")
     add_display_arguments(parser, default_size="1920x1080", windowed=False)
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
@@ -74,7 +74,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=[s.value for s in FeedStatus],
         help="the feed mark to show (default demo)",
     )
-    parser.add_argument("--clock", metavar="HH:MM", help="the clock to show (default: now)")
+    parser.add_argument(
+        "--clock", type=clock, metavar="HH:MM", help="the clock to show (default: now)"
+    )
     parser.add_argument("--table-name", default="", help="table name for the header")
     add_table_arguments(parser, limits_help=LIMITS_HELP)
     parser.add_argument(

@@ -10,7 +10,6 @@ import logging
 import random
 import time
 from dataclasses import replace
-from pathlib import Path
 
 from scoreboard.cli import UsageError, sigterm_as_interrupt
 from scoreboard.commands.arg_types import (
@@ -19,6 +18,7 @@ from scoreboard.commands.arg_types import (
     KEEPALIVE,
     SEED,
     SHOES,
+    directory,
     input_file,
     seconds,
     whole,
@@ -184,7 +184,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--state-dir",
-        type=Path,
+        type=directory,
         metavar="DIR",
         help="keep the last session (and shoe) here, so sessions grow even if the clock goes back",
     )
@@ -241,8 +241,6 @@ def run_floor(args: argparse.Namespace, shuffle_seconds: float) -> int:
 
     if args.prefix:
         raise UsageError("--prefix names one table's topics; --tables gives each its own")
-    if args.state_dir is not None and args.state_dir.exists() and not args.state_dir.is_dir():
-        raise UsageError(f"--state-dir {args.state_dir} is not a directory")
     stem = args.table or "T"
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     try:
