@@ -82,6 +82,12 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
         raise
 
 
+def read_all(path: str | os.PathLike[str]) -> bytes:
+    """The whole of the regular file ``path`` (``Path.read_bytes`` that refuses a FIFO)."""
+    with open_regular(path) as handle:
+        return handle.read()
+
+
 def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
     """At most ``limit`` + 1 bytes of the regular file ``path`` (so the caller sees it too long)."""
     with open_regular(path) as handle:

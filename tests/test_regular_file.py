@@ -10,6 +10,7 @@ from __future__ import annotations
 import doctest
 import os
 import socket
+import threading
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,44 @@ def test_a_font_or_logo_that_is_a_fifo_is_named_as_one(tmp_path, key) -> None:
     done = scoreboard("check-theme", str(theme), timeout=PROMPT)
     assert done.returncode == 1
     assert "odd.bin" in done.stdout and "not a regular file but a FIFO" in done.stdout
+
+
+def test_a_fifo_as_the_live_journal_is_set_aside_as_unreadable_not_waited_on(tmp_path) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    os.mkfifo(state / "journal.jsonl")
+    done = scoreboard(
+        "demo", "--windowed", "--duration", "0.5", "--state-dir", str(state), timeout=PROMPT
+    )
+    assert done.returncode == 0, done.stderr
+    assert "journal.jsonl: unreadable (not a regular file but a FIFO)" in done.stderr
+    assert len(list(state.glob("journal.jsonl.aside-*"))) == 1
+    assert (state / "journal.jsonl").is_file()
+
+
+def test_a_fifo_among_the_archives_is_named_by_the_audit_and_left_out_by_the_board(
+    tmp_path,
+) -> None:
+    state = tmp_path / "state"
+    (state / "shoes").mkdir(parents=True)
+    os.mkfifo(state / "shoes" / "T1-1-001.jsonl")
+    done = scoreboard(
+        "demo", "--windowed", "--duration", "0.5", "--state-dir", str(state), timeout=PROMPT
+    )
+    assert done.returncode == 0, done.stderr
+    audit = scoreboard("audit", str(state), timeout=PROMPT)
+    assert audit.returncode == 1
+    assert "shoes/T1-1-001.jsonl line 1: unreadable (not a regular file but a FIFO)" in audit.stdout
+    exported = scoreboard("export", str(state), "--shoe", "all", timeout=PROMPT)
+    assert exported.returncode == 0 and "not a regular file but a FIFO" in exported.stderr
+
+
+def test_a_controllers_state_file_that_is_a_fifo_is_passed_over_not_waited_on(tmp_path) -> None:
+    from scoreboard.controller.sessions import STATE_NAME, SessionStore
+
+    os.mkfifo(tmp_path / STATE_NAME)
+    stores: list[SessionStore] = []
+    reading = threading.Thread(target=lambda: stores.append(SessionStore(tmp_path)), daemon=True)
+    reading.start()
+    reading.join(PROMPT)
+    assert stores and stores[0].last_shoe is None  # a hang leaves the list empty
