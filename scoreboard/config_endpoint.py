@@ -18,14 +18,24 @@ from pathlib import Path
 from scoreboard.config import Config, MqttConfig, TlsConfig
 from scoreboard.config_reader import ConfigError
 from scoreboard.protocol.topics import Topics
+from scoreboard.regular_file import check_regular, read_regular
+
+#: The longest secret file read (a password or a key is a line).
+MAX_SECRET_BYTES = 64 * 1024
 
 
 def read_secret(path: Path | str, what: str) -> bytes:
-    """A password or HMAC key from its file, without the trailing newline."""
+    """A password or HMAC key from its file, without the trailing newline.
+
+    Only a regular file is read: a FIFO would hang the start, ``/dev/zero`` never end.
+    """
     try:
-        secret = Path(path).read_bytes().strip()
+        secret = read_regular(path, MAX_SECRET_BYTES)
     except OSError as error:
         raise ConfigError(f"{path}: cannot read the {what} ({error.strerror or error})") from None
+    if len(secret) > MAX_SECRET_BYTES:
+        raise ConfigError(f"{path}: the {what} file is over {MAX_SECRET_BYTES} bytes")
+    secret = secret.strip()
     if not secret:
         raise ConfigError(f"{path}: the {what} file is empty")
     return secret
@@ -82,5 +92,11 @@ def _check_tls_files(tls: TlsConfig | None) -> None:
     if tls is None:
         return
     for flag, path in (("--tls-ca", tls.ca), ("--tls-cert", tls.cert), ("--tls-key", tls.key)):
-        if path is not None and not path.is_file():
-            raise ConfigError(f"{flag}: {path}: no such file")
+        if path is None:
+            continue
+        try:
+            check_regular(path)
+        except FileNotFoundError:
+            raise ConfigError(f"{flag}: {path}: no such file") from None
+        except OSError as error:
+            raise ConfigError(f"{flag}: {path}: {error.strerror or error}") from None

@@ -37,6 +37,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from scoreboard.regular_file import check_regular
+
 if TYPE_CHECKING:
     import pygame.freetype
 
@@ -139,7 +141,7 @@ def check_font(path: Path, text: str = "") -> FontCheck:
     'cannot read it (No such file or directory)'
     """
     try:
-        info = path.stat()
+        info = check_regular(path)  # a FIFO would hold the child until its timeout
     except (OSError, ValueError) as error:
         return FontCheck(error=f"cannot read it ({getattr(error, 'strerror', None) or error})")
     if info.st_size > MAX_FONT_BYTES:

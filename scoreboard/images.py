@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from scoreboard.regular_file import check_regular, open_regular
+
 PROBE_SECONDS = 10.0
 MAX_SIDE = 4096
 """The widest or tallest logo accepted, in pixels (it is scaled to the header anyway).
@@ -39,13 +41,13 @@ def check_image(path: Path, max_bytes: int) -> str | None:
     'cannot read it (No such file or directory)'
     """
     try:
-        size = path.stat().st_size
+        size = check_regular(path).st_size
     except OSError as error:
         return f"cannot read it ({error.strerror or error})"
     if size > max_bytes:
         return f"{size} bytes, more than {max_bytes}"
     try:
-        with path.open("rb") as file:
+        with open_regular(path) as file:  # a FIFO put here meanwhile is refused, not waited on
             head = file.read(256 * 1024)
     except OSError as error:
         return f"cannot read it ({error.strerror or error})"

@@ -23,6 +23,7 @@ import importlib.resources
 import os
 from pathlib import Path
 
+from scoreboard.regular_file import check_regular
 from scoreboard.theme_checks import BOARD_TEXT, MAX_LANGUAGES, MIN_PANEL, validate
 from scoreboard.theme_fields import MAX_TEXT, RANGES, text_problem
 from scoreboard.theme_values import (
@@ -100,9 +101,15 @@ def theme_path(name_or_file: str | os.PathLike[str]) -> Path:
     text = str(name_or_file)
     candidate = Path(text)
     if candidate.suffix in (".yaml", ".yml") or "/" in text:
-        if candidate.is_file():
-            return candidate
-        raise ThemeNotFoundError([f"{text}: no such theme file"])
+        try:
+            check_regular(candidate)
+        except FileNotFoundError:
+            raise ThemeNotFoundError([f"{text}: no such theme file"]) from None
+        except (OSError, ValueError) as error:
+            raise ThemeNotFoundError(
+                [f"{text}: {getattr(error, 'strerror', None) or error}"]
+            ) from None
+        return candidate
     shipped = themes_dir() / f"{text}.yaml"
     if shipped.is_file():
         return shipped

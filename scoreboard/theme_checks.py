@@ -174,10 +174,15 @@ class _Checker(FieldReader):
         return Fonts(regular=found["regular"], bold=found["bold"])
 
     def font_file(self, name: str) -> Path | None:
+        """The first file of that name beside the theme, in its fonts/, then the shipped fonts.
+
+        Whatever is there is found, a FIFO or a directory too, so that the check of
+        the font or the image says what it is rather than "not found".
+        """
         for base in (self.path.parent, self.path.parent / "fonts", self.shipped_fonts):
             candidate = base / name
             try:
-                if candidate.is_file():
+                if candidate.exists():
                     return candidate.resolve()
             except (OSError, ValueError):  # a name too long for the file system
                 return None

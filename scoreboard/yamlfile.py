@@ -14,10 +14,11 @@ UTF-8 says which byte is wrong.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 import yaml
+
+from scoreboard.regular_file import read_regular
 
 MAX_BYTES = 1_000_000
 """The largest theme or config file read: a real one is a few kilobytes."""
@@ -83,11 +84,12 @@ def read_text(path: str | os.PathLike[str], source: str | None = None) -> str:
     """The UTF-8 text of a hand-written file, at most :data:`MAX_BYTES`, or a one-line error.
 
     Raises :class:`OSError` when the file cannot be read at all (the caller
-    names the file), :class:`YamlSyntaxError` when it is too large or not UTF-8.
+    names the file; a FIFO or a device is refused unopened, see
+    :mod:`scoreboard.regular_file`), :class:`YamlSyntaxError` when it is too
+    large or not UTF-8.
     """
     name = source or str(path)
-    with Path(path).open("rb") as handle:
-        data = handle.read(MAX_BYTES + 1)
+    data = read_regular(path, MAX_BYTES)
     if len(data) > MAX_BYTES:
         raise YamlSyntaxError(f"{name}: too large (over {MAX_BYTES} bytes)")
     try:

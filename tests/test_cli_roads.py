@@ -148,8 +148,10 @@ def test_rows_parameter_reaches_every_road(capsys, monkeypatch) -> None:
 
 
 def test_rows_below_one_exit_2(capsys, monkeypatch) -> None:
-    status, _, err = run(capsys, monkeypatch, "BP", "--rows", "0")
-    assert status == 2 and "--rows" in err
+    with pytest.raises(SystemExit) as leaving:
+        run(capsys, monkeypatch, "BP", "--rows", "0")
+    err = capsys.readouterr().err
+    assert leaving.value.code == 2 and "argument --rows: expected a whole number, 1 to 100" in err
 
 
 def test_stdin_one_shoe_per_line_errors_inline_and_exit_1(capsys, monkeypatch) -> None:

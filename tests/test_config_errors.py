@@ -55,3 +55,43 @@ def test_run_refuses_a_tiny_size_in_one_line(tmp_path: Path) -> None:
     assert result.stderr.strip() == (
         "scoreboard run: --size: each side must be 64 to 8192 pixels, got '10x10'"
     )
+
+
+#: Every number a display's or a lobby's config holds, as YAML with {} for the value.
+CONFIG_NUMBERS = [
+    ("table:\n  decks: {}\n", "table.decks"),
+    ("table:\n  limits:\n    bets:\n      player: [1, {}]\n", "table.limits.bets.player"),
+    ("mqtt:\n  port: {}\n", "mqtt.port"),
+    ("mqtt:\n  keepalive: {}\n", "mqtt.keepalive"),
+    ("mqtt:\n  session_expiry: {}\n", "mqtt.session_expiry"),
+    ("journal:\n  keep_shoes: {}\n", "journal.keep_shoes"),
+    ("display:\n  rotate: {}\n", "display.rotate"),
+    ("display:\n  good_roads:\n    streak: {}\n", "display.good_roads.streak"),
+    ("keypad:\n  confirm_seconds: {}\n", "keypad.confirm_seconds"),
+    ("keypad:\n  hold_seconds: {}\n", "keypad.hold_seconds"),
+]
+LOBBY_NUMBERS = [
+    ("lobby:\n  page_seconds: {}\n", "lobby.page_seconds"),
+    ("lobby:\n  stale_seconds: {}\n", "lobby.stale_seconds"),
+    ("lobby:\n  per_page: {}\n", "lobby.per_page"),
+    ("lobby:\n  good_roads:\n    chop: {}\n", "lobby.good_roads.chop"),
+]
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.inf", "-1", "1e400"])
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [pytest.param(*case, id=f"config {case[1]}") for case in CONFIG_NUMBERS]
+    + [pytest.param(*case, id=f"lobby {case[1]}") for case in LOBBY_NUMBERS],
+)
+def test_a_number_in_a_config_that_is_nan_infinite_or_negative_names_file_and_key(
+    tmp_path: Path, text: str, key: str, value: str
+) -> None:
+    from scoreboard.lobby.settings import load_lobby_settings
+
+    path = tmp_path / "scoreboard.yaml"
+    path.write_text(text.format(value))
+    load = load_lobby_settings if key.startswith("lobby.") else load_config
+    with pytest.raises(ConfigError) as refused:
+        load(path)
+    assert str(refused.value).startswith(f"{path}: {key}: expected ")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
 from scoreboard.cli import main
 
 
@@ -39,8 +41,10 @@ def test_the_demo_refuses_a_bad_theme(tmp_path, capsys):
 
 
 def test_the_demo_refuses_a_zero_pace(capsys):
-    assert main(["demo", "--windowed", "--pace", "0", "--duration", "0.1"]) == 2
-    assert "--pace must be a positive number of seconds" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as leaving:
+        main(["demo", "--windowed", "--pace", "0", "--duration", "0.1"])
+    assert leaving.value.code == 2
+    assert "argument --pace: expected seconds, more than 0" in capsys.readouterr().err
 
 
 def test_the_demo_keeps_the_render_health_and_reads_its_journals_health():

@@ -72,7 +72,7 @@ def test_by_default_the_demo_shows_its_sample_limits(tmp_path):
         (["--limits", "player=1-2,player=3-4"], "--limits: player is given twice"),
         (["--currency", "euro"], "--currency: expected a currency code of three capital"),
         (["--variant", "baccarat"], "invalid choice: 'baccarat'"),
-        (["--start-at", "-1"], "--start-at must be 0 or more coups"),
+        (["--start-at", "-1"], "argument --start-at: expected a whole number, 0 to 1000, got '-1'"),
     ],
 )
 def test_a_bad_table_option_is_one_line_and_exit_2(options, message):

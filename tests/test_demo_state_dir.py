@@ -39,6 +39,6 @@ def test_a_state_dir_is_for_the_demos_own_deal_not_with_mqtt(capsys):
 def test_an_unusable_state_dir_is_one_line(tmp_path, capsys):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    assert main([*DEMO, *FAST, "--state-dir", str(blocker)]) == 2
+    assert main([*DEMO, *FAST, "--state-dir", str(blocker / "state")]) == 2  # a file in the way
     err = capsys.readouterr().err.strip()
     assert err.startswith("scoreboard demo: state dir") and "\n" not in err

@@ -117,7 +117,7 @@ def test_sigterm_takes_every_table_offline(tmp_path):
 def test_bad_floor_arguments_say_what_is_wrong():
     zero = scoreboard("shoe", "--tables", "0", "--mqtt", "127.0.0.1:1")
     assert zero.returncode == 2
-    assert "--tables must be 1 to 500, got 0" in zero.stderr
+    assert "argument --tables: expected a whole number, 1 to 500, got '0'" in zero.stderr
     prefix = scoreboard("shoe", "--tables", "2", "--prefix", "x/y", "--mqtt", "127.0.0.1:1")
     assert prefix.returncode == 2
     assert "--prefix names one table's topics" in prefix.stderr

@@ -24,10 +24,10 @@ import logging
 import os
 import random
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scoreboard.cli import UsageError
+from scoreboard.commands.arg_types import DAY, DECKS, DURATION, SEED, directory, seconds, whole
 from scoreboard.commands.display_args import (
     DisplayRequest,
     add_display_arguments,
@@ -59,6 +59,8 @@ DEMO_LIMITS = "25-10000"
 DEMO_CURRENCY = "USD"
 #: Coups already dealt when the demo starts (drawn from the seed), so the board is never empty.
 START_AT_RANGE = (30, 60)
+#: The most coups ``--start-at`` takes (the shoe stops at its cut card anyway).
+START_AT_MAX = 1000
 
 
 def add_table_arguments(parser: argparse.ArgumentParser, *, limits_help: str) -> None:
@@ -106,13 +108,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_display_arguments(parser)
     parser.add_argument(
-        "--pace", type=float, default=4.0, metavar="SECONDS", help="seconds per coup (default 4)"
+        "--pace",
+        type=seconds(0, DAY, above=True),
+        default=4.0,
+        metavar="SECONDS",
+        help="seconds per coup (default 4)",
     )
-    parser.add_argument("--seed", type=int, help="shuffle seed (default: random)")
-    parser.add_argument("--decks", type=int, default=8, metavar="N", help="decks per shoe (1-8)")
+    parser.add_argument("--seed", type=SEED, help="shuffle seed (default: random)")
+    parser.add_argument("--decks", type=DECKS, default=8, metavar="N", help="decks per shoe (1-8)")
     parser.add_argument(
         "--shuffle-seconds",
-        type=float,
+        type=seconds(0, DAY),
         metavar="SECONDS",
         help="how long the shuffle screen shows between shoes (default 3 x pace)",
     )
@@ -120,18 +126,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_table_arguments(parser, limits_help=LIMITS_HELP)
     parser.add_argument(
         "--start-at",
-        type=int,
+        type=whole(0, START_AT_MAX),
         metavar="N",
         help=(
             "start mid-shoe with N coups already dealt, shown at once (default: 30-60 from "
             "the seed; 0: an empty board; at most up to the cut card)"
         ),
     )
-    parser.add_argument("--duration", type=float, metavar="SECONDS", help="quit after this long")
+    parser.add_argument("--duration", type=DURATION, metavar="SECONDS", help="quit after this long")
     parser.add_argument(
         "--state-dir",
         metavar="DIR",
-        type=Path,
+        type=directory,
         help="journal the deal here, replay it on start (default: keep nothing; not with --mqtt)",
     )
     add_mqtt_arguments(parser)
@@ -140,10 +146,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     display = display_from_args(args)
-    if args.pace <= 0:
-        raise UsageError("--pace must be a positive number of seconds")
-    if args.start_at is not None and args.start_at < 0:
-        raise UsageError("--start-at must be 0 or more coups")
     if args.mqtt and args.state_dir is not None:
         raise UsageError("--state-dir journals the demo's own deal: not with --mqtt")
     limits = limits_from_args(args)

@@ -17,9 +17,9 @@ import os
 import threading
 import time
 from dataclasses import replace
-from pathlib import Path
 
 from scoreboard.cli import CommandError, UsageError
+from scoreboard.commands.arg_types import DURATION, input_file, seconds, whole
 from scoreboard.commands.display_args import add_display_arguments, parse_size
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.config import ConfigError
@@ -27,7 +27,9 @@ from scoreboard.lobby.arrange import SortKey, arrange, page_at, paged
 from scoreboard.lobby.feed import LobbyFeed, status_topic
 from scoreboard.lobby.floor import Floor
 from scoreboard.lobby.settings import (
+    PAGE_SECONDS_RANGE,
     PER_PAGE_RANGE,
+    STALE_SECONDS_RANGE,
     LobbySettings,
     check_lobby_id,
     load_lobby_settings,
@@ -55,7 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "retained status on ROOT/lobby/ID/status. Flags override the --config file."
         ),
     )
-    parser.add_argument("--config", metavar="FILE", type=Path, help="YAML configuration file")
+    parser.add_argument("--config", metavar="FILE", type=input_file, help="YAML configuration file")
     add_mqtt_arguments(parser, lobby=True)
     parser.add_argument("--lobby-id", metavar="ID", help="this lobby's id (default: hostname)")
     add_display_arguments(parser, from_config=True, portrait=False, motion=False, good_roads=False)
@@ -65,13 +67,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--filter-pit", metavar="PIT", action="append", help="show only this pit (repeatable)"
     )
-    parser.add_argument("--per-page", type=int, metavar="N", help="tiles per page, 4-48")
-    parser.add_argument("--page-seconds", type=float, metavar="S", help="seconds per page")
     parser.add_argument(
-        "--stale-seconds", type=float, metavar="S", help="no update for this long: stale"
+        "--per-page", type=whole(*PER_PAGE_RANGE), metavar="N", help="tiles per page, 4-48"
     )
     parser.add_argument(
-        "--duration", type=float, metavar="SECONDS", help="quit after this long (tests, demos)"
+        "--page-seconds", type=seconds(*PAGE_SECONDS_RANGE), metavar="S", help="seconds per page"
+    )
+    parser.add_argument(
+        "--stale-seconds",
+        type=seconds(*STALE_SECONDS_RANGE),
+        metavar="S",
+        help="no update for this long: stale",
+    )
+    parser.add_argument(
+        "--duration", type=DURATION, metavar="SECONDS", help="quit after this long (tests, demos)"
     )
     parser.set_defaults(func=run, stops=True)  # SIGTERM and Ctrl-C: scoreboard.stopping
 
@@ -92,15 +101,6 @@ def settings_from_args(args: argparse.Namespace) -> LobbySettings:
         "rotate": args.rotate,
     }
     base = replace(base, **{name: value for name, value in flags.items() if value is not None})
-    if args.per_page is not None and not PER_PAGE_RANGE[0] <= args.per_page <= PER_PAGE_RANGE[1]:
-        raise UsageError(f"--per-page must be 4 to 48, got {args.per_page}")
-    for flag, value, least in (
-        ("--page-seconds", args.page_seconds, 2.0),
-        ("--stale-seconds", args.stale_seconds, 5.0),
-        ("--duration", args.duration, 0.0),
-    ):
-        if value is not None and not least <= value <= 86_400 * 365:
-            raise UsageError(f"{flag} must be {least:g} seconds or more, got {value:g}")
     if args.lobby_id is not None:
         try:
             check_lobby_id(args.lobby_id)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
 
+from scoreboard.commands.arg_types import DECKS
 from scoreboard.core.odds import EVENTS, exact_odds
 from scoreboard.core.rules import Winner
 from scoreboard.core.shoe import MAX_DECKS
@@ -36,25 +36,6 @@ def variant_from(args: argparse.Namespace) -> Variant:
     return VARIANTS[args.variant].with_options(tie_pays=args.tie_pays, pair_pays=args.pair_pays)
 
 
-def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type for a whole number in ``low..high`` (no upper bound when None)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            bounds = f"{low} to {high}" if high is not None else f"at least {low}"
-            raise argparse.ArgumentTypeError(f"expected {bounds}, got {value}")
-        return value
-
-    return parse
-
-
-decks_argument = whole_number(1, MAX_DECKS)
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "odds",
@@ -63,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "included), and the house edge of each bet for the chosen pay table.",
     )
     parser.add_argument(
-        "--decks", type=decks_argument, default=MAX_DECKS, help=f"1 to {MAX_DECKS} (default 8)"
+        "--decks", type=DECKS, default=MAX_DECKS, help=f"1 to {MAX_DECKS} (default 8)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_variant_arguments(parser)

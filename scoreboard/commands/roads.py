@@ -13,10 +13,14 @@ import json
 import sys
 
 from scoreboard.cli import UsageError
+from scoreboard.commands.arg_types import whole
 from scoreboard.core.notation import ResultsSyntaxError, parse_results, result_games
 from scoreboard.core.roads import Roads
 
 __all__ = ["SYNTAX", "ResultsSyntaxError", "parse_results", "register", "roads_for", "run"]
+
+#: The most rows ``--rows`` lays a road out on (a board shows 3 to 12).
+MAX_ROWS = 100
 
 SYNTAX = """\
 RESULTS syntax:
@@ -57,7 +61,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help='coups such as BBPT or "Bbn P Tp" (several arguments are joined by spaces)',
     )
     parser.add_argument(
-        "--rows", type=int, default=6, metavar="N", help="rows of every road (default 6)"
+        "--rows",
+        type=whole(1, MAX_ROWS),
+        default=6,
+        metavar="N",
+        help=f"rows of every road (default 6, at most {MAX_ROWS})",
     )
     parser.set_defaults(func=run)
 
@@ -77,8 +85,6 @@ def _dumps(obj: object) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.rows < 1:
-        raise UsageError(f"--rows must be at least 1, got {args.rows}")
     if args.results:
         try:
             print(_dumps(roads_for(" ".join(args.results), args.rows)))

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scoreboard.cli import CommandError, UsageError
+from scoreboard.commands.arg_types import directory, input_file
 from scoreboard.commands.display_args import add_display_arguments, parse_size
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.config import FEEDS, Config, ConfigError, JournalConfig, load_config
@@ -50,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "dealer's numeric keypad (--feed keypad). Flags override the --config file."
         ),
     )
-    parser.add_argument("--config", metavar="FILE", type=Path, help="YAML configuration file")
+    parser.add_argument("--config", metavar="FILE", type=input_file, help="YAML configuration file")
     parser.add_argument(
         "--feed",
         choices=FEEDS,
@@ -61,7 +62,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_mqtt_arguments(parser)
     parser.add_argument("--display-id", metavar="ID", help="this display's id (default: hostname)")
-    parser.add_argument("--state-dir", metavar="DIR", type=Path, help="where the journal lives")
+    parser.add_argument(
+        "--state-dir", metavar="DIR", type=directory, help="where the journal lives"
+    )
     add_display_arguments(parser, from_config=True, portrait=False)
     parser.add_argument(
         "--headless",

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from scoreboard.cli import UsageError
+from scoreboard.commands.arg_types import DECKS, SEED, clock, output_file, whole
 from scoreboard.commands.demo import LIMITS_HELP, add_table_arguments, limits_from_args
 from scoreboard.commands.display_args import (
     DisplayRequest,
@@ -28,6 +29,10 @@ from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer, opening
 from scoreboard.core.table import FeedStatus, TableState, apply_event
 from scoreboard.core.variants import VARIANTS
+from scoreboard.lobby.floor import MAX_TABLES as MAX_LOBBY_TABLES
+
+#: The most coups ``--coups`` deals (shoe after shoe: about 130 shoes of 8 decks).
+MAX_COUPS = 10_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,30 +43,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Render exactly the frame the kiosk would show and write it as a PNG. Needs no display."
         ),
     )
-    parser.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.png")
+    parser.add_argument("-o", "--output", required=True, type=output_file, metavar="FILE.png")
     add_display_arguments(parser, default_size="1920x1080", windowed=False)
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
         "--results", metavar="TOKENS", help='coups as in `scoreboard roads`, e.g. "BBPT Bbn"'
     )
-    source.add_argument("--seed", type=int, help="seed of a simulated shoe (with --coups)")
+    source.add_argument("--seed", type=SEED, help="seed of a simulated shoe (with --coups)")
     source.add_argument(
         "--lobby",
-        type=int,
+        type=whole(1, MAX_LOBBY_TABLES),
         metavar="N",
         help="the lobby board instead: the first page (up to 48 tiles) of N simulated tables, "
         "each dealt part way into its own shoe",
     )
     parser.add_argument(
         "--coups",
-        type=int,
+        type=whole(0, MAX_COUPS),
         default=0,
         metavar="N",
         help="coups to deal (with --seed); past the cut card a new shoe begins, as at a"
         " table (8 decks: about 70-80 coups a shoe)",
     )
     parser.add_argument(
-        "--decks", type=int, default=8, metavar="N", help="decks in the simulated shoe"
+        "--decks", type=DECKS, default=8, metavar="N", help="decks in the simulated shoe"
     )
     parser.add_argument(
         "--status",
@@ -69,7 +74,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=[s.value for s in FeedStatus],
         help="the feed mark to show (default demo)",
     )
-    parser.add_argument("--clock", metavar="HH:MM", help="the clock to show (default: now)")
+    parser.add_argument(
+        "--clock", type=clock, metavar="HH:MM", help="the clock to show (default: now)"
+    )
     parser.add_argument("--table-name", default="", help="table name for the header")
     add_table_arguments(parser, limits_help=LIMITS_HELP)
     parser.add_argument(
@@ -200,12 +207,9 @@ def run(args: argparse.Namespace) -> int:
 def lobby_shot(args: argparse.Namespace, display: DisplayRequest) -> int:
     """The lobby's first page over a simulated floor, as ``scoreboard lobby`` draws it."""
     from scoreboard.lobby import arrange, paged
-    from scoreboard.lobby.floor import MAX_TABLES
     from scoreboard.lobby.sample import sample_floor
     from scoreboard.lobby.settings import PER_PAGE_RANGE
 
-    if not 1 <= args.lobby <= MAX_TABLES:
-        raise UsageError(f"--lobby: 1 to {MAX_TABLES} tables, got {args.lobby}")
     now = time.time()
     views = arrange(sample_floor(args.lobby, now=now).views(now, 300.0))
     pages = paged(views, max(PER_PAGE_RANGE[0], min(args.lobby, PER_PAGE_RANGE[1])))

@@ -10,12 +10,23 @@ import logging
 import random
 import time
 from dataclasses import replace
-from pathlib import Path
 
 from scoreboard.cli import UsageError
 from scoreboard.commands import emulate_shoe
+from scoreboard.commands.arg_types import (
+    DAY,
+    DECKS,
+    KEEPALIVE,
+    SEED,
+    SHOES,
+    directory,
+    input_file,
+    seconds,
+    whole,
+)
 from scoreboard.config import PROTOCOLS, Config, ConfigError, TlsConfig, parse_brokers, with_mqtt
 from scoreboard.config_endpoint import Endpoint, load_endpoint
+from scoreboard.controller.floor import MAX_TABLES
 from scoreboard.core.limits import limits_from_spec
 from scoreboard.core.shoe import MAX_DECKS, Dealer, run_tag
 from scoreboard.core.table import Limits
@@ -60,33 +71,27 @@ def add_mqtt_arguments(parser: argparse.ArgumentParser, *, lobby: bool = False) 
         "--mqtt-protocol", choices=PROTOCOLS, help="MQTT protocol version (default 5)"
     )
     group.add_argument("--username", metavar="U", help="broker user name")
-    group.add_argument("--password-file", metavar="F", type=Path, help="file holding the password")
-    group.add_argument("--tls-ca", metavar="F", type=Path, help="CA certificate: enables TLS")
     group.add_argument(
-        "--tls-cert", metavar="F", type=Path, help="client certificate (with --tls-key)"
+        "--password-file", metavar="F", type=input_file, help="file holding the password"
     )
-    group.add_argument("--tls-key", metavar="F", type=Path, help="client private key")
+    group.add_argument("--tls-ca", metavar="F", type=input_file, help="CA certificate: enables TLS")
     group.add_argument(
-        "--hmac-key-file", metavar="F", type=Path, help="shared key: sign / require signatures"
+        "--tls-cert", metavar="F", type=input_file, help="client certificate (with --tls-key)"
+    )
+    group.add_argument("--tls-key", metavar="F", type=input_file, help="client private key")
+    group.add_argument(
+        "--hmac-key-file",
+        metavar="F",
+        type=input_file,
+        help="shared key: sign / require signatures",
     )
     group.add_argument(
         "--keepalive",
         metavar="SECONDS",
-        type=keepalive_seconds,
+        type=KEEPALIVE,
         help="seconds between pings; a link silent for 1.5 x this is lost, and a controller's "
         "last will goes out (default: the config's mqtt.keepalive, 1 s; `shoe --tables`: 5 s)",
     )
-
-
-def keepalive_seconds(text: str) -> int:
-    """``--keepalive``: whole seconds, 1 to 3600 (as ``mqtt.keepalive`` in a config)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected whole seconds, got {text!r}") from None
-    if not 1 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"expected 1 to 3600 seconds, got {value}")
-    return value
 
 
 def apply_mqtt_arguments(config: Config, args: argparse.Namespace) -> Config:
@@ -149,18 +154,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_mqtt_arguments(parser)
     parser.add_argument(
-        "--pace", type=float, default=2.0, metavar="SECONDS", help="seconds between coups"
+        "--pace",
+        type=seconds(0, DAY),
+        default=2.0,
+        metavar="SECONDS",
+        help="seconds between coups",
     )
     parser.add_argument(
         "--shuffle-seconds",
-        type=float,
+        type=seconds(0, DAY),
         metavar="SECONDS",
         help="how long the shuffle lasts between shoes (default 3 x pace)",
     )
-    parser.add_argument("--seed", type=int, help="shuffle seed (default: random)")
+    parser.add_argument("--seed", type=SEED, help="shuffle seed (default: random)")
     parser.add_argument(
         "--tables",
-        type=int,
+        type=whole(1, MAX_TABLES),
         metavar="N",
         help=(
             "a simulated floor: deal N tables (<table>1 ... <table>N, default T1 ... TN), "
@@ -168,22 +177,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "limits tier; --seed makes the whole floor repeatable"
         ),
     )
-    parser.add_argument("--decks", type=int, default=MAX_DECKS, help="decks in the shoe")
+    parser.add_argument("--decks", type=DECKS, default=MAX_DECKS, help="decks in the shoe")
     parser.add_argument(
-        "--shoes", type=int, metavar="N", help="stop after N shoes (default: never)"
+        "--shoes", type=SHOES, metavar="N", help="stop after N shoes (default: never)"
     )
     parser.add_argument(
         "--variant", choices=sorted(VARIANTS), default="commission", help="pay table to publish"
     )
     parser.add_argument(
         "--state-dir",
-        type=Path,
+        type=directory,
         metavar="DIR",
         help="keep the last session (and shoe) here, so sessions grow even if the clock goes back",
     )
     parser.add_argument(
         "--linger",
-        type=float,
+        type=seconds(0, DAY),
         default=0.0,
         metavar="SECONDS",
         help="stay online answering resyncs this long after the last shoe",
@@ -198,14 +207,7 @@ def run(args: argparse.Namespace) -> int:
     if args.emulate:
         return emulate_shoe.run(args)
     emulate_shoe.refuse_without_emulate(args)
-
-    if args.pace < 0:
-        raise UsageError(f"--pace must be 0 or more, got {args.pace}")
     shuffle_seconds = 3 * args.pace if args.shuffle_seconds is None else args.shuffle_seconds
-    if shuffle_seconds < 0:
-        raise UsageError(f"--shuffle-seconds must be 0 or more, got {shuffle_seconds}")
-    if args.shoes is not None and args.shoes < 1:
-        raise UsageError(f"--shoes must be 1 or more, got {args.shoes}")
     if args.tables is not None:
         return run_floor(args, shuffle_seconds)
     config = apply_mqtt_arguments(Config(), args)
@@ -246,8 +248,6 @@ def run_floor(args: argparse.Namespace, shuffle_seconds: float) -> int:
 
     if args.prefix:
         raise UsageError("--prefix names one table's topics; --tables gives each its own")
-    if args.state_dir is not None and args.state_dir.exists() and not args.state_dir.is_dir():
-        raise UsageError(f"--state-dir {args.state_dir} is not a directory")
     stem = args.table or "T"
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     try:

@@ -8,7 +8,8 @@ import math
 import sys
 import time
 
-from scoreboard.commands.odds import LABELS, decks_argument, whole_number
+from scoreboard.commands.arg_types import DECKS, SEED, SHOES
+from scoreboard.commands.odds import LABELS
 from scoreboard.core.odds import EVENTS, exact_odds
 from scoreboard.core.shoe import MAX_DECKS
 from scoreboard.core.simulation import simulate
@@ -22,10 +23,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "observed frequencies beside the exact ones, with z-scores.",
     )
     parser.add_argument(
-        "--decks", type=decks_argument, default=MAX_DECKS, help=f"1 to {MAX_DECKS} (default 8)"
+        "--decks", type=DECKS, default=MAX_DECKS, help=f"1 to {MAX_DECKS} (default 8)"
     )
-    parser.add_argument("--shoes", type=whole_number(1), default=1000, help="shoes to deal (1000)")
-    parser.add_argument("--seed", type=int, help="seed for a repeatable run")
+    parser.add_argument("--shoes", type=SHOES, default=1000, help="shoes to deal (1000)")
+    parser.add_argument("--seed", type=SEED, help="seed for a repeatable run")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 

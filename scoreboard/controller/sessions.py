@@ -19,11 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scoreboard.protocol import MAX_GAME, MAX_SEQ, MAX_SHOE_ID
+from scoreboard.regular_file import read_regular
 
 log = logging.getLogger("scoreboard.controller")  # one name in the logs for the whole controller
 
 #: The file in the controller's state dir that keeps its last session and shoe.
 STATE_NAME = "controller.json"
+#: The most of it read: it holds a session, a shoe id and a game count.
+MAX_STATE_BYTES = 4096
 
 _issued_lock = threading.Lock()
 _last_issued = 0  # the last session handed out in this process, whatever its store
@@ -70,7 +73,7 @@ class SessionStore:
         if self.path is None or not self.path.exists():
             return {}
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(read_regular(self.path, MAX_STATE_BYTES))  # a FIFO: not waited on
             session, shoe, games = data["session"], data.get("shoe"), data.get("games")
         except (OSError, ValueError, TypeError, KeyError) as error:
             log.warning("controller: ignoring %s (%s)", self.path, error)

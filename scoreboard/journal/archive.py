@@ -28,6 +28,7 @@ from scoreboard.journal.disk import append_durably, free_name, fsync_dir, why
 from scoreboard.journal.exports import was_exported
 from scoreboard.journal.links import ZERO, Line, read_lines, start_link
 from scoreboard.protocol import canonical_json
+from scoreboard.regular_file import read_all
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
 
@@ -222,7 +223,7 @@ def _count_lines(fd: int) -> int:
 def _has_games(path: Path) -> bool:
     """Whether an archived shoe's file records a game (an unreadable one counts: keep it)."""
     try:
-        data = path.read_bytes()
+        data = read_all(path)
     except OSError:
         return True
     return any(mark in data for mark in _GAME_MARKS)
@@ -233,7 +234,7 @@ def _archived_file(folder: Path, shoe: str) -> Path | None:
     needle = canonical_json({"shoe": shoe})[1:-1]
     for path in sorted(folder.glob(f"*-{_safe(shoe)}*.jsonl"), key=_age, reverse=True):
         try:
-            if needle in path.read_bytes():
+            if needle in read_all(path):
                 return path
         except OSError:
             continue

@@ -46,6 +46,7 @@ from scoreboard.journal.archive import ARCHIVE_DIR
 from scoreboard.journal.replay import RESTORERS
 from scoreboard.journal.writer import JOURNAL_NAME
 from scoreboard.protocol import Kind, ProtocolError, parse_dict
+from scoreboard.regular_file import read_all
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
 
@@ -371,7 +372,7 @@ def read_entries(path: Path, name: str) -> Iterator[Entry]:
     warning naming ``path`` and its line; an unreadable file, as one such line 0.
     """
     try:
-        raw = path.read_bytes()
+        raw = read_all(path)
     except OSError as error:
         log.warning("%s: cannot be read (%s); its shoe is left out", path, error.strerror)
         yield Entry(math.nan, Unreadable(f"the file cannot be read ({error.strerror})"), name)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from scoreboard.protocol import canonical_json
+from scoreboard.regular_file import open_regular
 
 #: What the first line ever written in a state dir names as its ``prev``.
 ZERO = "0" * 64
@@ -137,7 +138,7 @@ def read_lines(path: Path, *, limit: int = MAX_LINE) -> Read:
     """
     lines: list[Line] = []
     pending = b""
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         while chunk := handle.read(_CHUNK):
             parts = (pending + chunk).split(b"\n")
             pending = parts.pop()
@@ -156,7 +157,7 @@ def last_line(path: Path) -> tuple[bytes, int] | None:
     Reads the file in chunks; None when it holds no complete line.
     """
     count, last, pending = 0, b"", b""
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         while chunk := handle.read(_CHUNK):
             parts = (pending + chunk).split(b"\n")
             pending = parts.pop()[-MAX_LINE:]

@@ -27,6 +27,7 @@ from scoreboard.journal.records import (
     restore_unfinished,
 )
 from scoreboard.protocol import ProtocolError, parse_dict
+from scoreboard.regular_file import read_all
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
 
@@ -48,7 +49,7 @@ class Found:
 def read_back(path: Path) -> Found | None:
     """The journal at ``path``, None if there is none; raises OSError if it cannot be read."""
     try:
-        raw = path.read_bytes()
+        raw = read_all(path)  # a FIFO is unreadable, not waited on: set aside as one
         seen = os.stat(path)
     except FileNotFoundError:
         return None

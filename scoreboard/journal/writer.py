@@ -40,6 +40,7 @@ from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
 from scoreboard.journal.replay import apply_lines, read_back
 from scoreboard.journal.tip import ChainTip
 from scoreboard.protocol import encode
+from scoreboard.regular_file import read_all
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
 
@@ -198,7 +199,7 @@ class Journal:
         """Take the file found at ``path`` as this journal's (``keep`` before any ``replay``)."""
         try:
             seen = os.stat(self.path)
-            raw = self.path.read_bytes()
+            raw = read_all(self.path)
         except OSError:
             self._pending.append(Entry(None, (), fresh=True))
             self._chain.read(b"", self.state_dir)

@@ -47,6 +47,9 @@ __all__ = [
 
 DEFAULT_ROOT = "baccarat/v2"
 PER_PAGE_RANGE = (4, 48)
+#: Seconds a page shows, and with no update a table is stale (the flags' bounds too).
+PAGE_SECONDS_RANGE = (2.0, 86_400.0)
+STALE_SECONDS_RANGE = (5.0, 86_400.0)
 #: Sections of a display's config that mean nothing to a lobby (refused, not ignored).
 NOT_FOR_A_LOBBY = ("table", "feed", "keypad", "journal")
 
@@ -129,7 +132,9 @@ def lobby_from_mapping(data: Any, *, source: str = "<config>") -> LobbySettings:
         tables=listings,
         key_files=key_files,
         discover=reader.boolean(lobby.get("discover", True), "lobby.discover"),
-        page_seconds=_seconds(reader, lobby.get("page_seconds", 15), "lobby.page_seconds", 2),
+        page_seconds=_seconds(
+            reader, lobby.get("page_seconds", 15), "lobby.page_seconds", PAGE_SECONDS_RANGE
+        ),
         per_page=reader.integer(
             lobby.get("per_page", defaults.per_page), "lobby.per_page", *PER_PAGE_RANGE
         ),
@@ -139,7 +144,9 @@ def lobby_from_mapping(data: Any, *, source: str = "<config>") -> LobbySettings:
             )
         ),
         filter_pit=_pits(reader, lobby.get("filter_pit")),
-        stale_seconds=_seconds(reader, lobby.get("stale_seconds", 300), "lobby.stale_seconds", 5),
+        stale_seconds=_seconds(
+            reader, lobby.get("stale_seconds", 300), "lobby.stale_seconds", STALE_SECONDS_RANGE
+        ),
         good_roads=_read_good_roads(reader, lobby.get("good_roads", {})),
     )
 
@@ -207,13 +214,10 @@ def _pits(reader: Reader, value: Any) -> tuple[str, ...]:
     return tuple(reader.text(pit, f"lobby.filter_pit[{i}]") for i, pit in enumerate(value))
 
 
-def _seconds(reader: Reader, value: Any, key: str, least: float) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not (least <= value <= 86_400)
-    ):
-        reader.fail(key, f"seconds, {least:g} to 86400", value)
+def _seconds(reader: Reader, value: Any, key: str, span: tuple[float, float]) -> float:
+    low, high = span
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        reader.fail(key, f"seconds, {low:g} to {high:g}", value)  # NaN is never within
     return float(value)
 
 
