@@ -11,38 +11,35 @@ or rewritten, which the chain alone cannot.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from pathlib import Path
 
 import audited
 import pytest
-from audited import archives, audit, broken, lines_of
+from audited import (
+    append_to_archive,
+    archives,
+    audit,
+    broken,
+    copy_archive,
+    cut_or_rewrite_tail,
+    drop_unchained_shoe,
+    edit_second_to_last,
+    forge_confirmed_coup,
+    forge_pruned,
+    journal_alone,
+    lines_of,
+    records,
+    sha,
+    tip_of,
+)
 from cli import scoreboard
 
 from scoreboard.controller.sessions import STATE_NAME
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, chain
-from scoreboard.journal.links import Record, seal
-from scoreboard.protocol import canonical_json
 
 dealt, state = audited.dealt, audited.state  # the fixtures
-
-
-def records(path: Path) -> list[dict]:
-    return [json.loads(line) for line in lines_of(path)]
-
-
-def sha(line: bytes) -> str:
-    return hashlib.sha256(line.rstrip(b"\n")).hexdigest()
-
-
-def unchained(rows: list[dict]) -> bytes:
-    """Lines of the old format: canonical JSON without ``prev`` or ``mono``."""
-    return b"".join(
-        canonical_json({k: v for k, v in row.items() if k not in ("prev", "mono")}) + b"\n"
-        for row in rows
-    )
 
 
 def exported(state: Path, tmp_path: Path):
@@ -53,26 +50,14 @@ def exported(state: Path, tmp_path: Path):
     return done, json.loads(out.read_text(encoding="utf-8")) if out.exists() else None
 
 
-def forged_shoe(state: Path, *, at: float) -> tuple[Path, str]:
-    """A shoe of 6 unchained lines (a new shoe, 5 coups) dropped into ``shoes/``, dated ``at``."""
-    source = archives(state)[-1]
-    rows = [row for row in records(source) if row["kind"] in ("event", "coup")]
-    shoe = "T1-3-forged-999"
-    taken = [rows[0], *(row for row in rows if row["kind"] == "coup")][:6]
-    text = json.dumps(taken).replace(taken[0]["data"]["shoe"], shoe)
-    fake = [{**row, "at": at + index} for index, row in enumerate(json.loads(text))]
-    assert [row["kind"] for row in fake] == ["event"] + ["coup"] * 5
-    path = state / ARCHIVE_DIR / f"29990101-000000-{shoe}.jsonl"
-    path.write_bytes(unchained(fake))
-    return path, shoe
-
-
 @pytest.mark.parametrize("when", ["after the chain", "before the chain"])
 def test_a_file_of_unchained_lines_dropped_into_shoes_fails_and_is_not_exported(
     state, tmp_path, when
 ):
     first, last = records(archives(state)[0])[0]["at"], records(state / JOURNAL_NAME)[-1]["at"]
-    path, shoe = forged_shoe(state, at=last + 60 if when == "after the chain" else first - 3600)
+    path, shoe = drop_unchained_shoe(
+        state, at=last + 60 if when == "after the chain" else first - 3600
+    )
     found = broken(state)
     assert (found["file"], found["line"]) == (f"shoes/{path.name}", 1)
     assert found["why"].startswith("not on the chain: lines of the old format")
@@ -87,49 +72,27 @@ def test_a_file_of_unchained_lines_dropped_into_shoes_fails_and_is_not_exported(
                                      "why": found["why"]}]  # fmt: skip
 
 
-@pytest.mark.parametrize("confirmation", ["unchained", "chained off the tip"])
+@pytest.mark.parametrize("chained", [False, True], ids=["unchained", "chained off the tip"])
 def test_a_forged_coup_confirmed_by_a_completed_record_off_the_chain_fails(
-    state, tmp_path, confirmation
+    state, tmp_path, chained
 ):
-    target = archives(state)[2]
-    lines = lines_of(target)
-    rows = records(target)
-    coup = next(row for row in reversed(rows) if row["kind"] == "coup")
-    data = {**coup["data"], "game": coup["data"]["game"] + 1}
-    line, tip = seal([Record(rows[-1]["at"] + 1, rows[-1]["mono"] + 1, "coup", data)],
-                     sha(lines[-1]))  # fmt: skip
-    target.write_bytes(b"".join(lines) + line)  # correctly linked to the archive's end
-    confirm = {"file": f"shoes/{target.name}", "line": len(lines) + 1, "hash": tip}
-    record = {"at": rows[-1]["at"] + 2, "data": confirm, "kind": "completed"}
-    if confirmation == "unchained":
-        forged = unchained([record])
-    else:
-        forged, _ = seal([Record(record["at"], 1.0, "completed", confirm)],
-                         sha(lines_of(state / JOURNAL_NAME)[-1]))  # fmt: skip
-    (state / ARCHIVE_DIR / "29990101-000000-confirm.jsonl").write_bytes(forged)
+    target, number, data = forge_confirmed_coup(state, chained=chained)
     found = broken(state)
     assert found["file"] in (f"shoes/{target.name}", "shoes/29990101-000000-confirm.jsonl")
     assert "not on the chain" in found["why"]
     report = json.loads(audit(state, "--json").stdout)
-    assert {"file": f"shoes/{target.name}", "line": len(lines) + 1} in [
+    assert {"file": f"shoes/{target.name}", "line": number} in [
         {"file": each["file"], "line": each["line"]} for each in report["off"]
     ]
     done, document = exported(state, tmp_path)
     assert done.returncode == 1
     (shoe,) = [each for each in document["shoes"] if each["shoe"] == data["shoe"]]
     assert data["game"] not in [game["game"] for game in shoe["games"]]
-    assert [(s["line"], s["why"][:16]) for s in shoe["skipped"]] == [
-        (len(lines) + 1, "not on the chain")
-    ]
+    assert [(s["line"], s["why"][:16]) for s in shoe["skipped"]] == [(number, "not on the chain")]
 
 
 def test_a_pruned_record_off_the_chain_does_not_excuse_a_deleted_archive(state):
-    gone = archives(state)[1]
-    end = sha(lines_of(gone)[-1])
-    gone.unlink()
-    record = {"at": 1.0, "data": {"file": f"shoes/{gone.name}", "tip": end, "last": end},
-              "kind": "pruned"}  # fmt: skip
-    (state / ARCHIVE_DIR / "29990101-000000-pruned.jsonl").write_bytes(unchained([record]))
+    forge_pruned(state)
     assert broken(state)  # exit 1: the chain breaks where the archive was
 
 
@@ -154,58 +117,41 @@ def test_a_state_dir_of_the_journal_alone_is_audited_not_refused(state):
 
 
 def test_a_state_dir_whose_only_shoe_is_its_journal_audits_intact(state):
-    first = archives(state)[0]  # the first shoe the display wrote, chained from nothing
-    shutil.move(first, state / "first")
-    shutil.rmtree(state / ARCHIVE_DIR)
-    (state / JOURNAL_NAME).unlink()
-    shutil.move(state / "first", state / JOURNAL_NAME)
+    journal_alone(state)
     done = audit(state)
     assert done.returncode == 0, done.stdout
     assert done.stdout.startswith(f"{state}: chain intact (1 files,")
 
 
 def test_an_edited_second_to_last_line_of_the_live_journal_fails(state):
-    target = state / JOURNAL_NAME
-    lines = lines_of(target)
-    row = json.loads(lines[-2])
-    row["mono"] += 1
-    lines[-2] = canonical_json(row) + b"\n"  # still canonical JSON
-    target.write_bytes(b"".join(lines))
+    count = edit_second_to_last(state)
     assert broken(state) == {
         "file": JOURNAL_NAME,
-        "line": len(lines),
-        "why": f"does not chain to line {len(lines) - 1}: "
+        "line": count,
+        "why": f"does not chain to line {count - 1}: "
         "inserted, or one of them changed, or lines between them removed",
     }
 
 
 def test_a_copy_of_a_line_appended_to_an_archive_fails(state):
-    target = archives(state)[2]
-    lines = lines_of(target)
-    target.write_bytes(b"".join([*lines, lines[3]]))
+    target, _, count = append_to_archive(state, chained=False)
     found = broken(state)
-    assert (found["file"], found["line"]) == (f"shoes/{target.name}", len(lines) + 1)
-    assert found["why"].startswith(f"does not chain to line {len(lines)}")
+    assert (found["file"], found["line"]) == (f"shoes/{target.name}", count + 1)
+    assert found["why"].startswith(f"does not chain to line {count}")
 
 
 def test_a_linked_line_added_to_an_archive_after_the_next_file_began_fails(state):
-    target, after = archives(state)[2:4]
-    lines = lines_of(target)
-    row = records(target)[-1]
-    line, _ = seal([Record(row["at"], row["mono"], "alert", {"shoe": "x"})], sha(lines[-1]))
-    target.write_bytes(b"".join(lines) + line)
+    target, after, count = append_to_archive(state, chained=True)
     assert broken(state) == {
         "file": f"shoes/{target.name}",
-        "line": len(lines) + 1,
-        "why": f"not on the chain: shoes/{after.name} goes on from line {len(lines)}; "
+        "line": count + 1,
+        "why": f"not on the chain: shoes/{after.name} goes on from line {count}; "
         "the lines after it were added",
     }
 
 
 def test_a_copy_of_an_archive_under_another_name_fails(state):
-    source = archives(state)[2]
-    copy = source.with_name(source.stem + "-2.jsonl")  # a name the journal could give it
-    shutil.copy(source, copy)
+    source, copy = copy_archive(state)
     found = broken(state)
     assert found["file"] in (f"shoes/{source.name}", f"shoes/{copy.name}")
     assert found == {**found, "line": 1, "why": "not on the chain: no later file chains to it"}
@@ -230,10 +176,6 @@ def test_export_markers_and_the_keypads_session_store_are_no_stray_files(state, 
     assert audit(state).returncode == 0
 
 
-def tip_of(state: Path) -> str:
-    return sha(lines_of(state / JOURNAL_NAME)[-1])
-
-
 def test_audit_prints_the_tip_and_a_kept_tip_still_on_the_chain_passes(state):
     tip, count = tip_of(state), len(lines_of(state / JOURNAL_NAME))
     assert f"\ntip: {tip} ({JOURNAL_NAME} line {count})\n" in audit(state).stdout
@@ -248,16 +190,10 @@ def test_audit_prints_the_tip_and_a_kept_tip_still_on_the_chain_passes(state):
     )
 
 
-@pytest.mark.parametrize("tamper", ["cut", "rewritten"])
-def test_a_kept_tip_no_longer_on_the_chain_fails(state, tamper):
-    target = state / JOURNAL_NAME
-    kept, lines = tip_of(state), lines_of(target)
-    if tamper == "cut":
-        target.write_bytes(b"".join(lines[:-2]))
-    else:
-        row = json.loads(lines[-1])
-        line, _ = seal([Record(row["at"], row["mono"], "alert", {"shoe": "x"})], row["prev"])
-        target.write_bytes(b"".join([*lines[:-1], line]))
+@pytest.mark.parametrize("cut", [True, False], ids=["cut", "rewritten"])
+def test_a_kept_tip_no_longer_on_the_chain_fails(state, cut):
+    kept = tip_of(state)
+    cut_or_rewrite_tail(state, cut=cut)
     assert audit(state).returncode == 0  # what the chain alone cannot tell
     found = broken(state, "--expect-tip", kept)
     assert found["file"] == JOURNAL_NAME

@@ -363,7 +363,11 @@ class _Verifier:
                     f"goes on from line {line.number}; the lines after it were added",
                 )
             if earlier is None:
-                left = [each for each in nodes if each not in placed and each is not self.live]
+                left = [
+                    each
+                    for each in nodes
+                    if each not in placed and each is not self.live and each.chained
+                ]
                 earlier = left[-1] if left else None
                 self.problem(current.path, current.main[0].number, _unlinked(earlier))
             current = earlier

@@ -1,0 +1,361 @@
+"""``verify`` on a state dir the display's journal wrote, tampered as tests/audited.py
+does, in process: what it names broken, what it names off the chain, what it accepts
+(the tampering of test_audit_examines.py, whose audits are real processes on a real
+demo's state dir, at the speed mutation testing needs), and the ways of the old
+format, pruning and loss it must still accept.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import audited as tamper
+import pytest
+from test_chain import feed, shoe, started
+
+from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME
+from scoreboard.journal.chain import BrokenLink, verify
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory) -> Path:
+    return tamper.journaled(tmp_path_factory.mktemp("journaled") / "state")
+
+
+@pytest.fixture
+def state(written, tmp_path) -> Path:
+    copy = tmp_path / "state"
+    shutil.copytree(written, copy)
+    return copy
+
+
+STRAY = "not on the chain: not a file the display writes (not examined)"
+
+
+def broken(state: Path, **options) -> tuple[str, int, str]:
+    report = verify(state, **options)
+    assert not report.ok and report.broken is not None
+    found = report.broken
+    return found.path.relative_to(state).as_posix(), found.line, found.why
+
+
+def off(state: Path) -> list[tuple[str, int]]:
+    return [(each.path.relative_to(state).as_posix(), each.line) for each in verify(state).off]
+
+
+def test_the_untouched_record_is_intact_with_its_tip_and_nothing_off(state):
+    report = verify(state)
+    assert report.ok and report.off == () and report.legacy == 0 and report.gaps == ()
+    assert report.files == (*tamper.archives(state), state / JOURNAL_NAME)
+    assert report.tip is not None and report.tip.path == state / JOURNAL_NAME
+    assert (report.tip.line.hash, report.tip.line.number) == (
+        tamper.tip_of(state),
+        len(tamper.lines_of(state / JOURNAL_NAME)),
+    )
+    assert report.records == sum(len(tamper.lines_of(path)) for path in report.files)
+    assert report.notes == ()
+
+
+@pytest.mark.parametrize("later", [True, False])
+def test_unchained_lines_dropped_into_shoes_are_off_the_chain(state, later):
+    at = tamper.records(state / JOURNAL_NAME)[-1]["at"] + 60 if later else 1.0
+    path, _ = tamper.drop_unchained_shoe(state, at=at)
+    assert broken(state)[:2] == (f"shoes/{path.name}", 1)
+    report = verify(state)
+    assert report.legacy == 0 and report.files[0] == path
+    assert [each.path for each in report.off] == [path]
+
+
+@pytest.mark.parametrize("chained", [False, True])
+def test_a_forged_coup_confirmed_off_the_chain_is_off_the_chain_from_its_line(state, chained):
+    target, number, _ = tamper.forge_confirmed_coup(state, chained=chained)
+    assert (f"shoes/{target.name}", number) in off(state)
+    assert ("shoes/29990101-000000-confirm.jsonl", 1) in off(state)
+    report = verify(state)
+    assert not any(held.branch for held in report.held)
+
+
+def test_a_pruned_record_off_the_chain_excuses_nothing(state):
+    tamper.forge_pruned(state)
+    report = verify(state)
+    assert not report.ok
+    assert ("shoes/29990101-000000-pruned.jsonl", 1) in off(state)
+
+
+def test_a_missing_or_emptied_live_journal_with_archives_is_broken(state):
+    (state / JOURNAL_NAME).write_bytes(b"")
+    assert broken(state)[:2] == (JOURNAL_NAME, 1)
+    assert (JOURNAL_NAME, 1) in off(state)
+    (state / JOURNAL_NAME).unlink()
+    assert broken(state) == (
+        JOURNAL_NAME,
+        1,
+        "missing, yet shoes/ holds archives: the live journal after them was deleted "
+        "(the display, started again, records a gap saying so)",
+    )
+
+
+def test_a_state_dir_before_its_first_shoe_or_with_one_shoe_is_intact(state, tmp_path):
+    tamper.journal_alone(state)
+    report = verify(state)
+    assert report.ok and report.files == (state / JOURNAL_NAME,)
+    (tmp_path / "fresh" / ARCHIVE_DIR).mkdir(parents=True)
+    fresh = verify(tmp_path / "fresh")
+    assert fresh.ok and fresh.tip is None and fresh.files == ()
+    assert fresh.notes == ("journal.jsonl: missing (the display has not started since?)",)
+    (tmp_path / "fresh" / JOURNAL_NAME).write_bytes(b"")  # empty, no archives: nothing lost
+    assert verify(tmp_path / "fresh").ok
+
+
+def test_an_empty_archive_is_off_the_chain(state):
+    (state / ARCHIVE_DIR / "20300101-000000-x.jsonl").write_bytes(b"")
+    assert broken(state) == (
+        "shoes/20300101-000000-x.jsonl",
+        1,
+        "not on the chain: empty (the display never archives an empty journal)",
+    )
+
+
+def test_the_state_dir_alone_is_audited_and_its_journal_without_archives_breaks(state):
+    for path in tamper.archives(state):
+        path.unlink()
+    found = broken(state)
+    assert found[:2] == (JOURNAL_NAME, 1) and "chains to a line no file here holds" in found[2]
+
+
+def test_a_changed_second_to_last_line_is_named_at_the_last(state):
+    count = tamper.edit_second_to_last(state)
+    assert broken(state) == (
+        JOURNAL_NAME,
+        count,
+        f"does not chain to line {count - 1}: "
+        "inserted, or one of them changed, or lines between them removed",
+    )
+
+
+@pytest.mark.parametrize("chained", [False, True])
+def test_a_line_appended_to_an_archive_is_named(state, chained):
+    target, after, count = tamper.append_to_archive(state, chained=chained)
+    name, line, why = broken(state)
+    assert (name, line) == (f"shoes/{target.name}", count + 1)
+    if chained:
+        assert why == (
+            f"not on the chain: shoes/{after.name} goes on from line {count}; "
+            "the lines after it were added"
+        )
+    else:
+        assert why.startswith(f"does not chain to line {count}")
+    assert off(state) == [(name, count + 1)]
+
+
+def test_a_copy_of_an_archive_is_off_the_chain(state):
+    source, copy = tamper.copy_archive(state)
+    name, line, why = broken(state)
+    assert (line, why) == (1, "not on the chain: no later file chains to it")
+    assert off(state) == [(name, 1)] and name in (f"shoes/{source.name}", f"shoes/{copy.name}")
+
+
+INSERTED = "inserted: line 6 chains to line 4"
+CHANGED = "changed: it does not chain to line 4 and line 6 does not chain to it"
+REMOVED = "changed, or the line after it removed: line 5 does not chain to it"
+
+
+def linked_before_fifth(lines: list[bytes]) -> None:
+    """A line linked to the fourth inserted before the fifth (which still names the fourth)."""
+    lines.insert(4, tamper.linked(lines[3], 1.0, "alert", {}))
+
+
+@pytest.mark.parametrize(
+    ("where", "edit", "why"),
+    [
+        (5, lambda lines: lines.insert(4, lines[2]), INSERTED),
+        (5, lambda lines: lines.__setitem__(4, lines[2]), CHANGED),
+        (5, linked_before_fifth, INSERTED),
+        (4, lambda lines: lines.__delitem__(4), REMOVED),
+    ],
+    ids=["copy inserted", "changed", "linked line inserted", "removed"],
+)
+def test_what_most_likely_happened_is_said(state, where, edit, why):
+    target = tamper.archives(state)[1]
+    lines = tamper.lines_of(target)
+    edit(lines)
+    target.write_bytes(b"".join(lines))
+    assert broken(state) == (f"shoes/{target.name}", where, why)
+
+
+def test_a_line_of_the_old_format_after_the_chain_began_is_named(state):
+    target = tamper.archives(state)[1]
+    lines = tamper.lines_of(target)
+    lines.insert(3, tamper.unchained([json.loads(lines[2])]))
+    target.write_bytes(b"".join(lines))
+    assert broken(state) == (
+        f"shoes/{target.name}",
+        4,
+        "no prev: a line of the old format after the chain began (inserted?)",
+    )
+
+
+@pytest.mark.parametrize(
+    "name", ["notes.txt", "shoes/notes.txt", "shoes/x.jsonl.exported.tmp", "journal.jsonl.aside-1"]
+)
+def test_a_file_the_display_never_writes_is_off_the_chain(state, name):
+    (state / name).write_text("{}\n")
+    assert broken(state) == (name, 1, STRAY)
+    assert off(state) == [(name, 1)]
+
+
+def test_a_stray_directory_is_named_too(state):
+    (state / ARCHIVE_DIR / "old").mkdir()
+    assert broken(state) == ("shoes/old", 1, STRAY)
+
+
+def test_what_the_display_writes_beside_the_chain_is_no_stray(state):
+    (state / "controller.json").write_text("{}")
+    (state / "controller.tmp").write_text("{")
+    first = tamper.archives(state)[0]
+    first.with_name(first.name + ".exported").write_text("{}")
+    (state / f"{JOURNAL_NAME}.aside-20261201-120000").write_text("x\n")
+    (state / f"{JOURNAL_NAME}.aside-20261201-120000-2").mkdir()
+    report = verify(state)
+    assert report.ok, report.broken
+    assert report.notes == (
+        f"{JOURNAL_NAME}.aside-20261201-120000: set aside by the display, not on the chain",
+        f"{JOURNAL_NAME}.aside-20261201-120000-2: set aside by the display, not on the chain",
+    )
+
+
+# -- the tip kept off the box ----------------------------------------------------------
+
+
+def test_a_kept_tip_on_the_chain_passes_and_says_where(state):
+    count = len(tamper.lines_of(state / JOURNAL_NAME))
+    report = verify(state, expect_tip=tamper.tip_of(state))
+    assert report.ok
+    assert report.notes == (
+        f"the tip kept off the box is {JOURNAL_NAME} line {count} (0 lines after it in that file)",
+    )
+    older = tamper.archives(state)[1]
+    report = verify(state, expect_tip=tamper.sha(tamper.lines_of(older)[3]))
+    assert report.ok
+    assert report.notes == (
+        f"the tip kept off the box is shoes/{older.name} line 4 "
+        f"({len(tamper.lines_of(older)) - 4} lines after it in that file)",
+    )
+
+
+@pytest.mark.parametrize("cut", [True, False])
+def test_a_kept_tip_cut_off_or_rewritten_breaks_the_chain(state, cut):
+    kept = tamper.tip_of(state)
+    tamper.cut_or_rewrite_tail(state, cut=cut)
+    assert verify(state).ok
+    count = len(tamper.lines_of(state / JOURNAL_NAME))
+    assert broken(state, expect_tip=kept) == (
+        JOURNAL_NAME,
+        count + 1,
+        f"the tip kept off the box ({kept[:16]}...) is not on the chain: lines were cut "
+        "from its end, or it was rewritten from there",
+    )
+
+
+def test_a_kept_tip_with_no_chain_left_breaks_at_the_journal(tmp_path):
+    (tmp_path / ARCHIVE_DIR).mkdir()
+    found = verify(tmp_path, expect_tip="a" * 64).broken
+    assert found == BrokenLink(tmp_path / JOURNAL_NAME, 1, found.why)
+
+
+def test_a_kept_tip_the_chain_pruned_or_lost_is_said_so(tmp_path):
+    journal, table = started(tmp_path, keep_shoes=1)
+    feed(journal, table, shoe("S0", 2))
+    kept = tamper.tip_of(tmp_path)
+    feed(journal, table, shoe("S1", 2) + shoe("S2", 2) + shoe("S3", 1))  # S0 pruned
+    lost = tamper.tip_of(tmp_path)
+    (tmp_path / JOURNAL_NAME).unlink()
+    feed(journal, table, shoe("S3", 3)[2:])
+    journal.close()
+    report = verify(tmp_path, expect_tip=kept)
+    assert report.ok, report.broken
+    assert report.notes[-1].startswith("the tip kept off the box was the end of shoes/")
+    assert report.notes[-1].endswith("-S0.jsonl, pruned (a pruned record names it)")
+    report = verify(tmp_path, expect_tip=lost)
+    assert report.ok, report.broken
+    assert report.notes[-1] == (
+        "the tip kept off the box was the end of journal.jsonl, lost (a gap says so)"
+    )
+
+
+# -- the old format --------------------------------------------------------------------
+
+OLD = [
+    {"at": 10, "kind": "event", "data": {"v": 1, "type": "new_shoe", "shoe": "OLD"}},
+    {"at": 20, "kind": "coup", "data": {"v": 1, "shoe": "OLD", "game": 1, "result": "B"}},
+]
+
+
+def upgraded(state: Path) -> None:
+    """A state dir of an older release (an archive and a journal without ``prev``), then
+    dealt on by this one."""
+    (state / ARCHIVE_DIR).mkdir(parents=True)
+    (state / ARCHIVE_DIR / "20200101-000000-OLD.jsonl").write_bytes(tamper.unchained(OLD))
+    (state / JOURNAL_NAME).write_bytes(tamper.unchained(OLD).replace(b"OLD", b"OLD2"))
+    journal, table = started(state)
+    feed(journal, table, shoe("NEW", 2))
+    journal.close()
+
+
+def test_the_old_format_where_the_chain_began_is_legacy(tmp_path):
+    upgraded(tmp_path)
+    report = verify(tmp_path)
+    assert report.ok and report.legacy == 4 and report.off == ()
+
+
+def test_an_old_archive_alone_before_the_chain_is_legacy(tmp_path):
+    (tmp_path / ARCHIVE_DIR).mkdir()
+    (tmp_path / ARCHIVE_DIR / "20200101-000000-OLD.jsonl").write_bytes(tamper.unchained(OLD))
+    journal, table = started(tmp_path)
+    feed(journal, table, shoe("NEW", 2))
+    journal.close()
+    report = verify(tmp_path)
+    assert report.ok and report.legacy == 2
+
+
+@pytest.mark.parametrize(
+    ("at", "ok"),
+    [(5, True), (10**10, False), ("5", False), (True, False)],
+    ids=["before", "after", "no time", "a boolean time"],
+)
+def test_an_old_format_file_is_legacy_only_when_dated_before_the_chain(tmp_path, at, ok):
+    upgraded(tmp_path)
+    dropped = [{**OLD[0], "at": 1}, {**OLD[1], "at": at}]
+    text = tamper.unchained(dropped).replace(b"OLD", b"OLD3")
+    (tmp_path / ARCHIVE_DIR / "20190101-000000-OLD3.jsonl").write_bytes(text)
+    report = verify(tmp_path)
+    assert report.ok is ok, report.broken
+    assert report.legacy == (6 if ok else 4)
+    if not ok:
+        assert report.broken.why.startswith("not on the chain: lines of the old format")
+
+
+def test_a_gap_of_the_old_format_is_no_gap_on_the_chain(tmp_path):
+    upgraded(tmp_path)
+    first = sorted((tmp_path / ARCHIVE_DIR).glob("*.jsonl"))[-1]  # OLD2, chained on
+    gap = {"at": 1, "kind": "gap", "data": {"why": "x", "from": 1, "to": 2}}
+    first.write_bytes(tamper.unchained([gap]) + first.read_bytes())
+    report = verify(tmp_path)
+    assert report.ok and report.legacy == 5 and report.gaps == ()
+
+
+def test_a_gap_on_the_chain_is_listed_where_it_is(tmp_path):
+    journal, table = started(tmp_path)
+    feed(journal, table, shoe("A", 2))
+    os.unlink(tmp_path / JOURNAL_NAME)
+    feed(journal, table, shoe("A", 4)[3:])
+    journal.close()
+    (gap,) = verify(tmp_path).gaps
+    assert (gap.path, gap.line, gap.data["why"]) == (
+        tmp_path / JOURNAL_NAME,
+        1,
+        "journal.jsonl was deleted",
+    )
