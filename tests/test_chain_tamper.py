@@ -17,6 +17,7 @@ import pytest
 from test_chain import feed, shoe, started
 
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME
+from scoreboard.journal import records as journal_records
 from scoreboard.journal.chain import BrokenLink, verify
 
 
@@ -51,6 +52,7 @@ def test_the_untouched_record_is_intact_with_its_tip_and_nothing_off(state):
     assert report.ok and report.off == () and report.legacy == 0 and report.gaps == ()
     assert report.files == (*tamper.archives(state), state / JOURNAL_NAME)
     assert report.tip is not None and report.tip.path == state / JOURNAL_NAME
+    assert not report.tip.branch and not any(held.branch for held in report.held)
     assert (report.tip.line.hash, report.tip.line.number) == (
         tamper.tip_of(state),
         len(tamper.lines_of(state / JOURNAL_NAME)),
@@ -227,6 +229,46 @@ def test_what_the_display_writes_beside_the_chain_is_no_stray(state):
     )
 
 
+def test_a_file_off_the_chain_is_named_before_a_broken_link_on_it(state):
+    first = tamper.archives(state)[0]
+    lines = tamper.lines_of(first)
+    first.write_bytes(b"".join([*lines[:3], lines[4], lines[3], *lines[5:]]))  # two swapped
+    assert broken(state)[:2] == (f"shoes/{first.name}", 4)
+    (state / "notes.txt").write_text("")
+    assert broken(state) == ("notes.txt", 1, STRAY)
+
+
+def test_unreadable_cut_and_overlong_archives_are_named(state):
+    folder = state / ARCHIVE_DIR
+    (folder / "20000101-000000-dir.jsonl").mkdir()
+    assert broken(state) == (
+        "shoes/20000101-000000-dir.jsonl",
+        1,
+        "unreadable (a directory where a journal file should be)",
+    )
+    (folder / "20000101-000000-dir.jsonl").rmdir()
+    target = tamper.archives(state)[0]
+    count = len(tamper.lines_of(target))
+    target.write_bytes(target.read_bytes()[:-20])
+    assert broken(state) == (f"shoes/{target.name}", count, "an incomplete line: the file was cut")
+    target.write_bytes(b"x" * (1024 * 1024 + 10))
+    assert broken(state) == (
+        f"shoes/{target.name}",
+        1,
+        "longer than any journal line: the rest is not read",
+    )
+
+
+def test_a_torn_last_line_of_the_live_journal_is_noted_not_broken(state):
+    with open(state / JOURNAL_NAME, "ab") as handle:
+        handle.write(b'{"at":1,"kind":"coup"')
+    report = verify(state)
+    assert report.ok and report.notes == (
+        "journal.jsonl: a torn last line of 21 bytes (a power cut mid-write; "
+        "the display cuts it and records a gap)",
+    )
+
+
 # -- the tip kept off the box ----------------------------------------------------------
 
 
@@ -294,19 +336,22 @@ OLD = [
 ]
 
 
-def upgraded(state: Path) -> None:
+def upgraded(state: Path, monkeypatch) -> None:
     """A state dir of an older release (an archive and a journal without ``prev``), then
-    dealt on by this one."""
+    dealt on by this one: its lines at 100, 110, 120..."""
     (state / ARCHIVE_DIR).mkdir(parents=True)
     (state / ARCHIVE_DIR / "20200101-000000-OLD.jsonl").write_bytes(tamper.unchained(OLD))
     (state / JOURNAL_NAME).write_bytes(tamper.unchained(OLD).replace(b"OLD", b"OLD2"))
+    clock = iter(range(100, 10_000, 10))
+    monkeypatch.setattr(journal_records.time, "time", lambda: next(clock))
     journal, table = started(state)
     feed(journal, table, shoe("NEW", 2))
     journal.close()
+    monkeypatch.undo()
 
 
-def test_the_old_format_where_the_chain_began_is_legacy(tmp_path):
-    upgraded(tmp_path)
+def test_the_old_format_where_the_chain_began_is_legacy(tmp_path, monkeypatch):
+    upgraded(tmp_path, monkeypatch)
     report = verify(tmp_path)
     assert report.ok and report.legacy == 4 and report.off == ()
 
@@ -323,11 +368,15 @@ def test_an_old_archive_alone_before_the_chain_is_legacy(tmp_path):
 
 @pytest.mark.parametrize(
     ("at", "ok"),
-    [(5, True), (10**10, False), ("5", False), (True, False)],
-    ids=["before", "after", "no time", "a boolean time"],
+    [(5, True), (110, True), (115, False), (10**10, False), ("5", False), (True, False)],
+    ids=["before", "as it began", "after", "much after", "no time", "a boolean time"],
 )
-def test_an_old_format_file_is_legacy_only_when_dated_before_the_chain(tmp_path, at, ok):
-    upgraded(tmp_path)
+def test_an_old_format_file_is_legacy_only_when_dated_before_the_chain(
+    tmp_path, monkeypatch, at, ok
+):
+    upgraded(tmp_path, monkeypatch)
+    began, then = tamper.records(tmp_path / JOURNAL_NAME)[:2]  # the chain's first lines
+    assert (began["at"], then["at"]) == (110, 120)
     dropped = [{**OLD[0], "at": 1}, {**OLD[1], "at": at}]
     text = tamper.unchained(dropped).replace(b"OLD", b"OLD3")
     (tmp_path / ARCHIVE_DIR / "20190101-000000-OLD3.jsonl").write_bytes(text)
@@ -338,8 +387,8 @@ def test_an_old_format_file_is_legacy_only_when_dated_before_the_chain(tmp_path,
         assert report.broken.why.startswith("not on the chain: lines of the old format")
 
 
-def test_a_gap_of_the_old_format_is_no_gap_on_the_chain(tmp_path):
-    upgraded(tmp_path)
+def test_a_gap_of_the_old_format_is_no_gap_on_the_chain(tmp_path, monkeypatch):
+    upgraded(tmp_path, monkeypatch)
     first = sorted((tmp_path / ARCHIVE_DIR).glob("*.jsonl"))[-1]  # OLD2, chained on
     gap = {"at": 1, "kind": "gap", "data": {"why": "x", "from": 1, "to": 2}}
     first.write_bytes(tamper.unchained([gap]) + first.read_bytes())
