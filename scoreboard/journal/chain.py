@@ -488,8 +488,8 @@ def _at(line: Line) -> float:
 
 
 _LATE_LEGACY = (
-    "not on the chain: lines of the old format (no prev) in a file the chain does not reach, "
-    "not dated before the chain began (placed here after it?)"
+    "not on the chain: lines of the old format (no prev), yet the chain does not begin on "
+    "old lines, or these are dated after it began (placed here later?)"
 )
 _EMPTY_LIVE = (
     "empty, yet shoes/ holds archives: its lines were removed (the display never leaves "
