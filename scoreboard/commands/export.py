@@ -4,7 +4,8 @@ For auditors and surveillance: every game number a shoe showed, its cards in
 deal order, totals and outcomes (as the core settled them: nothing is worked
 out again here), whether it was voided or corrected, why and what it replaced,
 and when.  The history is :mod:`scoreboard.journal.history`'s; this module only
-writes it out.  An archived shoe written out whole gets its export marker
+writes it out, leaving out what ``scoreboard audit`` finds off the hash chain.
+An archived shoe written out whole gets its export marker
 (:func:`scoreboard.journal.exports.mark_exported`), never before the output is
 complete; the live shoe never gets one (it is not finished).
 """
@@ -81,9 +82,10 @@ CSV: UTF-8 with a byte-order mark (so Excel reads accents and 莊 right), CRLF
   bidirectional overrides are written as \\xNN / \\uNNNN.
 
 JSON: one object {"format": "scoreboard-export", "version": 1, "exported_at",
-  "state_dir", "shoes": [...]}; each shoe {"shoe", "live", "files", "games",
-  "missing", "skipped"}; each game {"game", "status", "coup", "reasons",
-  "replaced", "first_at", "last_at", "changes"}; "coup" (null when voided or
+  "state_dir", "shoes": [...], "left_out": [...]}; each shoe {"shoe", "live",
+  "files", "games", "missing", "skipped"}; each left out {"file", "line",
+  "why"}; each game {"game", "status", "coup", "reasons", "replaced",
+  "first_at", "last_at", "changes"}; "coup" (null when voided or
   removed) has the keys of `scoreboard coup` (player, banker, player_total,
   banker_total, winner, player_natural, banker_natural, natural, player_pair,
   banker_pair, banker_six, dragon7, panda8); each change {"at", "kind" (dealt,
@@ -93,8 +95,11 @@ JSON: one object {"format": "scoreboard-export", "version": 1, "exported_at",
 
 An archived shoe exported gets the marker shoes/<file>.jsonl.exported (after
 the output is complete), which journal.require_export asks before pruning.
-Exit status: 0 written; 1 written but a marker could not be; 2 a bad state
-dir, shoe or -o (one line on stderr).
+Nothing that is not on the journal's hash chain is written as a game: a file
+off the chain is left out, an archive's lines from where it left the chain are
+unreadable rows; each is named on stderr and under "left_out".
+Exit status: 0 written; 1 written but a marker could not be, or something off
+the chain was left out; 2 a bad state dir, shoe or -o (one line on stderr).
 """
 
 
