@@ -214,6 +214,12 @@ def test_a_stray_directory_is_named_too(state):
     assert broken(state) == ("shoes/old", 1, STRAY)
 
 
+def test_a_file_where_shoes_should_be_is_named(state):
+    tamper.journal_alone(state)
+    (state / ARCHIVE_DIR).write_text("")
+    assert broken(state) == (ARCHIVE_DIR, 1, STRAY)
+
+
 def test_what_the_display_writes_beside_the_chain_is_no_stray(state):
     (state / "controller.json").write_text("{}")
     (state / "controller.tmp").write_text("{")

@@ -212,7 +212,7 @@ class _Verifier:
     def strays(self, archives: list[Path]) -> None:
         """The other files of the state dir: set aside, a companion, or not the display's."""
         folder = self.state_dir / ARCHIVE_DIR
-        known = {JOURNAL_NAME, ARCHIVE_DIR, *COMPANIONS}
+        known = {JOURNAL_NAME, *COMPANIONS, *([ARCHIVE_DIR] if folder.is_dir() else [])}
         for path in sorted(self.state_dir.iterdir()):
             if re.fullmatch(rf"{re.escape(JOURNAL_NAME)}\.aside-\d{{8}}-\d{{6}}(-\d+)?", path.name):
                 self.notes.append(f"{path.name}: set aside by the display, not on the chain")
