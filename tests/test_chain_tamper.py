@@ -188,6 +188,26 @@ def test_what_most_likely_happened_is_said(state, where, edit, why):
     assert broken(state) == (f"shoes/{target.name}", where, why)
 
 
+def test_a_line_that_is_no_journal_record_is_named(state):
+    target = tamper.archives(state)[1]
+    lines = tamper.lines_of(target)
+    lines[2] = b"[1, 2]\n"
+    target.write_bytes(b"".join(lines))
+    assert broken(state) == (f"shoes/{target.name}", 3, "not a journal line: not a journal record")
+
+
+def test_the_last_line_of_the_live_journal_changed_is_named_by_its_bytes(state):
+    target = state / JOURNAL_NAME
+    lines = tamper.lines_of(target)
+    lines[-1] = lines[-1].replace(b'"at":', b'"at": ', 1)  # no line after it names its hash
+    target.write_bytes(b"".join(lines))
+    assert broken(state) == (
+        JOURNAL_NAME,
+        len(lines),
+        "changed: its bytes are not as the display writes a line (canonical JSON)",
+    )
+
+
 def test_a_line_of_the_old_format_after_the_chain_began_is_named(state):
     target = tamper.archives(state)[1]
     lines = tamper.lines_of(target)
