@@ -92,6 +92,8 @@ def test_a_missing_or_emptied_live_journal_with_archives_is_broken(state):
     assert broken(state)[:2] == (JOURNAL_NAME, 1)
     assert (JOURNAL_NAME, 1) in off(state)
     (state / JOURNAL_NAME).unlink()
+    assert off(state) == []  # the archives are still followed, from the newest
+    assert verify(state).files == tuple(tamper.archives(state))
     assert broken(state) == (
         JOURNAL_NAME,
         1,
@@ -165,6 +167,11 @@ CHANGED = "changed: it does not chain to line 4 and line 6 does not chain to it"
 REMOVED = "changed, or the line after it removed: line 5 does not chain to it"
 
 
+def linked_before_second(lines: list[bytes]) -> None:
+    """A line linked to the first inserted before the second (which still names the first)."""
+    lines.insert(1, tamper.linked(lines[0], 1.0, "alert", {}))
+
+
 def linked_before_fifth(lines: list[bytes]) -> None:
     """A line linked to the fourth inserted before the fifth (which still names the fourth)."""
     lines.insert(4, tamper.linked(lines[3], 1.0, "alert", {}))
@@ -177,8 +184,9 @@ def linked_before_fifth(lines: list[bytes]) -> None:
         (5, lambda lines: lines.__setitem__(4, lines[2]), CHANGED),
         (5, linked_before_fifth, INSERTED),
         (4, lambda lines: lines.__delitem__(4), REMOVED),
+        (2, linked_before_second, "inserted: line 3 chains to line 1"),
     ],
-    ids=["copy inserted", "changed", "linked line inserted", "removed"],
+    ids=["copy inserted", "changed", "linked line inserted", "removed", "second inserted"],
 )
 def test_what_most_likely_happened_is_said(state, where, edit, why):
     target = tamper.archives(state)[1]
@@ -252,6 +260,32 @@ def test_what_the_display_writes_beside_the_chain_is_no_stray(state):
     assert report.notes == (
         f"{JOURNAL_NAME}.aside-20261201-120000: set aside by the display, not on the chain",
         f"{JOURNAL_NAME}.aside-20261201-120000-2: set aside by the display, not on the chain",
+    )
+
+
+def test_the_first_broken_link_in_chain_order_is_named(state):
+    for path, number in ((state / JOURNAL_NAME, 1), (tamper.archives(state)[0], 3)):
+        lines = tamper.lines_of(path)
+        lines[number] = lines[number].replace(b'"at":', b'"at": ', 1)
+        path.write_bytes(b"".join(lines))
+    assert broken(state)[:2] == (f"shoes/{tamper.archives(state)[0].name}", 4)
+
+
+def test_two_swapped_archives_are_named_by_the_shoe_they_hold(state):
+    first, second = tamper.archives(state)[1:3]
+    first.rename(state / "x")
+    second.rename(first)
+    (state / "x").rename(second)
+    number, shoe = next(
+        (number, row["data"]["shoe"])
+        for number, row in enumerate(tamper.records(second), start=1)
+        if row["kind"] == "event" and "shoe" in row["data"]
+    )
+    assert broken(state) == (  # the one named for the later shoe holds the earlier: first on
+        f"shoes/{second.name}",
+        number,
+        f"holds shoe {shoe!r} but its name says another (renamed, or swapped with another "
+        "archive?)",
     )
 
 

@@ -347,7 +347,7 @@ class _Verifier:
         where = {line.hash: (each, line) for each in nodes for line in each.main}
         pruned = self.pruned()
         placed: list[_File] = []
-        current = heads[-1] if heads else None
+        current = next(reversed(heads), None)
         while current is not None and current not in placed:
             placed.append(current)
             link = current.start
@@ -368,7 +368,7 @@ class _Verifier:
                     for each in nodes
                     if each not in placed and each is not self.live and each.chained
                 ]
-                earlier = left[-1] if left else None
+                earlier = next(reversed(left), None)
                 self.problem(current.path, current.main[0].number, _unlinked(earlier))
             current = earlier
         chain = placed[::-1]
@@ -388,14 +388,13 @@ class _Verifier:
         wanted = self.expect_tip
         if wanted is None:
             return
-        found = [
-            (each, line, len(each.main) - index - 1)
+        found = {
+            line.hash: (each, line, len(each.main) - index - 1)
             for each in chain
             for index, line in enumerate(each.main)
-            if line.hash == wanted
-        ]
-        if found:
-            each, line, after = found[-1]
+        }
+        if wanted in found:
+            each, line, after = found[wanted]
             self.notes.append(
                 f"the tip kept off the box is {each.name} line {line.number} "
                 f"({after} lines after it in that file)"
