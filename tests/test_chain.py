@@ -198,6 +198,10 @@ def test_a_late_completion_is_a_confirmed_branch_of_its_archive(tmp_path):
     archived.write_bytes(b"".join(lines[:-1]) + lines[-1].replace(b'"game":1', b'"game":9'))
     found = verify(tmp_path).broken
     assert (found.path, found.line) == (archived, len(lines))
+    number = 1 + [r["kind"] for r in records(tmp_path / JOURNAL_NAME)].index("completed")
+    assert (
+        found.why == f"changed: the completed record at journal.jsonl:{number} names another hash"
+    )
 
 
 def test_a_deleted_journal_carries_on_what_its_pruned_and_completed_records_named(tmp_path):

@@ -19,6 +19,7 @@ from test_chain import feed, shoe, started
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME
 from scoreboard.journal import records as journal_records
 from scoreboard.journal.chain import BrokenLink, verify
+from scoreboard.protocol import canonical_json
 
 
 @pytest.fixture(scope="module")
@@ -126,8 +127,25 @@ def test_an_empty_archive_is_off_the_chain(state):
 def test_the_state_dir_alone_is_audited_and_its_journal_without_archives_breaks(state):
     for path in tamper.archives(state):
         path.unlink()
-    found = broken(state)
-    assert found[:2] == (JOURNAL_NAME, 1) and "chains to a line no file here holds" in found[2]
+    assert broken(state) == (
+        JOURNAL_NAME,
+        1,
+        "chains to a line no file here holds: the file before it was removed without a "
+        "pruned record",
+    )
+
+
+def test_a_deleted_archive_is_named_where_the_chain_breaks(state):
+    before, gone, after = tamper.archives(state)[:3]
+    gone.unlink()
+    assert broken(state) == (
+        f"shoes/{after.name}",
+        1,
+        f"chains to a line no file here holds: shoes/{before.name}, before it, ends at line "
+        f"{len(tamper.lines_of(before))}: lines were cut from its end or its last line changed, "
+        "or a file between them was removed without a pruned record",
+    )
+    assert off(state) == []
 
 
 def test_a_changed_second_to_last_line_is_named_at_the_last(state):
@@ -281,6 +299,9 @@ def test_two_swapped_archives_are_named_by_the_shoe_they_hold(state):
         for number, row in enumerate(tamper.records(second), start=1)
         if row["kind"] == "event" and "shoe" in row["data"]
     )
+    lines = tamper.lines_of(second)
+    lines[-3] = lines[-3].replace(b'"at":', b'"at": ', 1)  # a broken link after its name's line
+    second.write_bytes(b"".join(lines))
     assert broken(state) == (  # the one named for the later shoe holds the earlier: first on
         f"shoes/{second.name}",
         number,
@@ -292,10 +313,13 @@ def test_two_swapped_archives_are_named_by_the_shoe_they_hold(state):
 def test_a_file_off_the_chain_is_named_before_a_broken_link_on_it(state):
     first = tamper.archives(state)[0]
     lines = tamper.lines_of(first)
-    first.write_bytes(b"".join([*lines[:3], lines[4], lines[3], *lines[5:]]))  # two swapped
-    assert broken(state)[:2] == (f"shoes/{first.name}", 4)
-    (state / "notes.txt").write_text("")
-    assert broken(state) == ("notes.txt", 1, STRAY)
+    row = json.loads(lines[0])
+    row["mono"] += 1
+    lines[0] = canonical_json(row) + b"\n"
+    first.write_bytes(b"".join(lines))
+    assert broken(state)[:2] == (f"shoes/{first.name}", 1)
+    source, copy = tamper.copy_archive(state)
+    assert broken(state)[:2] in ((f"shoes/{source.name}", 1), (f"shoes/{copy.name}", 1))
 
 
 def test_unreadable_cut_and_overlong_archives_are_named(state):

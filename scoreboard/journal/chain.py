@@ -325,14 +325,15 @@ class _Verifier:
 
     # -- the chain across files ------------------------------------------------------
     def pruned(self) -> dict[str, str]:
-        """The hashes pruned files ended with, as the chain's records name them: hash -> what."""
+        """The hashes pruned files' own chains ended with (``tip``; their ``last`` line, when
+        it is another, is a late completion's branch, which nothing chains from), as the
+        chain's records name them: hash -> what."""
         return {
-            data[key]: f"{data.get('file')}, pruned (a pruned record names it)"
+            data["tip"]: f"{data.get('file')}, pruned (a pruned record names it)"
             for each in self.files
             for line in each.chained
             for data in _mentioned(line.kind, line.data, PRUNED_KIND)
-            for key in ("tip", "last")
-            if isinstance(data.get(key), str)
+            if isinstance(data.get("tip"), str)
         }
 
     def walk(self) -> tuple[list[_File], list[_File]]:
