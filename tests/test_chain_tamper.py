@@ -214,6 +214,19 @@ def test_what_most_likely_happened_is_said(state, where, edit, why):
     assert broken(state) == (f"shoes/{target.name}", where, why)
 
 
+def test_a_copy_inserted_before_the_last_line_is_named_as_inserted(state):
+    target = tamper.archives(state)[1]
+    lines = tamper.lines_of(target)
+    count = len(lines)
+    lines.insert(count - 1, lines[2])  # the last line, now count + 1, still names count - 1
+    target.write_bytes(b"".join(lines))
+    assert broken(state) == (
+        f"shoes/{target.name}",
+        count,
+        f"inserted: line {count + 1} chains to line {count - 1}",
+    )
+
+
 def test_a_line_that_is_no_journal_record_is_named(state):
     target = tamper.archives(state)[1]
     lines = tamper.lines_of(target)
