@@ -103,6 +103,24 @@ def test_a_journal_deleted_under_the_display_is_a_gap_saying_what_was_lost(tmp_p
     assert gap.data["lost"]["lines"] == 7 and gap.data["dropped"] == 1
 
 
+def test_a_journal_deleted_or_emptied_while_the_display_was_off_is_a_gap(tmp_path):
+    for what in ("missing", "empty"):
+        journal, table = started(tmp_path)
+        feed(journal, table, shoe(f"A{what}") + shoe(f"B{what}", 2))
+        journal.close()
+        assert intact(tmp_path)
+        if what == "missing":
+            (tmp_path / JOURNAL_NAME).unlink()
+        else:
+            (tmp_path / JOURNAL_NAME).write_bytes(b"")
+        assert not verify(tmp_path).ok  # audit says so while the display is off...
+        journal, table = started(tmp_path)
+        feed(journal, table, shoe(f"C{what}", 1))
+        journal.close()
+        gap = intact(tmp_path).gaps[-1]  # ... and the display's next start writes it down
+        assert gap.data["why"] == f"journal.jsonl was {what} at start; the board started empty"
+
+
 def test_a_journal_replaced_under_the_display_is_set_aside_and_the_gap_says_so(tmp_path):
     journal, table = started(tmp_path)
     feed(journal, table, shoe("A", 3))
@@ -180,6 +198,10 @@ def test_a_late_completion_is_a_confirmed_branch_of_its_archive(tmp_path):
     archived.write_bytes(b"".join(lines[:-1]) + lines[-1].replace(b'"game":1', b'"game":9'))
     found = verify(tmp_path).broken
     assert (found.path, found.line) == (archived, len(lines))
+    number = 1 + [r["kind"] for r in records(tmp_path / JOURNAL_NAME)].index("completed")
+    assert (
+        found.why == f"changed: the completed record at journal.jsonl:{number} names another hash"
+    )
 
 
 def test_a_deleted_journal_carries_on_what_its_pruned_and_completed_records_named(tmp_path):

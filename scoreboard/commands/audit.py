@@ -1,16 +1,21 @@
-"""``scoreboard audit STATE_DIR [--json]``: verify a display's journal chain and list what it holds.
+"""``scoreboard audit STATE_DIR [--json] [--expect-tip HASH]``: verify a display's journal
+chain and list what it holds.
 
 Exit status 0 when the chain is intact, 1 naming the file and line of the first
-broken link, 2 when STATE_DIR is not a display's state dir.  The listing: every
-shoe the chain holds (games, voids, corrections, refused messages, alerts), the
-gaps the display wrote down (when it could not write, and why) and notes (a torn
-last line, files set aside).  ``--json`` prints the same as one JSON object.
+broken link (a file not on the chain is one), 2 when STATE_DIR is not a
+display's state dir.  The listing: the chain's tip (its last line's hash, for
+surveillance to keep off the box and give back as ``--expect-tip``), every shoe
+the files hold (games, voids, corrections, refused messages, alerts; a file not
+on the chain is marked so), the gaps the display wrote down (when it could not
+write, and why) and notes (a torn last line, files set aside).  ``--json``
+prints the same as one JSON object.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -29,18 +34,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Verify the hash chain of a display's state dir (archived shoes, then the live "
             "journal) and list the shoes and games it holds with voids, corrections, refused "
-            "messages, alerts and the gaps the display recorded. Exit 0 when intact, 1 naming "
-            "the file and line of the first broken link, 2 when STATE_DIR is not a state dir."
+            "messages, alerts and the gaps the display recorded, and print the chain's tip "
+            "(its last line's hash). Exit 0 when intact, 1 naming the file and line of the "
+            "first broken link (or a file not on the chain), 2 when STATE_DIR is not a state dir."
         ),
     )
     parser.add_argument("state_dir", metavar="STATE_DIR", type=Path, help="the display's state dir")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--expect-tip",
+        metavar="HASH",
+        type=tip_hash,
+        help="a tip printed by an earlier audit and kept off the box: exit 1 when that line "
+        "is no longer on the chain (its end cut, or rewritten)",
+    )
     parser.set_defaults(func=run)
+
+
+def tip_hash(text: str) -> str:
+    """A tip as audit prints it: 64 hexadecimal digits (a SHA-256)."""
+    if re.fullmatch(r"[0-9a-fA-F]{64}", text) is None:
+        raise argparse.ArgumentTypeError(
+            f"{text[:80]!r} is not a tip: audit prints it as 64 hexadecimal digits"
+        )
+    return text.lower()
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        report = verify(args.state_dir)
+        report = verify(args.state_dir, expect_tip=args.expect_tip)
     except NotAStateDir as error:
         raise UsageError(str(error)) from None
     except OSError as error:
@@ -74,11 +96,14 @@ def as_text(report: ChainReport, shoes: list[ShoeHeld], state_dir: Path) -> str:
     else:
         where = _name(report.broken.path, state_dir)
         out.append(f"{state_dir}: BROKEN at {where} line {report.broken.line}: {report.broken.why}")
+    out.append(f"tip: {_tip_line(report, state_dir)}")
     if report.legacy:
         out.append(f"  {report.legacy} unchained lines of the old format before the chain began")
+    off = _off(report)
     out.append("shoes:")
     for shoe in shoes:
-        out.append(f"  {_name(shoe.path, state_dir)}: {_shoe_line(shoe)}")
+        mark = " (NOT ON THE CHAIN)" if shoe.path in off else ""
+        out.append(f"  {_name(shoe.path, state_dir)}{mark}: {_shoe_line(shoe)}")
         out += [f"    game {c.game} {_verb(c.kind)}{_reason(c.reason)} (line {c.line})"
                 for c in shoe.changes]  # fmt: skip
         out += [f"    game {game}: a refused coup (line {line})" for game, line in shoe.refused]
@@ -90,6 +115,19 @@ def as_text(report: ChainReport, shoes: list[ShoeHeld], state_dir: Path) -> str:
     # Shoe ids, reasons and file names come from the feed and the disk: no line may hide
     # a control or direction-changing character that reverses or splits it.
     return "\n".join(escaped(line) for line in out) + "\n"
+
+
+def _off(report: ChainReport) -> set[Path]:
+    """The files no line of which is on the chain."""
+    return {each.path for each in report.off if each.line == 1}
+
+
+def _tip_line(report: ChainReport, state_dir: Path) -> str:
+    """The chain's last line: its hash (what surveillance keeps off the box), file and line."""
+    tip = report.tip
+    if tip is None:
+        return "none (the chain holds no line)"
+    return f"{tip.line.hash} ({_name(tip.path, state_dir)} line {tip.line.number})"
 
 
 def _shoe_line(shoe: ShoeHeld) -> str:
@@ -142,19 +180,28 @@ def _alert_line(alert: dict[str, Any]) -> str:
 
 
 def as_json(report: ChainReport, shoes: list[ShoeHeld], state_dir: Path) -> dict[str, Any]:
-    broken = report.broken
+    broken, tip = report.broken, report.tip
+    off = _off(report)
     return {
         "state_dir": str(state_dir),
         "ok": report.ok,
         "broken": None
         if broken is None
         else {"file": _name(broken.path, state_dir), "line": broken.line, "why": broken.why},
+        "tip": None
+        if tip is None
+        else {"hash": tip.line.hash, "file": _name(tip.path, state_dir), "line": tip.line.number},
+        "off": [
+            {"file": _name(each.path, state_dir), "line": each.line, "why": each.why}
+            for each in report.off
+        ],
         "files": [_name(path, state_dir) for path in report.files],
         "records": report.records,
         "legacy": report.legacy,
         "shoes": [
             {
                 "file": _name(shoe.path, state_dir),
+                "on_chain": shoe.path not in off,
                 "shoe": shoe.shoe,
                 "games": shoe.games,
                 "numbers": list(shoe.numbers),

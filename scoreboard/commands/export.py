@@ -4,7 +4,8 @@ For auditors and surveillance: every game number a shoe showed, its cards in
 deal order, totals and outcomes (as the core settled them: nothing is worked
 out again here), whether it was voided or corrected, why and what it replaced,
 and when.  The history is :mod:`scoreboard.journal.history`'s; this module only
-writes it out.  An archived shoe written out whole gets its export marker
+writes it out, leaving out what ``scoreboard audit`` finds off the hash chain.
+An archived shoe written out whole gets its export marker
 (:func:`scoreboard.journal.exports.mark_exported`), never before the output is
 complete; the live shoe never gets one (it is not finished).
 """
@@ -27,6 +28,7 @@ from scoreboard.cli import UsageError
 from scoreboard.core.rules import Coup, deal_order
 from scoreboard.core.visible import escaped
 from scoreboard.journal.archive import ARCHIVE_DIR
+from scoreboard.journal.chain import BrokenLink, NotAStateDir, verify
 from scoreboard.journal.disk import replace_durably, why
 from scoreboard.journal.exports import mark_exported
 from scoreboard.journal.history import GameHistory, HistoryError, ShoeHistory, read_state
@@ -80,9 +82,10 @@ CSV: UTF-8 with a byte-order mark (so Excel reads accents and 莊 right), CRLF
   bidirectional overrides are written as \\xNN / \\uNNNN.
 
 JSON: one object {"format": "scoreboard-export", "version": 1, "exported_at",
-  "state_dir", "shoes": [...]}; each shoe {"shoe", "live", "files", "games",
-  "missing", "skipped"}; each game {"game", "status", "coup", "reasons",
-  "replaced", "first_at", "last_at", "changes"}; "coup" (null when voided or
+  "state_dir", "shoes": [...], "left_out": [...]}; each shoe {"shoe", "live",
+  "files", "games", "missing", "skipped"}; each left out {"file", "line",
+  "why"}; each game {"game", "status", "coup", "reasons", "replaced",
+  "first_at", "last_at", "changes"}; "coup" (null when voided or
   removed) has the keys of `scoreboard coup` (player, banker, player_total,
   banker_total, winner, player_natural, banker_natural, natural, player_pair,
   banker_pair, banker_six, dragon7, panda8); each change {"at", "kind" (dealt,
@@ -92,8 +95,11 @@ JSON: one object {"format": "scoreboard-export", "version": 1, "exported_at",
 
 An archived shoe exported gets the marker shoes/<file>.jsonl.exported (after
 the output is complete), which journal.require_export asks before pruning.
-Exit status: 0 written; 1 written but a marker could not be; 2 a bad state
-dir, shoe or -o (one line on stderr).
+Nothing that is not on the journal's hash chain is written as a game: a file
+off the chain is left out, an archive's lines from where it left the chain are
+unreadable rows; each is named on stderr and under "left_out".
+Exit status: 0 written; 1 written but a marker could not be, or something off
+the chain was left out; 2 a bad state dir, shoe or -o (one line on stderr).
 """
 
 
@@ -120,14 +126,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     state_dir = Path(args.state_dir)
+    left_out = off_chain(state_dir)
     try:
-        shoes = read_state(state_dir)
+        shoes = read_state(state_dir, {name: (link.line, link.why) for name, link in left_out})
     except HistoryError as error:
         raise UsageError(str(error)) from None
     chosen = choose(shoes, args.shoe, state_dir)
     output = None if args.output in (None, "-") else Path(args.output)
     fmt = args.format or ("json" if output is not None and output.suffix == ".json" else "csv")
-    data = to_csv(chosen) if fmt == "csv" else to_json(chosen, state_dir, time.time())
+    now = time.time()
+    data = to_csv(chosen) if fmt == "csv" else to_json(chosen, state_dir, now, left_out)
     if output is None:
         try:
             sys.stdout.buffer.write(data)
@@ -138,7 +146,28 @@ def run(args: argparse.Namespace) -> int:
         write_output(output, data, state_dir)
     _summarise(chosen, output)
     target = "stdout" if output is None else str(output.resolve())
-    return mark(chosen, state_dir, fmt, target)
+    for name, link in left_out:
+        print(
+            f"scoreboard export: {name} line {link.line}: {link.why}: no line of it from "
+            "there is exported as a game (`scoreboard audit` says more)",
+            file=sys.stderr,
+        )
+    return max(mark(chosen, state_dir, fmt, target), 1 if left_out else 0)
+
+
+def off_chain(state_dir: Path) -> list[tuple[str, BrokenLink]]:
+    """The journal files export would read that are not on the hash chain (whole or from a line)."""
+    try:
+        report = verify(state_dir)
+    except NotAStateDir:
+        return []  # read_state says what is wrong, in the export's words
+    except OSError as error:
+        raise UsageError(f"cannot read {state_dir} ({why(error)})") from None
+    return [
+        (link.path.relative_to(state_dir).as_posix(), link)
+        for link in report.off
+        if link.path.suffix == ".jsonl" and link.path.is_relative_to(state_dir)
+    ]
 
 
 def write_output(output: Path, data: bytes, state_dir: Path) -> None:
@@ -319,7 +348,12 @@ def iso(at: float) -> str:
 # -- JSON ------------------------------------------------------------------------
 
 
-def to_json(shoes: Iterable[ShoeHistory], state_dir: Path, now: float) -> bytes:
+def to_json(
+    shoes: Iterable[ShoeHistory],
+    state_dir: Path,
+    now: float,
+    left_out: Iterable[tuple[str, BrokenLink]] = (),
+) -> bytes:
     """The JSON document: one object, its ``shoes`` one object each (keys always present)."""
     document = {
         "format": "scoreboard-export",
@@ -327,6 +361,7 @@ def to_json(shoes: Iterable[ShoeHistory], state_dir: Path, now: float) -> bytes:
         "exported_at": iso(now),
         "state_dir": str(state_dir.resolve()),
         "shoes": [shoe_json(shoe) for shoe in shoes],
+        "left_out": [{"file": name, "line": link.line, "why": link.why} for name, link in left_out],
     }
     text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     return text.encode("utf-8", "backslashreplace")

@@ -32,7 +32,8 @@ retention removes (and for a journal without games replaced by the next shoe);
 ``completed`` confirming a late snapshot appended to its archive (a branch off
 the chain); ``alert`` for each integrity alert.  Lines of the old format (no
 ``prev``) stay as unchained legacy lines and the chain starts after them.
-``scoreboard audit`` verifies it all (:func:`scoreboard.journal.chain.verify`).
+``scoreboard audit`` verifies it all (:func:`scoreboard.journal.chain.verify`):
+every file of the state directory is on the chain or named as not on it.
 
 The package: ``writer`` holds :class:`Journal` (the appending file, losing track
 of it, the rewrite from the table), ``pending`` what waits for the disk,

@@ -7,31 +7,44 @@ from the live journal by those hashes, file by file, and reports the first
 broken link in chain order, with the file and line: a changed byte, a removed
 or inserted line, a file cut short, an archive removed without a ``pruned``
 record naming it, an archive renamed or swapped (its name says another shoe).
+Every file of the state dir is examined: one the chain does not reach, or one
+the display does not write, is named as not on the chain (``off``).
 
 What the chain knows of itself is accepted, never hidden: a file that starts
 with a ``gap`` or ``pruned`` record naming (``after``) where the chain was
 before lines it lost or dropped; an oldest archive chained to a pruned file's
 end; a late snapshot appended to an archive (a branch confirmed by a
-``completed`` record naming its file, line and hash); lines of the old format
-without ``prev`` before the chain began (legacy, unchained).  A torn last line
-of the live journal is what a power cut leaves: noted, not a broken link.
+``completed`` record naming its file, line and hash); a file the display set
+aside (named in a note, never read); lines of the old format without ``prev``
+before the chain began (legacy: only where the chain begins on them, and dated
+before its first chained line).  Only chained lines count as records: a ``completed``, ``gap``
+or ``pruned`` line without ``prev`` says nothing.  A torn last line of the live
+journal is what a power cut leaves: noted, not a broken link.
 
 What a hash chain without a key cannot prove: a line removed from the end of the
 live journal, or a whole chain rewritten by someone who recomputes every hash.
+The chain's ``tip`` (its last line's hash) kept off the box proves both:
+``verify(state_dir, expect_tip=...)`` says when that line is no longer on it.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from scoreboard.journal.archive import ARCHIVE_DIR, named_for, shoe_of
+from scoreboard.journal.exports import MARKER_SUFFIX
 from scoreboard.journal.links import ZERO, Line, read_lines, start_link
 from scoreboard.journal.records import COMPLETED_KIND, GAP_KIND, PRUNED_KIND
 
 JOURNAL_NAME = "journal.jsonl"
+#: Files of a state dir that are not records: the keypad's session store
+#: (``scoreboard.controller.sessions.STATE_NAME``, and its temporary while it is written).
+COMPANIONS = frozenset({"controller.json", "controller.tmp"})
 
 
 class NotAStateDir(Exception):
@@ -67,16 +80,22 @@ class Held:
 
 @dataclass(frozen=True, slots=True)
 class ChainReport:
-    """What :func:`verify` found: ``ok`` when no link is broken."""
+    """What :func:`verify` found: ``ok`` when no link is broken.
+
+    ``off``: what is not on the chain, each from its ``line`` on (1: the whole
+    file), and why.  ``tip``: the chain's last line (None: it holds none).
+    """
 
     ok: bool
     files: tuple[Path, ...]
     records: int
     broken: BrokenLink | None
     gaps: tuple[Gap, ...]
-    legacy: int = 0
+    legacy: int = 0  # pragma: no mutate (every report names it)
     notes: tuple[str, ...] = ()
     held: tuple[Held, ...] = ()
+    off: tuple[BrokenLink, ...] = ()
+    tip: Held | None = None
 
 
 @dataclass
@@ -85,17 +104,24 @@ class _File:
     name: str  # as records name it: journal.jsonl, shoes/<file>
     lines: tuple[Line, ...] = ()
     main: list[Line] = field(default_factory=list)
-    legacy: int = 0
-    torn: int = 0
+    legacy: int = 0  # pragma: no mutate (check_file counts it from 0)
     start: str | None = None
 
     @property
     def end(self) -> str | None:
         return self.main[-1].hash if self.main else None
 
+    @property
+    def chained(self) -> list[Line]:
+        """Its lines that count as records: those after its old-format prefix."""
+        return self.main[self.legacy :]
 
-def verify(state_dir: str | os.PathLike[str]) -> ChainReport:
+
+def verify(state_dir: str | os.PathLike[str], *, expect_tip: str | None = None) -> ChainReport:
     """Verify the whole chain of ``state_dir``; raises :class:`NotAStateDir`.
+
+    ``expect_tip``: a hash kept off the box; the chain is broken when no line of it
+    (nor a ``pruned`` or ``gap`` record on it) has that hash any more.
 
     >>> import tempfile
     >>> verify(tempfile.mkdtemp()).ok
@@ -103,7 +129,7 @@ def verify(state_dir: str | os.PathLike[str]) -> ChainReport:
     ...
     scoreboard.journal.chain.NotAStateDir: ... holds neither journal.jsonl nor shoes/
     """
-    return _Verifier(_state_dir(Path(state_dir))).run()
+    return _Verifier(_state_dir(Path(state_dir)), expect_tip).run()
 
 
 def _state_dir(path: Path) -> Path:
@@ -119,9 +145,11 @@ def _state_dir(path: Path) -> Path:
 
 
 class _Verifier:
-    def __init__(self, state_dir: Path) -> None:
+    def __init__(self, state_dir: Path, expect_tip: str | None = None) -> None:
         self.state_dir = state_dir
+        self.expect_tip = expect_tip
         self.problems: list[tuple[Path, int, str]] = []
+        self.off: list[BrokenLink] = []
         self.notes: list[str] = []
         self.files: list[_File] = []
         self.live: _File | None = None
@@ -129,25 +157,32 @@ class _Verifier:
     def problem(self, path: Path, line: int, why: str) -> None:
         self.problems.append((path, line, why))
 
+    def not_on_chain(self, path: Path, line: int, why: str) -> None:
+        """``path`` from ``line`` on is not on the chain: a broken link, and named in ``off``."""
+        self.problem(path, line, why)
+        self.off.append(BrokenLink(path, line, why))
+
     # -- reading -----------------------------------------------------------------
     def read(self) -> None:
         folder = self.state_dir / ARCHIVE_DIR
         archives = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+        self.strays(archives)
         paths = [*archives, self.state_dir / JOURNAL_NAME]
         for path in paths:
             name = path.name if path.parent == self.state_dir else f"{ARCHIVE_DIR}/{path.name}"
             if not path.exists():
-                self.notes.append(f"{name}: missing (the display has not started since?)")
+                self.missing(path, archives)
                 continue
             each = _File(path, name)
             try:
                 if path.is_dir():
-                    raise IsADirectoryError(21, "a directory where a journal file should be")
+                    why = "a directory where a journal file should be"
+                    raise IsADirectoryError(21, why)  # pragma: no mutate (errno unread)
                 read = read_lines(path)
             except OSError as error:
                 self.problem(path, 1, f"unreadable ({error.strerror or error})")
                 continue
-            each.lines, each.torn = read.lines, read.torn
+            each.lines = read.lines
             if read.cut is not None:
                 self.problem(path, read.cut, "longer than any journal line: the rest is not read")
             if read.torn and name == JOURNAL_NAME:
@@ -157,24 +192,57 @@ class _Verifier:
                 )
             elif read.torn:
                 self.problem(path, len(read.lines) + 1, "an incomplete line: the file was cut")
+            if not read.lines and not read.torn and archives:
+                self.not_on_chain(path, 1, _EMPTY_LIVE if name == JOURNAL_NAME else _EMPTY)
             self.files.append(each)
         self.live = next((f for f in self.files if f.name == JOURNAL_NAME), None)
-        for aside in sorted(self.state_dir.glob(f"{JOURNAL_NAME}.aside-*")):
-            self.notes.append(f"{aside.name}: set aside by the display, not on the chain")
+
+    def missing(self, path: Path, archives: list[Path]) -> None:
+        """The live journal is not there: before any shoe, or deleted while the display was off."""
+        if not archives:
+            self.notes.append(f"{path.name}: missing (the display has not started since?)")
+            return
+        self.problem(
+            path,
+            1,
+            f"missing, yet {ARCHIVE_DIR}/ holds archives: the live journal after them was "
+            "deleted (the display, started again, records a gap saying so)",
+        )
+
+    def strays(self, archives: list[Path]) -> None:
+        """The other files of the state dir: set aside, a companion, or not the display's."""
+        folder = self.state_dir / ARCHIVE_DIR
+        known = {JOURNAL_NAME, *COMPANIONS, *([ARCHIVE_DIR] if folder.is_dir() else [])}
+        for path in sorted(self.state_dir.iterdir()):
+            if re.fullmatch(rf"{re.escape(JOURNAL_NAME)}\.aside-\d{{8}}-\d{{6}}(-\d+)?", path.name):
+                self.notes.append(f"{path.name}: set aside by the display, not on the chain")
+            elif path.name not in known:
+                self.stray(path)
+        if folder.is_dir():
+            known = {path.name for path in archives}
+            for path in sorted(folder.iterdir()):
+                if path.name not in known and not path.name.endswith(f".jsonl{MARKER_SUFFIX}"):
+                    self.stray(path)
+
+    def stray(self, path: Path) -> None:
+        self.not_on_chain(path, 1, "not on the chain: not a file the display writes (not examined)")
 
     # -- the lines of each file ----------------------------------------------------
-    def branches(self) -> dict[tuple[str, int], tuple[str, Path, int]]:
-        """The archive lines ``completed`` records confirm: (file, line) -> hash, where."""
+    def branches(self, files: list[_File]) -> dict[tuple[str, int], tuple[str, Path, int]]:
+        """The archive lines ``completed`` records of ``files`` confirm: (file, line) -> hash,
+        where.  Only chained lines confirm: the old format never wrote ``completed``."""
         found = {}
-        for each in self.files:
+        for each in files:
             for line in each.lines:
+                if line.prev is None:
+                    continue
                 for data in _mentioned(line.kind, line.data, COMPLETED_KIND):
                     key = (str(data.get("file")), data.get("line"))
                     found[key] = (str(data.get("hash")), each.path, line.number)
         return found  # type: ignore[return-value]
 
     def check_file(self, each: _File, branches: dict[tuple[str, int], Any]) -> None:
-        main = []
+        main, each.legacy = [], 0
         for line in each.lines:
             named = branches.get((each.name, line.number))
             if named is None:
@@ -256,19 +324,21 @@ class _Verifier:
             )
 
     # -- the chain across files ------------------------------------------------------
-    def pruned(self) -> set[str]:
-        """The hashes pruned files ended with, as the chain's records name them."""
+    def pruned(self) -> dict[str, str]:
+        """The hashes pruned files' own chains ended with (``tip``; their ``last`` line, when
+        it is another, is a late completion's branch, which nothing chains from), as the
+        chain's records name them: hash -> what."""
         return {
-            data[key]
+            data["tip"]: f"{data.get('file')}, pruned (a pruned record names it)"
             for each in self.files
-            for line in each.main
+            for line in each.chained
             for data in _mentioned(line.kind, line.data, PRUNED_KIND)
-            for key in ("tip", "last")
-            if isinstance(data.get(key), str)
+            if isinstance(data.get("tip"), str)
         }
 
-    def walk(self) -> list[_File]:
-        """The files in chain order, followed back from the live journal by their links."""
+    def walk(self) -> tuple[list[_File], list[_File]]:
+        """The files in chain order, followed back from the live journal by their links,
+        and the files of old-format lines before the chain began."""
         nodes = [each for each in self.files if each.main]
         ends = {each.end: each for each in nodes}
         starts = {each.start for each in nodes}
@@ -278,7 +348,7 @@ class _Verifier:
         where = {line.hash: (each, line) for each in nodes for line in each.main}
         pruned = self.pruned()
         placed: list[_File] = []
-        current = heads[-1] if heads else None
+        current = next(reversed(heads), None)
         while current is not None and current not in placed:
             placed.append(current)
             link = current.start
@@ -287,53 +357,145 @@ class _Verifier:
             earlier = ends.get(link)
             if earlier is None and link in where:
                 earlier, line = where[link]
-                self.problem(
+                self.not_on_chain(
                     earlier.path,
                     line.number + 1,
                     f"not on the chain: {current.name} "
                     f"goes on from line {line.number}; the lines after it were added",
                 )
             if earlier is None:
-                left = [each for each in nodes if each not in placed and each is not self.live]
-                earlier = left[-1] if left else None
+                left = [
+                    each
+                    for each in nodes
+                    if each not in placed and each is not self.live and each.chained
+                ]
+                earlier = next(reversed(left), None)
                 self.problem(current.path, current.main[0].number, _unlinked(earlier))
             current = earlier
+        chain = placed[::-1]
         rest = [each for each in nodes if each not in placed]
+        legacy = [each for each in rest if _before(each, chain)]
         for each in rest:
-            if not each.legacy or len(each.main) > each.legacy:
-                self.problem(each.path, 1, "not on the chain: no later file chains to it")
-        return [*rest, *reversed(placed)]
+            if each in legacy:
+                continue
+            if len(each.main) > each.legacy:
+                self.not_on_chain(each.path, 1, "not on the chain: no later file chains to it")
+            else:
+                self.not_on_chain(each.path, 1, _LATE_LEGACY)
+        return chain, legacy
 
-    def run(self) -> ChainReport:
-        self.read()
-        branches = self.branches()
+    def expected(self, chain: list[_File], gaps: list[Gap]) -> None:
+        """Is the tip kept off the box still a line of the chain (or named by its records)?"""
+        wanted = self.expect_tip
+        if wanted is None:
+            return
+        found = {
+            line.hash: (each, line, len(each.main) - index - 1)
+            for each in chain
+            for index, line in enumerate(each.main)
+        }
+        if wanted in found:
+            each, line, after = found[wanted]
+            self.notes.append(
+                f"the tip kept off the box is {each.name} line {line.number} "
+                f"({after} lines after it in that file)"
+            )
+            return
+        named = self.pruned().get(wanted) or self.lost(gaps).get(wanted)
+        if named is not None:
+            self.notes.append(f"the tip kept off the box was the end of {named}")
+            return
+        last = chain[-1] if chain else None
+        self.problem(
+            last.path if last is not None else self.state_dir / JOURNAL_NAME,
+            last.main[-1].number + 1 if last is not None else 1,
+            f"the tip kept off the box ({wanted[:16]}...) is not on the chain: lines were cut "
+            "from its end, or it was rewritten from there",
+        )
+
+    @staticmethod
+    def lost(gaps: list[Gap]) -> dict[str, str]:
+        """The last hashes of journals the chain's ``gap`` records say were lost: hash -> what."""
+        return {
+            str(lost.get("last")): f"{lost.get('file')}, lost (a gap says so)"
+            for lost in (gap.data.get("lost") for gap in gaps)
+            if isinstance(lost, dict)
+        }
+
+    def check(self, branches: dict[tuple[str, int], Any]) -> tuple[list[_File], list[_File]]:
+        """Every file's lines, then the chain across them (:meth:`walk`)."""
         for each in self.files:
             self.check_file(each, branches)
             self.check_names(each)
-        order = self.walk()
+        return self.walk()
+
+    def run(self) -> ChainReport:
+        self.read()
+        read = list(self.problems), list(self.off)
+        chain, _ = self.check(self.branches(self.files))
+        # Again with the completions the chain's own files confirm: one confirmed off the
+        # chain confirms nothing (the line it names stays in its file's own chain).
+        self.problems, self.off = list(read[0]), list(read[1])
+        chain, legacy = self.check(self.branches(chain))
+        order = [*legacy, *chain]
+        on = {each.path for each in order}
+        gaps = [
+            Gap(each.path, line.number, line.data)
+            for each in chain
+            for line in each.chained
+            if line.kind == GAP_KIND and isinstance(line.data, dict)
+        ]
+        self.expected(chain, gaps)
         ranks = {each.path: rank for rank, each in enumerate(order)}
         first = min(self.problems, key=lambda p: (ranks.get(p[0], -1), p[1]), default=None)
-        order = [*(each for each in self.files if each.lines and not each.main), *order]
+        stray = [each for each in self.files if each.path not in on and each.main]
+        order = [*(each for each in self.files if each.lines and not each.main), *stray, *order]
         held = [
             Held(each.path, line, line.number not in {own.number for own in each.main})
             for each in order
             for line in each.lines
         ]
-        gaps = [
-            Gap(h.path, h.line.number, h.line.data)
-            for h in held
-            if h.line.kind == GAP_KIND and isinstance(h.line.data, dict)
-        ]
+        tip = chain[-1] if chain else None
         return ChainReport(
             ok=first is None,
             files=tuple(each.path for each in order),
             records=len(held),
             broken=None if first is None else BrokenLink(*first),
             gaps=tuple(gaps),
-            legacy=sum(each.legacy for each in order),
+            legacy=sum(each.legacy for each in [*legacy, *chain[:1]]),
             notes=tuple(self.notes),
             held=tuple(held),
+            off=tuple(self.off),
+            tip=None if tip is None else Held(tip.path, tip.main[-1]),
         )
+
+
+def _before(each: _File, chain: list[_File]) -> bool:
+    """Whether ``each``, of old-format lines alone, was written before the chain began:
+    the chain begins on old-format lines, and every line of ``each`` is dated before its
+    first chained line."""
+    if not chain or not chain[0].legacy or len(each.main) > each.legacy:
+        return False
+    chained = [line for file in chain for line in file.chained]
+    began = _at(chained[0]) if chained else math.inf
+    return all(_at(line) <= began for line in each.main)
+
+
+def _at(line: Line) -> float:
+    """A line's wall-clock time; NaN (never before anything) when it has none."""
+    at = line.record.get("at") if line.record is not None else None
+    return float(at) if isinstance(at, int | float) and not isinstance(at, bool) else math.nan
+
+
+_LATE_LEGACY = (
+    "not on the chain: lines of the old format (no prev), yet the chain does not begin on "
+    "old lines, or these are dated after it began (placed here later?)"
+)
+_EMPTY_LIVE = (
+    "empty, yet shoes/ holds archives: its lines were removed (the display never leaves "
+    "its journal empty)"
+)
+_EMPTY = "not on the chain: empty (the display never archives an empty journal)"
 
 
 def _unlinked(earlier: _File | None) -> str:

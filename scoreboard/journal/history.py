@@ -34,7 +34,7 @@ import enum
 import json
 import logging
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -333,11 +333,17 @@ def _restore(table: TableState, entry: Entry, record: Restore) -> Skipped | None
 # -- the files -----------------------------------------------------------------
 
 
-def read_state(state_dir: Path) -> tuple[ShoeHistory, ...]:
+def read_state(
+    state_dir: Path, off: Mapping[str, tuple[int, str]] | None = None
+) -> tuple[ShoeHistory, ...]:
     """Every shoe of ``state_dir`` in chain order (archived oldest first, then the live one).
 
-    Raises :class:`HistoryError` when it is no directory or holds no journal.
+    ``off``: what is not on the hash chain (``shoes/<file>`` -> the line it leaves it
+    from, 1: the whole file, and why): a whole file is left out, the lines of the rest
+    come as unreadable, never as games.  Raises :class:`HistoryError` when it is no directory
+    or holds no journal.
     """
+    off = off or {}
     if not state_dir.is_dir():
         what = "does not exist" if not state_dir.exists() else "is not a directory"
         raise HistoryError(f"state dir {state_dir} {what}")
@@ -348,8 +354,12 @@ def read_state(state_dir: Path) -> tuple[ShoeHistory, ...]:
         raise HistoryError(
             f"state dir {state_dir} holds no journal ({JOURNAL_NAME} or {ARCHIVE_DIR}/*.jsonl)"
         )
-    entries = {path: list(read_entries(path, path.relative_to(state_dir).as_posix()))
-               for path in files}  # fmt: skip
+    names = {path: path.relative_to(state_dir).as_posix() for path in files}
+    entries = {
+        path: list(read_entries(path, name, off.get(name)))
+        for path, name in names.items()
+        if off.get(name, (0, ""))[0] != 1
+    }
     found = {path: histories(held) for path, held in entries.items()}
     by_shoe: dict[str, list[Path]] = {}
     for path, shoes in found.items():
@@ -365,11 +375,12 @@ def read_state(state_dir: Path) -> tuple[ShoeHistory, ...]:
     return tuple(result)
 
 
-def read_entries(path: Path, name: str) -> Iterator[Entry]:
+def read_entries(path: Path, name: str, off: tuple[int, str] | None = None) -> Iterator[Entry]:
     """The records of the journal file ``path`` (called ``name`` in the history).
 
     A line that cannot be read comes as :class:`Unreadable` and is logged as a
-    warning naming ``path`` and its line; an unreadable file, as one such line 0.
+    warning naming ``path`` and its line; an unreadable file, as one such line 0;
+    so does every line from ``off``'s on (not on the hash chain), with its why.
     """
     try:
         raw = read_all(path)
@@ -383,6 +394,8 @@ def read_entries(path: Path, name: str) -> Iterator[Entry]:
             continue
         if number == len(lines):  # no newline after it: a power cut mid-write
             entry: Entry | None = Entry(math.nan, Unreadable("a torn last line (power cut?)"))
+        elif off is not None and number >= off[0]:
+            entry = Entry(math.nan, Unreadable(off[1]))
         else:
             entry = _decode(line, name, number)
         if entry is None:

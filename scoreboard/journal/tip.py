@@ -81,8 +81,9 @@ class ChainTip:
         self.read(raw or b"", state_dir)
         if unreadable:
             self.trouble(f"journal.jsonl was unreadable ({unreadable})")
-        elif raw is None and self.tip != ZERO:  # archives, yet no journal after them
-            self.trouble("journal.jsonl was missing at start; the board started empty")
+        elif not raw and not torn and self.tip != ZERO:  # archives, yet no journal after them
+            what = "missing" if raw is None else "empty"
+            self.trouble(f"journal.jsonl was {what} at start; the board started empty")
         if torn:
             why = f"a torn last line of {torn} bytes was cut (a power cut mid-write?)"
             self.trouble(why, self.last_at)
