@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from fractions import Fraction
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,7 @@ from scoreboard.core.integrity import (
     RUN,
     AlertKind,
     IntegrityAlert,
+    ShoeIntegrity,
     false_alarm_bound,
 )
 from scoreboard.core.rules import Game, Winner, deal_coup, result_coup
@@ -90,6 +93,21 @@ def test_a_card_seen_once_more_than_one_deck_holds_it_counts_the_burn_too() -> N
     assert again.alerts == () and len(table.alerts) == 1
 
 
+def test_an_alert_the_burn_raises_is_of_game_0() -> None:
+    table = deal([NewShoe("S1", decks=1)])
+    applied = apply_event(table, Burn(tuple(parse_cards(["AS", "AS"])), shoe="S1"))
+    assert [(a.game, a.detail) for a in applied.alerts] == [(0, "A♠ seen 2 times in 1 deck")]
+
+
+def test_the_alert_kinds_are_the_display_status_schemas() -> None:
+    """The kind is published as it is (display status, journal): the schema lists each."""
+    schema = json.loads(
+        resources.files("scoreboard.schemas").joinpath("display_status.json").read_text()
+    )
+    kinds = schema["properties"]["alerts"]["items"]["properties"]["kind"]["enum"]
+    assert [kind.value for kind in AlertKind] == kinds
+
+
 def test_the_same_burn_delivered_twice_counts_once() -> None:
     burn = Burn(tuple(parse_cards(["AS"])), shoe="S1")
     table = deal([NewShoe("S1", decks=1), burn])
@@ -104,6 +122,37 @@ def test_a_corrected_coup_takes_its_cards_with_it() -> None:
     apply_event(table, Correct("S1", Game(1, coup("2S", "3C", "KD", "6H")), "misread"))
     applied = apply_event(table, CoupReceived("S1", Game(2, coup("AS", "4C", "KH", "5H"))))
     assert applied.alerts == () and table.alerts == ()
+
+
+def test_a_corrected_coup_takes_its_suitless_cards_with_it_by_rank() -> None:
+    burn = Burn(tuple(parse_cards(["A", "A", "A"])))
+    table = deal(
+        [NewShoe("S1", decks=1), burn, CoupReceived("S1", Game(1, coup("A", "K", "8", "9")))]
+    )
+    apply_event(table, Correct("S1", Game(1, coup("2", "K", "7", "9")), "misread"))
+    applied = apply_event(table, CoupReceived("S1", Game(2, coup("A", "K", "8", "9"))))
+    assert applied.alerts == () and table.alerts == ()  # the fourth ace of one deck
+
+
+def test_a_burn_that_is_no_news_raises_nothing_and_says_so() -> None:
+    integrity = ShoeIntegrity("S1", decks=1)
+    burn = tuple(parse_cards(["AS", "AS"]))
+    assert integrity.counts_burn(()) is False and integrity.burned(()) == ()
+    assert integrity.counts_burn(burn) is True
+    assert [a.game for a in integrity.burned(burn)] == [0]
+    assert integrity.counts_burn(burn) is False and integrity.burned(burn) == ()
+
+
+def test_a_whole_deck_is_no_card_too_many_and_a_correction_takes_its_cards_out() -> None:
+    integrity = ShoeIntegrity("S1", decks=1)
+    deck = [f"{rank}{suit}" for rank in "A23456789TJQK" for suit in "SHDC"]
+    dealt = ["9S", "KS", "KH", "9H"]  # a natural tie: four cards
+    integrity.burned(tuple(parse_cards([card for card in deck if card not in dealt])))
+    first = coup(*dealt)
+    coup_of = {1: first}.get
+    assert integrity.replaced(1, None, first, coup_of) == ()  # 52 cards: the deck
+    assert integrity.replaced(1, first, first, coup_of) == ()  # still 52, not 56
+    assert integrity.alerts == ()
 
 
 def test_results_only_coups_carry_no_cards_and_raise_nothing() -> None:

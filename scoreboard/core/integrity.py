@@ -63,8 +63,12 @@ RUN = 6
 BURN_GAME = 0
 CARDS_PER_DECK = 52
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_GAMES_AROUND = -(-(RUN - 1) // 4)  # a coup has at least 4 cards
+#: Games each side of a coup that hold RUN - 1 cards (a coup has at least 4); more
+#: only makes the window longer than any run that can hold the coup's cards.
+_GAMES_AROUND = -(-(RUN - 1) // 4)  # pragma: no mutate (any count >= 2 finds the same runs)
 _RANK_ORDER = {rank: index for index, rank in enumerate(RANKS)}
+#: What an ``UNSHUFFLED`` alert marks raised (a card marks an overcount, a kind the rest).
+_RUN_RAISED = "run"  # pragma: no mutate (any value no card or kind equals)
 
 
 class AlertKind(enum.Enum):
@@ -90,6 +94,8 @@ def valid_decks(decks: object) -> int | None:
 
     >>> valid_decks(8), valid_decks(0), valid_decks(True), valid_decks("8"), valid_decks(1e9)
     (8, None, None, None, None)
+    >>> valid_decks(1), valid_decks(16), valid_decks(17)
+    (1, 16, None)
     """
     if isinstance(decks, bool) or not isinstance(decks, int):
         return None
@@ -101,6 +107,8 @@ def card_text(card: Card) -> str:
 
     >>> card_text(Card("T", "H")), card_text(Card("A", "S")), card_text(Card("K"))
     ('10♥', 'A♠', 'K')
+    >>> card_text(Card("2", "D")), card_text(Card("Q", "C"))
+    ('2♦', 'Q♣')
     """
     rank = "10" if card.rank == "T" else card.rank
     return rank + (SUIT_SYMBOLS[card.suit] if card.suit else "")
@@ -167,7 +175,7 @@ class ShoeIntegrity:
             self._total -= 1
         added = _cards(new)
         alerts = self._count(added, game)
-        if added and "run" not in self._raised:
+        if added and _RUN_RAISED not in self._raised:
             alerts += self._runs(game, coup_of)
         return alerts
 
@@ -220,7 +228,7 @@ class ShoeIntegrity:
         return ()
 
     def _unshuffled(self, run: list[tuple[int, Card]]) -> tuple[IntegrityAlert, ...]:
-        if not self._raise("run"):
+        if not self._raise(_RUN_RAISED):
             return ()
         first, last = run[0][0], run[-1][0]
         games = f"game {first}" if first == last else f"games {first}-{last}"
