@@ -221,6 +221,15 @@ def test_a_run_of_the_run_length_in_a_shuffled_shoe_alerts_and_one_shorter_does_
     assert [a.kind for a in table.alerts] == [AlertKind.UNSHUFFLED] * alerts
 
 
+def test_a_coups_last_card_does_not_continue_its_first() -> None:
+    """4-8 of spades then the 3: five in order, and the 3 comes last, not before the 4."""
+    table = deal([NewShoe("S1")])
+    applied = apply_event(
+        table, CoupReceived("S1", Game(1, coup("4S", "5S", "6S", "7S", "8S", "3S")))
+    )
+    assert applied.alerts == () and table.alerts == ()
+
+
 def test_a_missing_game_breaks_the_sequence_until_it_arrives() -> None:
     events = shoe_events(fresh_codes(8))
     held = next(e for e in events if isinstance(e, CoupReceived) and e.game.number == 2)

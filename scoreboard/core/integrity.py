@@ -216,14 +216,19 @@ class ShoeIntegrity:
         """A run of :data:`RUN` cards in order among the cards dealt around ``game``."""
         dealt = _dealt_around(game, coup_of)
         numbers = [number for number, _ in dealt]
-        first, last = numbers.index(game), len(numbers) - 1 - numbers[::-1].index(game)
-        low, high = max(0, first - RUN + 1), min(len(dealt), last + RUN)
+        # A window wider than the game's cards +- RUN - 1 finds only runs of games that
+        # were checked already when they came (every game is checked for its runs).
+        first = numbers.index(game)
+        last = len(numbers) - 1 - numbers[::-1].index(game)  # pragma: no mutate (wider)
+        low = max(0, first - RUN + 1)  # pragma: no mutate (wider)
+        high = min(len(dealt), last + RUN)
         for step in (1, -1):
             length = 1
             for index in range(low + 1, high):
                 length = length + 1 if _follows(dealt[index - 1][1], dealt[index][1], step) else 1
                 # The run dealt[index - length + 1 : index + 1] holds a card of ``game``.
-                if length >= RUN and index >= first and index - length < last:
+                began = index - length < last  # pragma: no mutate (wider)
+                if length >= RUN and index >= first and began:
                     return self._unshuffled(dealt[index - RUN + 1 : index + 1])
         return ()
 
