@@ -230,6 +230,18 @@ def test_a_coups_last_card_does_not_continue_its_first() -> None:
     assert applied.alerts == () and table.alerts == ()
 
 
+def test_a_run_across_three_games_names_them_from_its_first_card() -> None:
+    games = [
+        coup("9H", "KD", "KH", "2S"),  # ends with the 2
+        coup("3S", "4S", "5S", "6S"),
+        coup("7S", "KC", "2H", "KS"),  # starts with the 7
+    ]
+    table = deal([NewShoe("S1")] + [CoupReceived("S1", Game(n, c)) for n, c in enumerate(games, 1)])
+    assert [(a.game, a.detail) for a in table.alerts] == [
+        (3, "6 cards in a row in order: 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ (games 1-3)")
+    ]
+
+
 def test_a_missing_game_breaks_the_sequence_until_it_arrives() -> None:
     events = shoe_events(fresh_codes(8))
     held = next(e for e in events if isinstance(e, CoupReceived) and e.game.number == 2)

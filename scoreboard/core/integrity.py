@@ -233,8 +233,7 @@ class ShoeIntegrity:
         return ()
 
     def _unshuffled(self, run: list[tuple[int, Card]]) -> tuple[IntegrityAlert, ...]:
-        if not self._raise(_RUN_RAISED):
-            return ()
+        self._raised.add(_RUN_RAISED)  # once a shoe: replaced() looks for no run after it
         first, last = run[0][0], run[-1][0]
         games = f"game {first}" if first == last else f"games {first}-{last}"
         cards = " ".join(card_text(card) for _, card in run)
