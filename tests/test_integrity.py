@@ -172,6 +172,13 @@ def test_cards_without_a_suit_are_counted_by_rank_four_a_deck() -> None:
     ]
 
 
+def test_cards_without_a_suit_in_two_decks_are_eight_of_a_rank() -> None:
+    table = deal([NewShoe("S1", decks=2), Burn(tuple(parse_cards(["A"] * 8)))])
+    assert table.alerts == ()
+    applied = apply_event(table, Burn(tuple(parse_cards(["A"]))))
+    assert [a.detail for a in applied.alerts] == ["A seen 9 times in 2 decks"]
+
+
 # -- too many cards ------------------------------------------------------------------------------
 def test_more_cards_than_the_decks_hold_is_one_alert() -> None:
     two_decks = shoe_events(shuffled(seed=3, decks=2), decks=1, cut=14)
@@ -240,6 +247,12 @@ def test_a_run_across_three_games_names_them_from_its_first_card() -> None:
     assert [(a.game, a.detail) for a in table.alerts] == [
         (3, "6 cards in a row in order: 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ (games 1-3)")
     ]
+
+
+def test_cards_without_a_suit_make_no_run() -> None:
+    games = [coup("9", "K", "K", "2"), coup("3", "4", "5", "6"), coup("7", "K", "2", "K")]
+    table = deal([NewShoe("S1")] + [CoupReceived("S1", Game(n, c)) for n, c in enumerate(games, 1)])
+    assert table.alerts == ()
 
 
 def test_a_missing_game_breaks_the_sequence_until_it_arrives() -> None:
