@@ -216,8 +216,8 @@ def test_every_pinned_module_has_mutation_targets_that_exist() -> None:
     for package in PINNED:
         for path in (ROOT / package).glob("*.py"):
             module = path.relative_to(ROOT).as_posix()
-            if mutation.mutants(module, path.read_text(encoding="utf-8")):
-                assert targets.get(module), f"{module} has mutants and no tests mapped"
+            if next(mutation.sites(ast.parse(path.read_text(encoding="utf-8"))), None):
+                assert targets.get(module), f"{module} can be mutated and has no tests mapped"
     for module, tests in targets.items():
         assert (ROOT / module).is_file(), module
         assert all((ROOT / test).is_file() for test in tests), module

@@ -1,0 +1,116 @@
+"""The journal's small parts at their edges: disk-fault backoff, what waits, export markers."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from pathlib import Path
+
+import pytest
+
+from scoreboard.health import JournalState
+from scoreboard.journal.exports import mark_exported, marker, was_exported
+from scoreboard.journal.faults import RETRY_MAX_SECONDS, DiskFaults
+from scoreboard.journal.links import Record
+from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
+
+FULL = OSError(28, "No space left on device")
+READ_ONLY = OSError(30, "Read-only file system")
+
+
+def faults_at(now: list[float]) -> DiskFaults:
+    return DiskFaults(Path("journal.jsonl"), clock=lambda: now[0])
+
+
+def test_a_healthy_disk_is_ok_and_due() -> None:
+    faults = faults_at([0.0])
+    assert (faults.failing, faults.health.state, faults.health.reason) == (
+        False,
+        JournalState.OK,
+        "",
+    )
+    assert faults.retry_due() is True
+
+
+def test_retries_wait_1_then_2_then_4_seconds_up_to_a_minute() -> None:
+    now = [10.0]
+    faults = faults_at(now)
+    waits = []
+    for _ in range(9):
+        faults.failed(FULL)
+        start = now[0]
+        assert faults.retry_due() is False
+        while not faults.retry_due():
+            now[0] += 0.5
+        waits.append(now[0] - start)
+    assert waits == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, RETRY_MAX_SECONDS, 60.0, 60.0]
+    assert (faults.failing, faults.health.state) == (True, JournalState.FAILING)
+
+
+def test_what_was_lost_comes_first_in_the_reason() -> None:
+    faults = faults_at([0.0])
+    faults.failed(FULL, lost="shoes/S1.jsonl")
+    assert faults.health.reason == "shoes/S1.jsonl; No space left on device"
+
+
+def test_a_new_reason_is_logged_once_and_recovery_clears_it(caplog) -> None:
+    caplog.set_level(logging.INFO, logger="scoreboard.journal")
+    faults = faults_at([0.0])
+    faults.failed(FULL)
+    faults.failed(FULL)
+    assert [r.levelno for r in caplog.records] == [logging.ERROR]
+    faults.failed(READ_ONLY)
+    assert [r.levelno for r in caplog.records] == [logging.ERROR, logging.WARNING]
+    faults.recovered()
+    assert faults.failing is False and faults.health.state is JournalState.OK
+    assert caplog.records[-1].levelno == logging.INFO
+    faults.recovered()
+    assert len(caplog.records) == 3
+
+
+def entry(lines: int = 1, **flags: bool) -> Entry:
+    return Entry("S1", tuple(Record(0.0, 0.0, "coup", {}) for _ in range(lines)), **flags)
+
+
+def test_an_entry_is_plain_unless_it_starts_or_archives_a_shoe() -> None:
+    plain = Entry("S1", ())
+    assert (plain.fresh, plain.archive, plain.games, plain.kept) == (False,) * 4
+    assert plain.plain and not entry(fresh=True).plain and not entry(archive=True).plain
+
+
+def test_the_waiting_line_overflows_past_max_pending_entries() -> None:
+    waiting = Waiting(entry(0) for _ in range(MAX_PENDING))
+    assert MAX_PENDING == 10_000 and waiting.overflowing is False
+    waiting.append(entry(0))
+    assert waiting.overflowing is True
+
+
+def test_dropping_events_keeps_archives_and_chain_records_and_counts_the_lines() -> None:
+    kept, archived = entry(2, kept=True), entry(3, archive=True)
+    waiting = Waiting([entry(4), kept, entry(1, fresh=True), archived, entry(5)])
+    assert waiting.held() == 15
+    assert waiting.drop_events() == 10
+    assert list(waiting) == [kept, archived] and waiting.held() == 5
+
+
+def test_an_export_marker_says_when_how_and_where(tmp_path: Path) -> None:
+    shoe = tmp_path / "20261201-120000-S1.jsonl"
+    shoe.write_bytes(b"")
+    mark_exported(shoe, "csv", "out.csv", at=1.23456)
+    assert json.loads(marker(shoe).read_bytes()) == {"at": 1.235, "format": "csv", "to": "out.csv"}
+    before = time.time()
+    mark_exported(shoe, "json", "-")
+    at = json.loads(marker(shoe).read_bytes())["at"]
+    assert before - 0.001 <= at <= time.time() + 0.001 and was_exported(shoe)
+
+
+def test_a_marker_is_a_file_beside_the_shoe_not_a_directory(tmp_path: Path) -> None:
+    shoe = tmp_path / "S1.jsonl"
+    marker(shoe).mkdir()
+    assert marker(shoe) == tmp_path / "S1.jsonl.exported" and was_exported(shoe) is False
+
+
+@pytest.mark.parametrize("lines", [0, 1, 7])
+def test_held_counts_lines_not_entries(lines: int) -> None:
+    assert Waiting([entry(lines), entry(lines)]).held() == 2 * lines
