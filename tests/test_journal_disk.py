@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import resource
+import signal
 from pathlib import Path
 
 import pytest
@@ -45,7 +47,8 @@ def test_a_replaced_file_is_written_synced_renamed_and_its_folder_synced(
     before = open_fds()
     found = replace_durably(target, b"new\n")
     assert target.read_bytes() == b"new\n" and not (tmp_path / "journal.jsonl.tmp").exists()
-    assert found == identity(target.stat())
+    seen = target.stat()
+    assert found == identity(seen) == (seen.st_dev, seen.st_ino, seen.st_size)
     assert open_fds() == before
     assert synced == [str(tmp_path / "journal.jsonl.tmp"), str(tmp_path)]
     assert target.stat().st_mode & 0o777 == 0o644 & ~_umask()
@@ -76,6 +79,24 @@ def test_an_append_is_synced(tmp_path: Path, synced: list[str]) -> None:
     finally:
         os.close(fd)
     assert path.read_bytes() == b"one\n" and synced == [str(path)]
+
+
+def test_an_append_cut_short_is_cut_back_so_no_torn_line_stays(tmp_path: Path) -> None:
+    """A file size limit lets the first bytes in and refuses the rest (EFBIG), as a full disk."""
+    path = tmp_path / "j.jsonl"
+    path.write_bytes(b"whole\n")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    limits = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    try:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (10, limits[1]))
+        with pytest.raises(OSError):
+            append_durably(fd, b"a line too long for the limit\n")
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limits)
+        signal.signal(signal.SIGXFSZ, handler)
+        os.close(fd)
+    assert path.read_bytes() == b"whole\n"
 
 
 def test_truncate_cuts_syncs_and_closes(tmp_path: Path, synced: list[str]) -> None:
