@@ -7,11 +7,12 @@ from pathlib import Path
 
 from dealt import dealt_shoe
 
+from scoreboard.core.cards import parse_cards
 from scoreboard.core.table import TableState
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal
 from scoreboard.journal.chain import verify
 from scoreboard.journal.contents import shoes_held
-from scoreboard.protocol import Correct, CoupReceived, NewShoe, Snapshot, Void, apply_event
+from scoreboard.protocol import Burn, Correct, CoupReceived, NewShoe, Snapshot, Void, apply_event
 
 GAMES = list(dealt_shoe(5).games)
 
@@ -58,3 +59,9 @@ def test_changes_say_which_line_made_them_and_whether_a_snapshot_did(tmp_path: P
     ]
     assert [c.line for c in shoe.changes] == sorted(c.line for c in shoe.changes)
     assert shoe.voided == (3, 4) and shoe.numbers == (1, 2, 3, 4)
+
+
+def test_the_alerts_are_the_chains_alert_lines_and_nothing_else(tmp_path: Path) -> None:
+    written(tmp_path, [NewShoe("A", decks=1), Burn(tuple(parse_cards(["AS", "AS"])), shoe="A")])
+    (shoe,) = shoes_held(verify(tmp_path).held)
+    assert [(a["kind"], a["game"]) for a in shoe.alerts] == [("overcount", 0)]
