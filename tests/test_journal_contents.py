@@ -12,6 +12,7 @@ from scoreboard.core.table import TableState
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal
 from scoreboard.journal.chain import verify
 from scoreboard.journal.contents import shoes_held
+from scoreboard.journal.links import Record, digest, seal
 from scoreboard.protocol import Burn, Correct, CoupReceived, NewShoe, Snapshot, Void, apply_event
 
 GAMES = list(dealt_shoe(5).games)
@@ -65,3 +66,16 @@ def test_the_alerts_are_the_chains_alert_lines_and_nothing_else(tmp_path: Path) 
     written(tmp_path, [NewShoe("A", decks=1), Burn(tuple(parse_cards(["AS", "AS"])), shoe="A")])
     (shoe,) = shoes_held(verify(tmp_path).held)
     assert [(a["kind"], a["game"]) for a in shoe.alerts] == [("overcount", 0)]
+
+
+def test_a_chained_line_whose_data_is_not_an_object_is_passed_over(tmp_path: Path) -> None:
+    """Audit replays what the chain holds; a line it cannot read changes nothing, and no crash."""
+    written(tmp_path, [NewShoe("A"), *(CoupReceived("A", g) for g in GAMES[:2])])
+    journal = tmp_path / JOURNAL_NAME
+    tip = digest(journal.read_bytes().splitlines()[-1])
+    lines, _ = seal([Record(1.0, 1.0, "coup", [1, 2]), Record(2.0, 2.0, "event", "x")], tip)
+    with journal.open("ab") as handle:
+        handle.write(lines)
+    report = verify(tmp_path)
+    (shoe,) = shoes_held(report.held)
+    assert (shoe.shoe, shoe.games, shoe.changes, shoe.refused) == ("A", 2, (), ())
