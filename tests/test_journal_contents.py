@@ -50,9 +50,11 @@ def test_changes_say_which_line_made_them_and_whether_a_snapshot_did(tmp_path: P
             Void("A", 4, "misdeal"),
             Correct("A", fixed[1], "misread"),
             Snapshot("A", (GAMES[0], fixed[1]), voided=(3, 4)),  # game 3 voided by the snapshot
+            CoupReceived("A", GAMES[0].__class__(1, GAMES[6].coup)),  # contradicts game 1
         ],
     )
     (shoe,) = shoes_held(verify(tmp_path).held)
+    assert [game for game, _ in shoe.refused] == [1] and shoe.refused[0][1] > shoe.changes[-1].line
     assert [(c.game, c.kind, c.reason, c.by_snapshot) for c in shoe.changes] == [
         (4, "void", "misdeal", False),
         (2, "correct", "misread", False),
