@@ -14,6 +14,7 @@ from scoreboard.journal.exports import mark_exported, marker, was_exported
 from scoreboard.journal.faults import RETRY_MAX_SECONDS, DiskFaults
 from scoreboard.journal.links import Record
 from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
+from scoreboard.journal.replay import read_back
 
 FULL = OSError(28, "No space left on device")
 READ_ONLY = OSError(30, "Read-only file system")
@@ -114,3 +115,28 @@ def test_a_marker_is_a_file_beside_the_shoe_not_a_directory(tmp_path: Path) -> N
 @pytest.mark.parametrize("lines", [0, 1, 7])
 def test_held_counts_lines_not_entries(lines: int) -> None:
     assert Waiting([entry(lines), entry(lines)]).held() == 2 * lines
+
+
+def test_a_clean_journal_is_read_back_whole_and_untouched(tmp_path: Path, caplog) -> None:
+    path = tmp_path / "journal.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"b": 2}\n')
+    found = read_back(path)
+    assert found is not None and (found.lines, found.torn, found.cut_failed) == (
+        b'{"a": 1}\n{"b": 2}\n',
+        0,
+        None,
+    )
+    assert found.identity[2] == path.stat().st_size and caplog.records == []
+
+
+def test_a_torn_last_line_is_cut_off_the_file_and_said(tmp_path: Path, caplog) -> None:
+    path = tmp_path / "journal.jsonl"
+    path.write_bytes(b'{"a": 1}\n{"b": ')
+    found = read_back(path)
+    assert found is not None and (found.lines, found.torn) == (b'{"a": 1}\n', 6)
+    assert path.read_bytes() == b'{"a": 1}\n' and found.identity[2] == 9
+    assert "dropping a torn last line of 6 bytes" in caplog.text
+
+
+def test_no_journal_is_none(tmp_path: Path) -> None:
+    assert read_back(tmp_path / "journal.jsonl") is None
