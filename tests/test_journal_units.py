@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from scoreboard.core.table import Limits, TableState
+from scoreboard.core.variants import VARIANTS
 from scoreboard.health import JournalState
 from scoreboard.journal.exports import mark_exported, marker, was_exported
 from scoreboard.journal.faults import RETRY_MAX_SECONDS, DiskFaults
 from scoreboard.journal.links import Record
 from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
-from scoreboard.journal.replay import read_back
+from scoreboard.journal.replay import apply_lines, read_back
 
 FULL = OSError(28, "No space left on device")
 READ_ONLY = OSError(30, "Read-only file system")
@@ -140,3 +142,51 @@ def test_a_torn_last_line_is_cut_off_the_file_and_said(tmp_path: Path, caplog) -
 
 def test_no_journal_is_none(tmp_path: Path) -> None:
     assert read_back(tmp_path / "journal.jsonl") is None
+
+
+def replayed(*records: object, table: TableState | None = None) -> tuple[TableState, int]:
+    table = TableState() if table is None else table
+    raw = b"".join(json.dumps(r).encode() + b"\n" if r != "" else b"\n" for r in records)
+    return table, apply_lines(table, raw, Path("journal.jsonl"))
+
+
+def history(shoe_number: object, archived: object) -> dict:
+    return {
+        "at": 1.0,
+        "kind": "history",
+        "data": {"shoe_number": shoe_number, "archived": archived},
+    }
+
+
+def test_replay_counts_the_records_it_applied_not_blanks_gaps_or_bad_lines(caplog) -> None:
+    new_shoe = {"at": 1.0, "kind": "event", "data": {"v": 1, "type": "new_shoe", "shoe": "S9"}}
+    gap = {"at": 1.0, "kind": "gap", "data": {}}
+    table, count = replayed(history(0, []), "", new_shoe, gap, {"kind": "coup", "data": {}})
+    assert count == 2 and table.shoe_id == "S9" and table.shoe_number == 1
+    assert "journal.jsonl line 5: skipped" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("shoe_number", "archived"),
+    [(-1, []), (True, []), ("3", []), (3.0, []), (3, "S1"), (3, ["S1", 2])],
+)
+def test_a_malformed_history_record_is_skipped(shoe_number, archived, caplog) -> None:
+    table, count = replayed(history(shoe_number, archived))
+    assert count == 0 and table.shoe_number == 0 and "history record" in caplog.text
+
+
+def test_a_history_record_gives_the_shoe_count_and_the_finished_shoes() -> None:
+    table, count = replayed(history(4, ["S3", "S4"]))
+    assert count == 1 and table.shoe_number == 4 and table.is_archived("S4")
+
+
+@pytest.mark.parametrize(
+    ("at", "switched"), [(2.0, True), (True, False), ("2", False), ("inf", False)]
+)
+def test_scheduled_limits_switch_at_a_lines_finite_time(at, switched) -> None:
+    table = TableState()
+    later = Limits.default_for(VARIANTS["commission"])
+    table.set_limits(later, effective_at=0.5)  # True would read as 1.0
+    stamp = float("inf") if at == "inf" else at
+    replayed({"at": stamp, "kind": "gap", "data": {}}, table=table)
+    assert (table.limits == later) is switched
