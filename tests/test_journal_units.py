@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from scoreboard.core.events import Origin
 from scoreboard.core.table import Limits, TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.health import JournalState
@@ -190,3 +191,63 @@ def test_scheduled_limits_switch_at_a_lines_finite_time(at, switched) -> None:
     stamp = float("inf") if at == "inf" else at
     replayed({"at": stamp, "kind": "gap", "data": {}}, table=table)
     assert (table.limits == later) is switched
+
+
+# -- the record kinds: a state dir written by an earlier version must replay the same --
+
+
+@pytest.mark.parametrize("kind", ["gap", "alert", "pruned", "completed"])
+def test_the_informational_records_are_passed_over_quietly(kind: str, caplog) -> None:
+    table, count = replayed({"at": 1.0, "kind": kind, "data": {"v": 1, "type": "new_shoe"}})
+    assert count == 0 and table.shoe_id is None and caplog.records == []
+
+
+def test_a_position_record_puts_the_stream_position_back() -> None:
+    data = {"position": [3, 9], "games": [3, 7], "limits": None}
+    table, count = replayed({"at": 1.0, "kind": "position", "data": data})
+    assert count == 1 and (table.position, table.games_origin) == (Origin(3, 9), Origin(3, 7))
+    assert table.limits_origin is None
+
+
+@pytest.mark.parametrize("value", [[3], [3, 9, 1], [3, -1], [True, 9], "3,9", [3, 9.0]])
+def test_a_malformed_position_is_skipped(value: object, caplog) -> None:
+    data = {"position": value, "games": None, "limits": None}
+    table, count = replayed({"at": 1.0, "kind": "position", "data": data})
+    assert count == 0 and table.position is None and "position record" in caplog.text
+
+
+def test_a_position_of_zero_is_a_position() -> None:
+    data = {"position": [0, 0], "games": None, "limits": [0, 1]}
+    table, _ = replayed({"at": 1.0, "kind": "position", "data": data})
+    assert (table.position, table.limits_origin) == (Origin(0, 0), Origin(0, 1))
+
+
+def test_an_unfinished_record_puts_the_missing_games_back_and_null_clears_them() -> None:
+    data = {"shoe": "S1", "missing": [1, 3], "final": 3}
+    table, count = replayed({"at": 1.0, "kind": "unfinished", "data": data})
+    assert count == 1 and table.unfinished is not None
+    assert (table.unfinished.shoe, table.unfinished.missing, table.unfinished.final) == (
+        "S1",
+        (1, 3),
+        3,
+    )
+    replayed({"at": 2.0, "kind": "unfinished", "data": None}, table=table)
+    assert table.unfinished is None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"shoe": 1, "missing": [1], "final": 3},
+        {"shoe": "S1", "missing": [1], "final": True},
+        {"shoe": "S1", "missing": [1], "final": "3"},
+        {"shoe": "S1", "missing": "1", "final": 3},
+        {"shoe": "S1", "missing": [0], "final": 3},
+        {"shoe": "S1", "missing": [4], "final": 3},
+        {"shoe": "S1", "missing": [True], "final": 3},
+        {"shoe": "S1", "missing": ["1"], "final": 3},
+    ],
+)
+def test_a_malformed_unfinished_record_is_skipped(data: dict, caplog) -> None:
+    table, count = replayed({"at": 1.0, "kind": "unfinished", "data": data})
+    assert count == 0 and table.unfinished is None and "unfinished record" in caplog.text
