@@ -17,6 +17,7 @@ from scoreboard.journal.exports import mark_exported, marker, was_exported
 from scoreboard.journal.faults import RETRY_MAX_SECONDS, DiskFaults
 from scoreboard.journal.links import Record
 from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
+from scoreboard.journal.records import line
 from scoreboard.journal.replay import apply_lines, read_back
 
 FULL = OSError(28, "No space left on device")
@@ -251,3 +252,10 @@ def test_an_unfinished_record_puts_the_missing_games_back_and_null_clears_them()
 def test_a_malformed_unfinished_record_is_skipped(data: dict, caplog) -> None:
     table, count = replayed({"at": 1.0, "kind": "unfinished", "data": data})
     assert count == 0 and table.unfinished is None and "unfinished record" in caplog.text
+
+
+def test_a_line_keeps_its_times_to_the_millisecond() -> None:
+    """Three decimals: the lines stay short; twenty lines all ending in 0 by chance is 1e-20."""
+    kept = [line("gap", {}) for _ in range(20)]
+    assert all(round(r.at, 3) == r.at and round(r.mono, 3) == r.mono for r in kept)
+    assert any(round(r.at, 2) != r.at or round(r.mono, 2) != r.mono for r in kept)
