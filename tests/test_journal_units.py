@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 
 from scoreboard.core.events import Origin
-from scoreboard.core.table import Limits, TableState
+from scoreboard.core.integrity import AlertKind, IntegrityAlert
+from scoreboard.core.table import Limits, TableState, UnfinishedShoe
 from scoreboard.core.variants import VARIANTS
 from scoreboard.health import JournalState
 from scoreboard.journal.exports import mark_exported, marker, was_exported
 from scoreboard.journal.faults import RETRY_MAX_SECONDS, DiskFaults
 from scoreboard.journal.links import Record
 from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
-from scoreboard.journal.records import line
+from scoreboard.journal.records import alert_records, line, unfinished_records
 from scoreboard.journal.replay import apply_lines, read_back
 
 FULL = OSError(28, "No space left on device")
@@ -259,3 +260,21 @@ def test_a_line_keeps_its_times_to_the_millisecond() -> None:
     kept = [line("gap", {}) for _ in range(20)]
     assert all(round(r.at, 3) == r.at and round(r.mono, 3) == r.mono for r in kept)
     assert any(round(r.at, 2) != r.at or round(r.mono, 2) != r.mono for r in kept)
+
+
+def test_an_alert_line_holds_what_audit_lists() -> None:
+    alert = IntegrityAlert("S1", 4, AlertKind.OVERCOUNT, "A♠ seen 9 times in 8 decks")
+    (record,) = alert_records([alert])
+    assert (record.kind, record.data) == (
+        "alert",
+        {"shoe": "S1", "game": 4, "kind": "overcount", "detail": "A♠ seen 9 times in 8 decks"},
+    )
+
+
+def test_the_unfinished_record_written_is_the_one_replay_puts_back() -> None:
+    table = TableState()
+    assert unfinished_records(table) == []
+    table.unfinished = UnfinishedShoe("S1", (), (), (2, 3), 3)
+    ((kind, data),) = unfinished_records(table)
+    restored, count = replayed({"at": 1.0, "kind": kind, "data": data})
+    assert count == 1 and restored.unfinished == table.unfinished
