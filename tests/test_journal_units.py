@@ -9,16 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.core.events import Origin
+from scoreboard.core.events import CutCard, NewShoe, Origin, Shuffle
 from scoreboard.core.integrity import AlertKind, IntegrityAlert
-from scoreboard.core.table import Limits, TableState, UnfinishedShoe
+from scoreboard.core.notation import result_games
+from scoreboard.core.rules import Game
+from scoreboard.core.table import Limits, TableState, UnfinishedShoe, apply_event
 from scoreboard.core.variants import VARIANTS
 from scoreboard.health import JournalState
 from scoreboard.journal.exports import mark_exported, marker, was_exported
 from scoreboard.journal.faults import RETRY_MAX_SECONDS, DiskFaults
 from scoreboard.journal.links import Record
 from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
-from scoreboard.journal.records import alert_records, line, unfinished_records
+from scoreboard.journal.records import alert_records, line, state_records, unfinished_records
 from scoreboard.journal.replay import apply_lines, read_back
 
 FULL = OSError(28, "No space left on device")
@@ -278,3 +280,23 @@ def test_the_unfinished_record_written_is_the_one_replay_puts_back() -> None:
     ((kind, data),) = unfinished_records(table)
     restored, count = replayed({"at": 1.0, "kind": kind, "data": data})
     assert count == 1 and restored.unfinished == table.unfinished
+
+
+def rewritten(table: TableState) -> list[dict]:
+    return [{"at": 1.0, "kind": kind, "data": data} for kind, data in state_records(table)]
+
+
+def test_the_records_a_rewritten_journal_holds_rebuild_the_table() -> None:
+    table = TableState()
+    for event in [NewShoe("A"), NewShoe("B"), CutCard(shoe="B")]:
+        apply_event(table, event)
+    for number, coup in enumerate(result_games("BPT"), start=1):
+        table.add_game(Game(number, coup.coup))
+    apply_event(table, Shuffle(shoe="B"))
+    rebuilt, _ = replayed(*rewritten(table))
+    assert (rebuilt.shoe_id, rebuilt.shoe_number, rebuilt.games) == ("B", 2, table.games)
+    assert rebuilt.is_archived("A") and rebuilt.cut_card_out and rebuilt.shuffling
+    empty, _ = replayed(
+        *({"at": 1.0, "kind": k, "data": d} for k, d in state_records(TableState()))
+    )
+    assert (empty.shoe_id, empty.shoe_number) == (None, 0)
