@@ -296,6 +296,9 @@ def test_the_records_a_rewritten_journal_holds_rebuild_the_table() -> None:
     rebuilt, _ = replayed(*rewritten(table))
     assert (rebuilt.shoe_id, rebuilt.shoe_number, rebuilt.games) == ("B", 2, table.games)
     assert rebuilt.is_archived("A") and rebuilt.cut_card_out and rebuilt.shuffling
+    apply_event(table, NewShoe("C"))  # a shoe with no games yet
+    rebuilt, _ = replayed(*rewritten(table))
+    assert (rebuilt.shoe_id, rebuilt.shoe_number, rebuilt.games) == ("C", 3, ())
     empty, _ = replayed(
         *({"at": 1.0, "kind": k, "data": d} for k, d in state_records(TableState()))
     )
