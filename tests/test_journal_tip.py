@@ -5,8 +5,15 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from dealt import dealt_shoe
+
+from scoreboard.core.table import TableState
+from scoreboard.journal import JOURNAL_NAME, Journal
 from scoreboard.journal.links import ZERO, Record, digest, parse, seal
 from scoreboard.journal.tip import ChainTip
+from scoreboard.protocol import CoupReceived, NewShoe, apply_event
+
+GAMES = list(dealt_shoe(5).games)
 
 
 def lines_of(*records: Record, tip: str = ZERO) -> bytes:
@@ -146,3 +153,17 @@ def test_start_says_what_it_found_wrong(tmp_path: Path) -> None:
     (gap,) = torn.owed()
     assert gap.data["why"] == "a torn last line of 12 bytes was cut (a power cut mid-write?)"
     assert gap.data["from"] == 7.0
+
+
+def test_archives_without_a_journal_after_them_are_a_gap_at_start(tmp_path: Path) -> None:
+    table, journal = TableState(), Journal(tmp_path)
+    journal.replay(table)
+    for event in [NewShoe("A"), CoupReceived("A", GAMES[0]), NewShoe("B")]:
+        journal.keep(event, table, apply_event(table, event))
+    journal.close()
+    (tmp_path / JOURNAL_NAME).unlink()
+    tip = ChainTip()
+    tip.start(None, tmp_path)
+    assert tip.tip != ZERO and tip.anchor == tip.tip
+    (gap,) = tip.owed()
+    assert gap.data["why"] == "journal.jsonl was missing at start; the board started empty"

@@ -58,7 +58,7 @@ class ChainTip:
         missing journal, from the end of the archives in ``state_dir``)."""
         complete = raw.split(b"\n")[:-1]
         self.carried = {}
-        for number, raw_line in enumerate(complete, start=1):
+        for number, raw_line in enumerate(complete, start=1):  # pragma: no mutate (unread)
             if b'"kind":"pruned"' in raw_line or b'"kind":"completed"' in raw_line:
                 found = parse(number, raw_line)
                 if isinstance(found.data, dict):
@@ -69,7 +69,7 @@ class ChainTip:
             return
         last = parse(len(complete), complete[-1])
         self.tip, self.lines = last.hash, len(complete)
-        self.anchor = start_link(parse(1, complete[0]))
+        self.anchor = start_link(parse(1, complete[0]))  # pragma: no mutate (number unread)
         at = last.record.get("at") if last.record is not None else None
         self.last_at = float(at) if isinstance(at, int | float) else None
 
