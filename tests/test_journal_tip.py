@@ -167,3 +167,12 @@ def test_archives_without_a_journal_after_them_are_a_gap_at_start(tmp_path: Path
     assert tip.tip != ZERO and tip.anchor == tip.tip
     (gap,) = tip.owed()
     assert gap.data["why"] == "journal.jsonl was missing at start; the board started empty"
+
+
+def test_the_last_write_is_timed_to_the_millisecond() -> None:
+    """As the lines' own times; twenty writes all ending in 0 by chance is 1e-20."""
+    tip, stamps = ChainTip(), []
+    for _ in range(20):
+        tip.wrote(1, "f" * 64, [])
+        stamps.append(tip.last_at)
+    assert all(stamp is not None and round(stamp, 3) == stamp for stamp in stamps)
