@@ -177,3 +177,12 @@ def test_the_last_write_is_timed_to_the_millisecond() -> None:
         stamps.append(tip.last_at)
         time.sleep(0.0003)  # a new fourth decimal each time
     assert all(stamp is not None and round(stamp, 3) == stamp for stamp in stamps)
+
+
+def test_a_gap_ends_at_the_millisecond_it_is_written() -> None:
+    tip, ends = ChainTip(), []
+    tip.trouble("disk full")
+    for _ in range(20):
+        ends.append(tip.owed()[0].data["to"])
+        time.sleep(0.0003)  # a new fourth decimal each time
+    assert all(round(end, 3) == end for end in ends)
