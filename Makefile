@@ -81,9 +81,9 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# Mutation testing of the pure core and the protocol (slow: see docs/mutation.md).
+# Mutation testing of the pure core, the protocol and the journal (slow: see docs/mutation.md).
 mutation: $(VENV)/.installed-test
-	$(BIN)/python tools/mutation.py scoreboard/core/*.py scoreboard/protocol/*.py --list-survivors
+	$(BIN)/python tools/mutation.py scoreboard/core/*.py scoreboard/protocol/*.py scoreboard/journal/*.py --list-survivors
 
 # `scoreboard bench` first (this box's figures and its PASS/FAIL verdict, the same code),
 # then every benchmarks/bench_*.py; BENCH_ARGS: --quick, --only box,frame, --compare TREE.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -102,6 +104,22 @@ def test_a_newer_snapshot_overriding_a_game_is_an_amendment_by_snapshot() -> Non
         Amendment("S1", 3, AmendKind.VOID, B, None, by_snapshot=True),
     )
     assert table.corrected(2) and not table.corrected(3)
+
+
+def test_a_void_event_of_a_game_a_snapshot_voided_already_is_no_second_amendment() -> None:
+    table = table_with(B, B, B)
+    apply_event(table, Snapshot("S1", (Game(1, B), Game(2, B)), voided=(3,)))
+    applied = apply_event(table, Void("S1", 3, "misdeal"))  # the event the display missed
+    assert applied.changed is True and applied.amendments == ()
+    assert [a.kind for a in table.amendments] == [AmendKind.VOID]
+
+
+def test_the_kinds_are_the_event_types_that_make_them() -> None:
+    """The journal keeps an amendment's kind as the name of the event type that makes it."""
+    schema = json.loads(resources.files("scoreboard.schemas").joinpath("event.json").read_text())
+    types = schema["properties"]["type"]["enum"]
+    assert [kind.value for kind in AmendKind] == ["void", "correct"]
+    assert {kind.value for kind in AmendKind} <= set(types)
 
 
 def test_a_v2_snapshot_dropping_a_game_is_a_void_by_snapshot() -> None:

@@ -168,3 +168,20 @@ def test_a_coup_that_changes_no_good_road_leaves_the_title_row_alone():
     table.add_game(Game(6, result_games("T")[0].coup))  # a tie: no new column, no pattern
     dirty = renderer.update(table, FeedStatus.LIVE, clock="21:45")
     assert dirty and not [r for r in dirty if r.colliderect(title)]
+
+
+def test_the_plate_comes_back_at_the_burn_that_ends_a_shuffle():
+    """The plate is bare while the table shuffles; the burn ends the shuffle, and the
+    plate must show the roads again then, not only at the next coup."""
+    renderer = Renderer(
+        load_theme("classic"), (1920, 1080), motion=False, good_roads=GoodRoadRules()
+    )
+    table = table_of("BBBBBB")
+    renderer.render(table, FeedStatus.LIVE, clock="21:45")
+    assert renderer.good_road_plate.text == "Long Banker ×6"
+    table.set_shuffling(True)
+    renderer.update(table, FeedStatus.LIVE, clock="21:45")
+    assert renderer.good_road_plate.text == ""
+    table.burn(())
+    renderer.update(table, FeedStatus.LIVE, clock="21:45")
+    assert renderer.good_road_plate.text == "Long Banker ×6"

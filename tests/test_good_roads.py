@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import re
+from importlib import resources
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -185,3 +190,21 @@ def test_good_roads_are_a_function_of_the_roads_built_or_appended(results):
         appended.append(game)
     assert good_roads(appended) == good_roads(Roads.build(games))
     assert all(isinstance(g, GoodRoad) and g.length >= 2 for g in good_roads(appended))
+
+
+def test_the_pattern_names_are_the_lobby_status_schemas() -> None:
+    """The lobby publishes each pattern by its value, and config and themes name them so."""
+    schema = json.loads(
+        resources.files("scoreboard.schemas").joinpath("lobby_status.json").read_text()
+    )
+    tiles = schema["properties"]["tables"]["items"]["properties"]
+    assert [pattern.value for pattern in Pattern] == tiles["good_roads"]["items"]["enum"]
+
+
+def test_the_names_are_the_ones_docs_display_md_lists() -> None:
+    text = (Path(__file__).parents[1] / "docs" / "display.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^  \| `(\w+)` \| ([^|]+) \| ([^|]+) \|$", text, re.M)
+    documented = {
+        Pattern(value): (english.strip(), chinese.strip()) for value, english, chinese in rows
+    }
+    assert documented == NAMES

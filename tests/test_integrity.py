@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from fractions import Fraction
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,7 @@ from scoreboard.core.integrity import (
     RUN,
     AlertKind,
     IntegrityAlert,
+    ShoeIntegrity,
     false_alarm_bound,
 )
 from scoreboard.core.rules import Game, Winner, deal_coup, result_coup
@@ -90,6 +93,21 @@ def test_a_card_seen_once_more_than_one_deck_holds_it_counts_the_burn_too() -> N
     assert again.alerts == () and len(table.alerts) == 1
 
 
+def test_an_alert_the_burn_raises_is_of_game_0() -> None:
+    table = deal([NewShoe("S1", decks=1)])
+    applied = apply_event(table, Burn(tuple(parse_cards(["AS", "AS"])), shoe="S1"))
+    assert [(a.game, a.detail) for a in applied.alerts] == [(0, "A♠ seen 2 times in 1 deck")]
+
+
+def test_the_alert_kinds_are_the_display_status_schemas() -> None:
+    """The kind is published as it is (display status, journal): the schema lists each."""
+    schema = json.loads(
+        resources.files("scoreboard.schemas").joinpath("display_status.json").read_text()
+    )
+    kinds = schema["properties"]["alerts"]["items"]["properties"]["kind"]["enum"]
+    assert [kind.value for kind in AlertKind] == kinds
+
+
 def test_the_same_burn_delivered_twice_counts_once() -> None:
     burn = Burn(tuple(parse_cards(["AS"])), shoe="S1")
     table = deal([NewShoe("S1", decks=1), burn])
@@ -104,6 +122,37 @@ def test_a_corrected_coup_takes_its_cards_with_it() -> None:
     apply_event(table, Correct("S1", Game(1, coup("2S", "3C", "KD", "6H")), "misread"))
     applied = apply_event(table, CoupReceived("S1", Game(2, coup("AS", "4C", "KH", "5H"))))
     assert applied.alerts == () and table.alerts == ()
+
+
+def test_a_corrected_coup_takes_its_suitless_cards_with_it_by_rank() -> None:
+    burn = Burn(tuple(parse_cards(["A", "A", "A"])))
+    table = deal(
+        [NewShoe("S1", decks=1), burn, CoupReceived("S1", Game(1, coup("A", "K", "8", "9")))]
+    )
+    apply_event(table, Correct("S1", Game(1, coup("2", "K", "7", "9")), "misread"))
+    applied = apply_event(table, CoupReceived("S1", Game(2, coup("A", "K", "8", "9"))))
+    assert applied.alerts == () and table.alerts == ()  # the fourth ace of one deck
+
+
+def test_a_burn_that_is_no_news_raises_nothing_and_says_so() -> None:
+    integrity = ShoeIntegrity("S1", decks=1)
+    burn = tuple(parse_cards(["AS", "AS"]))
+    assert integrity.counts_burn(()) is False and integrity.burned(()) == ()
+    assert integrity.counts_burn(burn) is True
+    assert [a.game for a in integrity.burned(burn)] == [0]
+    assert integrity.counts_burn(burn) is False and integrity.burned(burn) == ()
+
+
+def test_a_whole_deck_is_no_card_too_many_and_a_correction_takes_its_cards_out() -> None:
+    integrity = ShoeIntegrity("S1", decks=1)
+    deck = [f"{rank}{suit}" for rank in "A23456789TJQK" for suit in "SHDC"]
+    dealt = ["9S", "KS", "KH", "9H"]  # a natural tie: four cards
+    integrity.burned(tuple(parse_cards([card for card in deck if card not in dealt])))
+    first = coup(*dealt)
+    coup_of = {1: first}.get
+    assert integrity.replaced(1, None, first, coup_of) == ()  # 52 cards: the deck
+    assert integrity.replaced(1, first, first, coup_of) == ()  # still 52, not 56
+    assert integrity.alerts == ()
 
 
 def test_results_only_coups_carry_no_cards_and_raise_nothing() -> None:
@@ -121,6 +170,13 @@ def test_cards_without_a_suit_are_counted_by_rank_four_a_deck() -> None:
     assert [(a.kind, a.detail) for a in applied.alerts] == [
         (AlertKind.OVERCOUNT, "A seen 5 times in 1 deck")
     ]
+
+
+def test_cards_without_a_suit_in_two_decks_are_eight_of_a_rank() -> None:
+    table = deal([NewShoe("S1", decks=2), Burn(tuple(parse_cards(["A"] * 8)))])
+    assert table.alerts == ()
+    applied = apply_event(table, Burn(tuple(parse_cards(["A"]))))
+    assert [a.detail for a in applied.alerts] == ["A seen 9 times in 2 decks"]
 
 
 # -- too many cards ------------------------------------------------------------------------------
@@ -170,6 +226,33 @@ def test_a_run_of_the_run_length_in_a_shuffled_shoe_alerts_and_one_shorter_does_
     hearts = [DECK.index(card) for card in DECK if card.suit == "H"][:length]
     table = deal(shoe_events(_with_run(seed=8, start=40, run=hearts)))
     assert [a.kind for a in table.alerts] == [AlertKind.UNSHUFFLED] * alerts
+
+
+def test_a_coups_last_card_does_not_continue_its_first() -> None:
+    """4-8 of spades then the 3: five in order, and the 3 comes last, not before the 4."""
+    table = deal([NewShoe("S1")])
+    applied = apply_event(
+        table, CoupReceived("S1", Game(1, coup("4S", "5S", "6S", "7S", "8S", "3S")))
+    )
+    assert applied.alerts == () and table.alerts == ()
+
+
+def test_a_run_across_three_games_names_them_from_its_first_card() -> None:
+    games = [
+        coup("9H", "KD", "KH", "2S"),  # ends with the 2
+        coup("3S", "4S", "5S", "6S"),
+        coup("7S", "KC", "2H", "KS"),  # starts with the 7
+    ]
+    table = deal([NewShoe("S1")] + [CoupReceived("S1", Game(n, c)) for n, c in enumerate(games, 1)])
+    assert [(a.game, a.detail) for a in table.alerts] == [
+        (3, "6 cards in a row in order: 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ (games 1-3)")
+    ]
+
+
+def test_cards_without_a_suit_make_no_run() -> None:
+    games = [coup("9", "K", "K", "2"), coup("3", "4", "5", "6"), coup("7", "K", "2", "K")]
+    table = deal([NewShoe("S1")] + [CoupReceived("S1", Game(n, c)) for n, c in enumerate(games, 1)])
+    assert table.alerts == ()
 
 
 def test_a_missing_game_breaks_the_sequence_until_it_arrives() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import doctest
 import importlib.util
 import json
 import sys
@@ -125,3 +127,97 @@ def test_a_failing_baseline_stops_the_run(tmp_path: Path) -> None:
 def test_tests_that_do_not_import_the_module_are_refused(tmp_path: Path) -> None:
     code, _ = run_tool(sample_repo(tmp_path / "repo", "def test_nothing():\n    pass\n"))
     assert code == 2
+
+
+DOCTESTED = '''def is_adult(age):
+    """
+    >>> is_adult(18), is_adult(17)
+    (True, False)
+    """
+    return age >= 18
+'''
+
+
+@pytest.mark.slow
+def test_a_mutant_only_the_modules_doctest_kills_is_killed(tmp_path: Path) -> None:
+    root = sample_repo(tmp_path / "repo", WEAK)
+    (root / "ages.py").write_text(DOCTESTED, encoding="utf-8")
+    code, data = run_tool(root)
+    (module,) = data["modules"]
+    assert module["tests"] == ["tests/test_ages.py", "ages.py"]
+    assert (module["mutants"], module["killed"], module["survived"]) == (3, 3, 0)
+    assert code == 0
+
+
+def test_the_tools_own_examples_hold() -> None:
+    assert doctest.testmod(mutation).failed == 0
+
+
+# -- the mapping cannot go stale ----------------------------------------------
+
+ROOT = TOOL.parents[1]
+PINNED = ("scoreboard/core", "scoreboard/protocol", "scoreboard/journal")
+
+
+def _dotted(path: Path) -> str:
+    parts = path.with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _reexported(package: str) -> dict[str, str]:
+    """Name -> the module a package's ``__init__`` takes it from."""
+    tree = ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8"))
+    return {
+        alias.asname or alias.name: node.module
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module
+        for alias in node.names
+    }
+
+
+def imported_modules(test: Path) -> set[str]:
+    """The pinned modules (file paths) ``test`` imports, by name or through its package."""
+    modules = {
+        _dotted(path.relative_to(ROOT)): path.relative_to(ROOT).as_posix()
+        for package in PINNED
+        for path in (ROOT / package).glob("*.py")
+    }
+    packages = {_dotted(Path(package)): _reexported(package) for package in PINNED}
+    names: list[str] = []
+    for node in ast.walk(ast.parse(test.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module in packages:
+            via = packages[node.module]
+            names += [via.get(a.name, f"{node.module}.{a.name}") for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.append(node.module)
+    return {modules[name] for name in names if name in modules}
+
+
+def test_every_test_file_importing_a_pinned_module_is_in_its_mutation_targets() -> None:
+    """A test that imports a module of core/, protocol/ or journal/ runs on its mutants.
+
+    Imported by name (``from scoreboard.core.table import ...``) or through the
+    package (``from scoreboard.protocol import parse_message`` is messages.py's).
+    """
+    targets = mutation.load_targets(ROOT / "tools" / "mutation_targets.toml")
+    missing = [
+        f"{test.name} -> {module}"
+        for test in sorted((ROOT / "tests").glob("test_*.py"))
+        for module in sorted(imported_modules(test))
+        if f"tests/{test.name}" not in targets.get(module, [])
+    ]
+    assert missing == [], "add them to tools/mutation_targets.toml"
+
+
+def test_every_pinned_module_has_mutation_targets_that_exist() -> None:
+    targets = mutation.load_targets(ROOT / "tools" / "mutation_targets.toml")
+    for package in PINNED:
+        for path in (ROOT / package).glob("*.py"):
+            module = path.relative_to(ROOT).as_posix()
+            if next(mutation.sites(ast.parse(path.read_text(encoding="utf-8"))), None):
+                assert targets.get(module), f"{module} can be mutated and has no tests mapped"
+    for module, tests in targets.items():
+        assert (ROOT / module).is_file(), module
+        assert all((ROOT / test).is_file() for test in tests), module

@@ -27,6 +27,7 @@ from scoreboard.protocol import (
     LimitsReceived,
     NewShoe,
     ResyncRequest,
+    SchemaError,
     Shuffle,
     Snapshot,
     Topics,
@@ -154,3 +155,19 @@ def test_the_display_status_validates():
 )
 def test_the_schemas_reject_what_the_parser_rejects(kind, bad):
     assert validate(kind, bad) != []
+
+
+@pytest.mark.parametrize(
+    ("games", "accepted"), [(-1, False), (0, True), (999, True), (1000, False)]
+)
+def test_new_shoe_previous_games_is_0_to_999_in_the_decoder_and_the_schema_alike(games, accepted):
+    """A shoe may end with no games (a shuffle-out) or full; one past either edge is refused."""
+    payload = {"v": 1, "type": "new_shoe", "shoe": "S2", "previous": {"shoe": "S1", "games": games}}
+    assert (validate("event", payload) == []) is accepted
+    topics = Topics("p")
+    if accepted:
+        parsed = parse_message(topics, "p/event", json.dumps(payload).encode())
+        assert isinstance(parsed, NewShoe) and parsed.previous_games == games
+    else:
+        with pytest.raises(SchemaError, match="previous: key games: expected 0-999 games"):
+            parse_message(topics, "p/event", json.dumps(payload).encode())

@@ -186,6 +186,16 @@ def test_shoe_events_set_the_board_marks():
     assert not table.cut_card_out
 
 
+def test_a_burn_that_ends_the_shuffle_is_a_new_version_of_the_table():
+    """What redraws on ``version`` (the good-road plate) must see the shuffle end at the burn,
+    not at the next coup."""
+    table = table_with([1, 2])
+    apply_event(table, Shuffle())
+    shuffling = table.version
+    assert apply_event(table, Burn(())).changed is True and not table.shuffling
+    assert table.version > shuffling
+
+
 def test_void_and_correct_of_another_shoe_are_ignored():
     table = table_with([1, 2])
     assert apply_event(table, Void("OTHER", 1)).changed is False

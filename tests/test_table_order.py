@@ -296,6 +296,22 @@ def test_a_newer_snapshot_forgets_a_game_it_does_not_list() -> None:
     assert table.roads.to_json() == Roads.build(games(X, Y)).to_json()
 
 
+def test_a_snapshot_that_changes_the_games_ends_a_shuffle_and_starts_none() -> None:
+    table, stream = dealt(X, Y, Z)
+    assert apply_event(table, Snapshot("A", games(X, Y), origin=stream.next())).changed
+    assert table.shuffling is False
+    apply_event(table, Shuffle(origin=stream.next()))
+    assert table.shuffling is True
+    assert apply_event(table, Snapshot("A", games(X), origin=stream.next())).changed
+    assert table.shuffling is False
+
+
+def test_a_payload_of_an_older_session_is_stale_and_of_a_newer_one_is_not() -> None:
+    table, _ = dealt(X, Y, stream=Stream(session=5))
+    assert apply_event(table, CoupReceived("A", Game(3, Z), origin=Origin(4, 99))).stale
+    assert not apply_event(table, CoupReceived("A", Game(3, Z), origin=Origin(6, 1))).stale
+
+
 def test_a_snapshot_older_than_a_cut_card_but_as_new_as_the_games_still_heals_a_gap() -> None:
     """The resync answer is stamped with the last game event; marks since change no game."""
     table, stream = dealt(X)

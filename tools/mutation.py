@@ -374,7 +374,7 @@ def run_tests(
 ) -> tuple[int | None, float]:
     """Run pytest in ``worker``; return (returncode or None on timeout, seconds)."""
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
-    command += ["-p", PLUGIN_NAME]
+    command += ["-p", PLUGIN_NAME, "--doctest-modules"]
     if settings.markers:
         command += ["-m", settings.markers]
     command += [*settings.extra_pytest, *tests]
@@ -413,8 +413,9 @@ class Workers:
     ) -> tuple[int | None, float]:
         """Run ``tests`` with ``module`` replaced by ``text`` in a free copy.
 
-        The first test file runs alone first: most mutants die there, and one
-        file collects much faster than all of them.
+        The first test file (and the module's doctests, when ``tests`` names
+        the module) runs alone first: most mutants die there, and one file
+        collects much faster than all of them.
         """
         worker = self.free.get()
         path = worker / module
@@ -423,7 +424,7 @@ class Workers:
             path.write_text(text, encoding="utf-8")
             spent = 0.0
             code: int | None = 0
-            for stage in (tests[:1], tests[1:]):
+            for stage in stages(module, tests):
                 if stage and code == 0:
                     code, seconds = run_tests(worker, stage, settings, settings.timeout)
                     spent += seconds
@@ -434,6 +435,35 @@ class Workers:
 
     def close(self) -> None:
         shutil.rmtree(self.base, ignore_errors=True)
+
+
+def with_doctests(module: str, text: str, tests: Sequence[str]) -> list[str]:
+    """``tests``, and ``module`` itself when its docstrings hold examples (its doctests).
+
+    >>> with_doctests("m.py", 'def f():\\n    ">>> f()"\\n', ["t.py"])
+    ['t.py', 'm.py']
+    >>> with_doctests("m.py", "x = 1\\n", ["t.py"])
+    ['t.py']
+    """
+    has_examples = any(
+        ">>>" in (ast.get_docstring(node, clean=False) or "")
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+    )
+    return [*tests, module] if has_examples and module not in tests else list(tests)
+
+
+def stages(module: str, tests: Sequence[str]) -> list[list[str]]:
+    """The runs of one mutant: the first test file with the module's doctests, then the rest.
+
+    >>> stages("m.py", ["t1.py", "t2.py", "m.py"])
+    [['t1.py', 'm.py'], ['t2.py']]
+    >>> stages("m.py", ["t1.py"])
+    [['t1.py']]
+    """
+    rest = [test for test in tests[1:] if test != module]
+    first = [*tests[:1], *([module] if module in tests[1:] else [])]
+    return [stage for stage in (first, rest) if stage]
 
 
 def _status(code: int | None) -> str:
@@ -513,6 +543,8 @@ def run_module(
     jobs: int,
 ) -> None:
     """Baseline, sanity check, then every chosen mutant of one module."""
+    if not chosen:  # nothing to kill: no run to pay for
+        return
     report.baseline_seconds = check_baseline(workers, report, settings)
     timeout = settings.timeout or max(5 * report.baseline_seconds, 10.0)
     per_mutant = RunSettings(settings.root, settings.markers, timeout, settings.extra_pytest)
@@ -608,7 +640,8 @@ def _plan(args: argparse.Namespace) -> list[tuple[ModuleReport, list[Mutant]]]:
         module = Path(module).as_posix()
         text = (args.root / module).read_text(encoding="utf-8")
         chosen = choose(mutants(module, text), args.sample, args.seed)
-        plan.append((ModuleReport(module, _tests_for(args, module)), chosen))
+        tests = with_doctests(module, text, _tests_for(args, module))
+        plan.append((ModuleReport(module, tests), chosen))
     return plan
 
 

@@ -106,7 +106,7 @@ def amendment(
     before: GameRecord | None,
     after: GameRecord,
     effect: Effect,
-    reason: str = "",
+    reason: str,
 ) -> Amendment | None:
     """The amendment one transition of game ``number`` made, None when it made none.
 

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 __all__ = ["RULES", "Rule", "in_shoe"]
 
 #: A rule: what an event does to a table (None: nothing, the event is not for it).
-Rule = Callable[["TableState", Any], "Applied | None"]
+Rule = Callable[["TableState", Any], "Applied | None"]  # pragma: no mutate (type names only)
 
 
 def in_shoe(table: TableState, shoe: str, then: Callable[[], Applied]) -> Applied:

@@ -132,9 +132,10 @@ def _trailing(cols: Sequence[tuple[Winner, int]], wanted: dict[Winner, int]) -> 
     count = 0
     for index in range(len(cols) - 1, -1, -1):
         side, length = cols[index]
+        short = length < wanted[side]  # pragma: no mutate (an equal length counts above)
         if length == wanted[side]:
             count += 1
-        elif index == len(cols) - 1 and length < wanted[side]:
+        elif index == len(cols) - 1 and short:
             continue
         else:
             break

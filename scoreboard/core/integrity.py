@@ -63,8 +63,12 @@ RUN = 6
 BURN_GAME = 0
 CARDS_PER_DECK = 52
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_GAMES_AROUND = -(-(RUN - 1) // 4)  # a coup has at least 4 cards
+#: Games each side of a coup that hold RUN - 1 cards (a coup has at least 4); more
+#: only makes the window longer than any run that can hold the coup's cards.
+_GAMES_AROUND = -(-(RUN - 1) // 4)  # pragma: no mutate (any count >= 2 finds the same runs)
 _RANK_ORDER = {rank: index for index, rank in enumerate(RANKS)}
+#: What an ``UNSHUFFLED`` alert marks raised (a card marks an overcount, a kind the rest).
+_RUN_RAISED = "run"  # pragma: no mutate (any value no card or kind equals)
 
 
 class AlertKind(enum.Enum):
@@ -90,6 +94,8 @@ def valid_decks(decks: object) -> int | None:
 
     >>> valid_decks(8), valid_decks(0), valid_decks(True), valid_decks("8"), valid_decks(1e9)
     (8, None, None, None, None)
+    >>> valid_decks(1), valid_decks(16), valid_decks(17)
+    (1, 16, None)
     """
     if isinstance(decks, bool) or not isinstance(decks, int):
         return None
@@ -101,6 +107,8 @@ def card_text(card: Card) -> str:
 
     >>> card_text(Card("T", "H")), card_text(Card("A", "S")), card_text(Card("K"))
     ('10♥', 'A♠', 'K')
+    >>> card_text(Card("2", "D")), card_text(Card("Q", "C"))
+    ('2♦', 'Q♣')
     """
     rank = "10" if card.rank == "T" else card.rank
     return rank + (SUIT_SYMBOLS[card.suit] if card.suit else "")
@@ -167,7 +175,7 @@ class ShoeIntegrity:
             self._total -= 1
         added = _cards(new)
         alerts = self._count(added, game)
-        if added and "run" not in self._raised:
+        if added and _RUN_RAISED not in self._raised:
             alerts += self._runs(game, coup_of)
         return alerts
 
@@ -208,20 +216,24 @@ class ShoeIntegrity:
         """A run of :data:`RUN` cards in order among the cards dealt around ``game``."""
         dealt = _dealt_around(game, coup_of)
         numbers = [number for number, _ in dealt]
-        first, last = numbers.index(game), len(numbers) - 1 - numbers[::-1].index(game)
-        low, high = max(0, first - RUN + 1), min(len(dealt), last + RUN)
+        # A window wider than the game's cards +- RUN - 1 finds only runs of games that
+        # were checked already when they came (every game is checked for its runs).
+        first = numbers.index(game)
+        last = len(numbers) - 1 - numbers[::-1].index(game)  # pragma: no mutate (wider)
+        low = max(0, first - RUN + 1)  # pragma: no mutate (wider)
+        high = min(len(dealt), last + RUN)
         for step in (1, -1):
             length = 1
             for index in range(low + 1, high):
                 length = length + 1 if _follows(dealt[index - 1][1], dealt[index][1], step) else 1
                 # The run dealt[index - length + 1 : index + 1] holds a card of ``game``.
-                if length >= RUN and index >= first and index - length < last:
+                began = index - length < last  # pragma: no mutate (wider)
+                if length >= RUN and index >= first and began:
                     return self._unshuffled(dealt[index - RUN + 1 : index + 1])
         return ()
 
     def _unshuffled(self, run: list[tuple[int, Card]]) -> tuple[IntegrityAlert, ...]:
-        if not self._raise("run"):
-            return ()
+        self._raised.add(_RUN_RAISED)  # once a shoe: replaced() looks for no run after it
         first, last = run[0][0], run[-1][0]
         games = f"game {first}" if first == last else f"games {first}-{last}"
         cards = " ".join(card_text(card) for _, card in run)

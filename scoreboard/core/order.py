@@ -89,8 +89,10 @@ def is_stale(table: TableState, event: Event, origin: Origin) -> bool:
     if isinstance(event, LimitsReceived):
         return table.limits_origin is not None and origin <= table.limits_origin
     position = table.position
-    if position is None or origin.session != position.session:
-        return position is not None and origin.session < position.session
+    if position is None:
+        return False
+    if origin.session != position.session:
+        return origin.session < position.session  # pragma: no mutate (unequal: < is <=)
     if isinstance(event, ControllerStatus):
         return False
     if isinstance(event, Snapshot):

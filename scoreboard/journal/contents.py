@@ -29,7 +29,7 @@ class Change:
     kind: str
     reason: str
     line: int
-    by_snapshot: bool = False
+    by_snapshot: bool = False  # pragma: no mutate (the one maker always says)
 
 
 @dataclass(frozen=True, slots=True)

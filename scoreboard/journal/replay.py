@@ -42,7 +42,7 @@ class Found:
 
     lines: bytes
     identity: Identity
-    torn: int = 0
+    torn: int = 0  # pragma: no mutate (read_back, its one maker, always says)
     cut_failed: OSError | None = None
 
 

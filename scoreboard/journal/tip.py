@@ -58,7 +58,7 @@ class ChainTip:
         missing journal, from the end of the archives in ``state_dir``)."""
         complete = raw.split(b"\n")[:-1]
         self.carried = {}
-        for number, raw_line in enumerate(complete, start=1):
+        for number, raw_line in enumerate(complete, start=1):  # pragma: no mutate (unread)
             if b'"kind":"pruned"' in raw_line or b'"kind":"completed"' in raw_line:
                 found = parse(number, raw_line)
                 if isinstance(found.data, dict):
@@ -69,7 +69,7 @@ class ChainTip:
             return
         last = parse(len(complete), complete[-1])
         self.tip, self.lines = last.hash, len(complete)
-        self.anchor = start_link(parse(1, complete[0]))
+        self.anchor = start_link(parse(1, complete[0]))  # pragma: no mutate (number unread)
         at = last.record.get("at") if last.record is not None else None
         self.last_at = float(at) if isinstance(at, int | float) else None
 
@@ -123,8 +123,8 @@ class ChainTip:
         """Something the next write records in a ``gap`` (``since``: when it began)."""
         if why not in self._why:
             self._why.append(why)
-        if since is not None and (self._since is None or since < self._since):
-            self._since = since
+        if since is not None:
+            self._since = since if self._since is None else min(self._since, since)
 
     def dropped(self, count: int) -> None:
         """``count`` events held in memory were dropped (the table is written instead)."""
@@ -144,7 +144,7 @@ class ChainTip:
             data = {"shoe": self.shoe, "tip": self.tip, "why": why}
             self._pruned = line(PRUNED_KIND, {**self._gone(), **data, "after": self.anchor})
 
-    def owed(self, held: int = 0) -> list[Record]:
+    def owed(self, held: int = 0) -> list[Record]:  # pragma: no mutate (only sealed writes)
         """The records the next write starts with (a ``pruned``, then a ``gap``)."""
         owed = [self._pruned] if self._pruned is not None else []
         if self._why or self._dropped or self._lost:
@@ -160,7 +160,7 @@ class ChainTip:
             owed.append(line(GAP_KIND, data))
         return owed
 
-    def sealed(self, records: list[Record], held: int = 0) -> tuple[bytes, int, str]:
+    def sealed(self, records: list[Record], held: int) -> tuple[bytes, int, str]:
         """What the next write holds: what is owed, then ``records``; its line count, tip."""
         every = [*self.owed(held), *records]
         data, tip = seal(every, self.tip)
