@@ -189,6 +189,7 @@ def test_a_screenshot_shows_the_table_options_or_unknown_limits(tmp_path):
                             "commission")  # fmt: skip
 
 
-def test_portrait_and_rotate_are_one_or_the_other():
-    done = scoreboard("screenshot", "-o", "/dev/null", "--portrait", "--rotate", "90")
+def test_portrait_and_rotate_are_one_or_the_other(tmp_path):
+    shot = str(tmp_path / "board.png")
+    done = scoreboard("screenshot", "-o", shot, "--portrait", "--rotate", "90")
     assert done.returncode == 2 and "--portrait and --rotate: give one" in done.stderr

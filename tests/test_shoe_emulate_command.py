@@ -141,15 +141,15 @@ def test_into_a_serial_device_it_opens_with_pyserial(stop) -> None:
     ("flags", "message"),
     [
         (["--pace", "0"], "--pace must be a number of seconds above 0, got 0.0"),
-        (["--pace", "nan"], "--pace must be a number of seconds above 0, got nan"),
-        (["--pace", "inf"], "--pace must be a number of seconds above 0, got inf"),
-        (["--pace", "-2"], "--pace must be a number of seconds above 0, got -2.0"),
-        (["--shoes", "0"], "--shoes must be 1 or more, got 0"),
-        (["--shuffle-seconds", "nan"], "--shuffle-seconds must be a number of seconds, 0 or more"),
-        (["--shuffle-seconds", "-1"], "--shuffle-seconds must be a number of seconds, 0 or more"),
-        (["--baud", "0"], "--baud must be 50 to 4000000, got 0"),
+        (["--pace", "nan"], "argument --pace: expected seconds, 0 to 86400, got 'nan'"),
+        (["--pace", "inf"], "argument --pace: expected seconds, 0 to 86400, got 'inf'"),
+        (["--pace", "-2"], "argument --pace: expected seconds, 0 to 86400, got '-2'"),
+        (["--shoes", "0"], "argument --shoes: expected a whole number, 1 to"),
+        (["--shuffle-seconds", "nan"], "argument --shuffle-seconds: expected seconds, 0 to"),
+        (["--shuffle-seconds", "-1"], "argument --shuffle-seconds: expected seconds, 0 to"),
+        (["--baud", "0"], "argument --baud: expected a whole number, 50 to"),
         (["--tables", "3"], "--tables is for the MQTT controller"),
-        (["--decks", "9"], "decks must be 1 to 8, got 9"),
+        (["--decks", "9"], "argument --decks: expected a whole number, 1 to 8, got '9'"),
     ],
 )
 def test_bad_flags_are_refused_in_one_line(flags: list[str], message: str) -> None:

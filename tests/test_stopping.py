@@ -128,7 +128,7 @@ def test_a_command_that_takes_no_part_gets_pythons_handling_back(capsys):
 def test_ctrl_c_in_a_command_that_takes_no_part_interrupts_it_as_before():
     """``simulate`` has no loop to stop in order: Ctrl-C ends it at once, exit 130."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "scoreboard", "simulate", "--shoes", "100000000"],
+        [sys.executable, "-m", "scoreboard", "simulate", "--shoes", "1000000"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,

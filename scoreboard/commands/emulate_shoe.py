@@ -14,6 +14,7 @@ import math
 import threading
 
 from scoreboard.cli import CommandError, UsageError
+from scoreboard.commands.arg_types import whole
 from scoreboard.core.shoe import Dealer
 from scoreboard.stopping import stop_on_signals
 
@@ -40,7 +41,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "created and named on stdout)",
     )
     group.add_argument(
-        "--baud", type=int, metavar="N", help="with --emulate: line speed (default: the shoe's)"
+        "--baud",
+        type=whole(50, 4_000_000),
+        metavar="N",
+        help="with --emulate: line speed (default: the shoe's)",
     )
 
 
@@ -95,13 +99,6 @@ def _checked(args: argparse.Namespace) -> tuple[float, int | None]:
     """The flags --emulate needs, checked: a finite positive pace, no MQTT-only flags."""
     if not math.isfinite(args.pace) or args.pace <= 0:
         raise UsageError(f"--pace must be a number of seconds above 0, got {args.pace}")
-    shuffle = args.shuffle_seconds
-    if shuffle is not None and not (math.isfinite(shuffle) and shuffle >= 0):
-        raise UsageError(f"--shuffle-seconds must be a number of seconds, 0 or more, got {shuffle}")
-    if args.shoes is not None and args.shoes < 1:
-        raise UsageError(f"--shoes must be 1 or more, got {args.shoes}")
-    if args.baud is not None and not 50 <= args.baud <= 4_000_000:
-        raise UsageError(f"--baud must be 50 to 4000000, got {args.baud}")
     for flag in ("tables", "state_dir", "mqtt"):
         if getattr(args, flag, None) is not None:
             name = "--" + flag.replace("_", "-")
