@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scoreboard.core.cards import Card
 from scoreboard.core.rules import Winner
+from scoreboard.core.seats import Seat, Side
 from scoreboard.shoes.angel_eye import (
     Drawn,
     ErrorCleared,
@@ -17,7 +18,6 @@ from scoreboard.shoes.angel_eye import (
     Result,
     Standby,
 )
-from scoreboard.shoes.seats import Seat, Side
 
 P1, B3, P2 = Seat(Side.PLAYER, 1), Seat(Side.BANKER, 3), Seat(Side.PLAYER, 2)
 

@@ -8,6 +8,7 @@ from shoes_md import EXAMPLES, SESSION_WIRE
 from scoreboard.core.cards import Card, parse_cards
 from scoreboard.core.events import Burn, CoupReceived, NewShoe
 from scoreboard.core.rules import Game, Winner, deal_coup, record_coup
+from scoreboard.core.seats import DEAL_ORDER, Seat, Side, seats_of
 from scoreboard.shoes.angel_eye import (
     AngelEyeReader,
     Drawn,
@@ -41,7 +42,6 @@ from scoreboard.shoes.news import (
     Tally,
     UnknownMessage,
 )
-from scoreboard.shoes.seats import DEAL_ORDER, Seat, Side, seats_of
 
 P1, B1, P2, B2 = DEAL_ORDER
 P3, B3 = Seat(Side.PLAYER, 3), Seat(Side.BANKER, 3)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from scoreboard.core.cards import Card
 from scoreboard.core.limits import Limits
 from scoreboard.core.rules import Game
+from scoreboard.core.seats import Seat
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -159,6 +160,45 @@ class ResyncRequest:
     display: str | None = None
     shoe: str | None = None
     missing: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CardDealt:
+    """A card left the shoe for ``seat`` of game ``game``; ``card`` None while withheld.
+
+    Shown face down whatever ``card`` holds: a squeezed hand is revealed by its
+    coup, never by this (a Bee-Tek shoe reads every card as it is drawn).
+    """
+
+    shoe: str
+    game: int
+    seat: Seat
+    card: Card | None = None
+    origin: Origin | None = None
+
+
+#: :attr:`ShoeHealth.state` values: a condition raised, cleared, or seen once.
+HEALTH_STATES = ("raised", "cleared", "seen")
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeHealth:
+    """The card-reading shoe's health changed: staff's to see, never a result.
+
+    ``condition`` is a stable key (``"error:2"``, ``"extra_card"``, ``"device"``,
+    ``"bad_bytes"``, ``"unknown_message"``, ``"messages_lost"``, ``"powered_on"``,
+    ``"hand_abandoned"``, ``"cards_disagree"``); ``state`` is ``"raised"`` or
+    ``"cleared"`` for a condition that lasts (an error, an extra card held, the
+    device gone) and ``"seen"`` for one that happens once; ``detail`` says it in
+    words for staff (the bytes, the cards, the meaning of the code).
+    """
+
+    condition: str
+    state: str
+    detail: str = ""
+    shoe: str | None = None
+    game: int | None = None
+    origin: Origin | None = None
 
 
 Event = (

@@ -23,6 +23,7 @@ Inside: ``angel_eye``, ``bee_tek`` (the readers and the messages), ``discards``,
 
 from __future__ import annotations
 
+from scoreboard.core.seats import Seat, Side
 from scoreboard.shoes.angel_eye import AngelEyeReader, SuitOrder
 from scoreboard.shoes.angel_eye_hands import AngelEyeHands
 from scoreboard.shoes.bee_tek import BeeTekReader
@@ -42,7 +43,6 @@ from scoreboard.shoes.news import (
     Tally,
     UnknownMessage,
 )
-from scoreboard.shoes.seats import Seat, Side
 
 __all__ = [
     "AngelEyeHands",

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from scoreboard.core.cards import RANKS, Card
 from scoreboard.core.rules import Winner
+from scoreboard.core.seats import Seat, Side
 from scoreboard.shoes.discards import BadBytes, Readout
-from scoreboard.shoes.seats import Seat, Side
 
 __all__ = [
     "ENQ",

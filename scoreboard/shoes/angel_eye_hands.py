@@ -22,6 +22,7 @@ from collections.abc import Iterable
 
 from scoreboard.core.cards import Card
 from scoreboard.core.rules import Coup, ImpossibleHandError, Winner, record_coup
+from scoreboard.core.seats import Seat, Side
 from scoreboard.shoes.angel_eye import (
     Drawn,
     ErrorCleared,
@@ -52,7 +53,6 @@ from scoreboard.shoes.news import (
     UnknownMessage,
     shoe_result,
 )
-from scoreboard.shoes.seats import Seat, Side
 
 __all__ = ["LONGEST_BURN", "AngelEyeHands"]
 

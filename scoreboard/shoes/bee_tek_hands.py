@@ -1,7 +1,7 @@
 """Bee-Tek's lines -> what the table must hear (docs/shoes.md section 2).
 
 The shoe names cards and nothing else, so the host deals: each game card goes to
-the seat the tableau gives it (:func:`~scoreboard.shoes.seats.next_seat`) and the
+the seat the tableau gives it (:func:`~scoreboard.core.seats.next_seat`) and the
 coup is out when the tableau says the hand is complete.  Burn lines open a new
 shoe and make its burn (the face-up card, then as many as it says).
 
@@ -24,11 +24,11 @@ from collections.abc import Iterable, Sequence
 
 from scoreboard.core.cards import Card
 from scoreboard.core.rules import record_coup
+from scoreboard.core.seats import DEAL_ORDER, Seat, hands, next_seat
 from scoreboard.core.shoe import burn_count
 from scoreboard.shoes.bee_tek import Alarm, BurnRead, CardNotRead, CardRead, Line, WarningCode
 from scoreboard.shoes.discards import BadBytes
 from scoreboard.shoes.news import CardDealt, HandAbandoned, News, ShoeAlarm, ShoeBook, Tally
-from scoreboard.shoes.seats import DEAL_ORDER, Seat, hands, next_seat
 
 __all__ = ["BeeTekHands", "possible_next"]
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from scoreboard.core.cards import Card
 from scoreboard.core.events import Burn, CoupReceived, NewShoe
 from scoreboard.core.rules import Coup, Game, deal_order
+from scoreboard.core.seats import DEAL_ORDER, Seat, Side, seats_of
 from scoreboard.core.shoe import Dealer, Shoe
 from scoreboard.shoes.angel_eye import (
     Drawn,
@@ -46,7 +47,6 @@ from scoreboard.shoes.angel_eye import (
 )
 from scoreboard.shoes.angel_eye_writer import Transmitter
 from scoreboard.shoes.bee_tek import card_line
-from scoreboard.shoes.seats import DEAL_ORDER, Seat, Side, seats_of
 
 __all__ = ["Chunk", "Emulated", "Habits", "angel_eye", "bee_tek", "shoe_coups"]
 

@@ -27,10 +27,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from scoreboard.core.cards import Card
-from scoreboard.core.events import Burn, CoupReceived, NewShoe
+from scoreboard.core.events import Burn, CardDealt, CoupReceived, NewShoe
 from scoreboard.core.rules import Coup, Game, Winner, result_coup
 from scoreboard.shoes.discards import BadBytes
-from scoreboard.shoes.seats import Seat
 
 __all__ = [
     "CardDealt",
@@ -46,19 +45,6 @@ __all__ = [
     "Tally",
     "UnknownMessage",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class CardDealt:
-    """A card left the shoe for ``seat`` of game ``game``; ``card`` None while withheld.
-
-    Shown face down: a squeezed hand is revealed by its coup, never by this.
-    """
-
-    shoe: str
-    game: int
-    seat: Seat
-    card: Card | None
 
 
 @dataclass(frozen=True, slots=True)
