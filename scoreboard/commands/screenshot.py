@@ -107,12 +107,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-class ShownAsFailedError(RuntimeError):
-    """Raised by a panel ``--fault`` names, so the frame shows its placeholder."""
-
-
 def failing_panel(_surface: object, _body: object, _table: object) -> None:
-    raise ShownAsFailedError("shown as failed by scoreboard screenshot --fault")
+    from scoreboard.render.guard import SimulatedFault
+
+    raise SimulatedFault("shown as failed by scoreboard screenshot --fault")
 
 
 def results_games(text: str) -> list[Game]:
