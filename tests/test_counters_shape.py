@@ -88,3 +88,21 @@ def renderer_static_names(renderer: Renderer) -> list[DrawnText]:
     finally:
         painter.log = None
     return drawn
+
+
+@pytest.mark.parametrize("name", available_themes())
+def test_an_empty_board_says_waiting_once_and_shows_no_share_of_nothing(name):
+    from scoreboard.core.table import FeedStatus
+
+    renderer = Renderer(load_theme(name), (1920, 1080))
+    table = TableState(table_id="T1")
+    table.new_shoe("S1")
+    renderer.panels.log = drawn = []
+    try:
+        renderer.render(table, FeedStatus.LIVE, clock="12:00")
+    finally:
+        renderer.panels.log = None
+    texts = [t.text for t in drawn]
+    waiting = renderer.panels.words("waiting", "  ·  ")
+    assert texts.count(waiting) == 1, texts
+    assert not [t for t in texts if t.endswith("%")], texts

@@ -104,7 +104,7 @@ def tiles(
             role="number",
         )
         entries.append(Entry(key, name, shown))
-        pct = f"{counts.percent(key):.1f}%"
+        pct = f"{counts.percent(key):.1f}%" if counts.games else "–"  # no share of nothing
         p.put(surface, pct, pct_box, colors.bead_text, align="center", role="label")
     return entries
 
