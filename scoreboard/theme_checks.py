@@ -324,8 +324,11 @@ class _Checker(FieldReader):
         result: dict[str, Layout] = {}
         for orientation, spec in given.items():
             key = f"layout.{orientation}"
-            spec = self.mapping(spec, key, ("panels",))
+            spec = self.mapping(spec, key, ("panels", "derived_cell"))
             panels = spec.get("panels")
+            derived = None
+            if "derived_cell" in spec:
+                derived = self.number(spec["derived_cell"], f"{key}.derived_cell", whole=False)
             if not isinstance(panels, list) or not panels:
                 self.error(f"{key}.panels", "expected a list of panels")
                 continue
@@ -334,7 +337,8 @@ class _Checker(FieldReader):
                     p
                     for i, item in enumerate(panels)
                     if (p := self.panel(item, f"{key}.panels[{i}]"))
-                )
+                ),
+                None if derived is None else float(derived),
             )
         return MappingProxyType(result)
 

@@ -26,6 +26,8 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType(
         "roads.empty_columns": (0, 10),
         "roads.blink_seconds": (0, 60),
         "roads.derived_cell": (0.25, 1),
+        "layout.landscape.derived_cell": (0.25, 1),
+        "layout.portrait.derived_cell": (0.25, 1),
         "roads.columns.bead_plate": (1, 200),
         "roads.columns.big_road": (1, 200),
         "roads.columns.derived": (1, 200),

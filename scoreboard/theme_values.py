@@ -269,7 +269,18 @@ class Panel:
 
 @dataclass(frozen=True, slots=True)
 class Layout:
+    """One orientation's panels; ``derived_cell`` overrides ``roads.derived_cell`` there.
+
+    (A portrait screen's big road is narrowed by its columns: half its cell would
+    leave the derived roads' marks too small to read, so portrait may ask for more.)
+    """
+
     panels: tuple[Panel, ...]
+    derived_cell: float | None = None
+
+    def derived(self, roads: RoadStyle) -> float:
+        """A derived road's cell per big-road cell in this layout."""
+        return roads.derived_cell if self.derived_cell is None else self.derived_cell
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,11 +58,16 @@ def test_a_whole_shoe_fits_every_road(name: str, size: tuple[int, int], shoes) -
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("name", available_themes())
 def test_derived_roads_are_drawn_in_half_size_cells(name: str, size: tuple[int, int]) -> None:
-    grids = compute_layout(load_theme(name), size).grids
+    """Half the big road's in landscape; in portrait, where the big road's fifty columns
+    narrow its cells, the layout's own ``derived_cell`` (0.66) keeps them readable."""
+    layout = compute_layout(load_theme(name), size)
+    grids = layout.grids
     big = grids["big_road"].cell_height
+    share = 0.5 if size[0] > size[1] else 0.66
+    assert layout.derived_cell == share
     for road in DERIVED_PANELS:
-        assert grids[road].cell_height == pytest.approx(big / 2, abs=0.5)
-        assert grids[road].cell_width == pytest.approx(big / 2, rel=0.05)
+        assert grids[road].cell_height == pytest.approx(big * share, abs=0.5)
+        assert grids[road].cell_width == pytest.approx(big * share, rel=0.05)
 
 
 @pytest.mark.parametrize("name", available_themes())

@@ -29,7 +29,7 @@ def test_every_road_is_ruled_in_whole_squares(name, size):
     renderer = Renderer(theme, size)
     checked = 0
     for road, grid in renderer.layout.grids.items():
-        step = ruling_step(theme, road)
+        step = ruling_step(renderer.layout.derived_cell, road)
         assert grid.cols % step == 0 and grid.rows % step == 0, (road, grid.cols, step)
         if step > 1:
             checked += 1

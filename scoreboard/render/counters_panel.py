@@ -243,13 +243,19 @@ def row_cells(
     row_h = area.height / per_col
     col_w = (area.width - 2 * gap * (cols - 1)) / cols
     size = max(row_size(p, rows, row_h * 0.6, col_w - 2 * gap), p.min_size("label"))
+    # A line of text is drawn as tall as its font's line (a CJK font's is generous): where
+    # that is taller than a row, the rows close up so the first and last stay in the area.
+    line = p.text.render("Hg", size, p.colors.text).get_height()
+    overhang = max(0.0, (line - row_h) / 2)
+    if overhang and per_col > 1:
+        row_h = (area.height - 2 * overhang) / per_col
     cells = []
     for index in range(len(rows)):
         col, row = divmod(index, per_col)
         cells.append(
             pygame.Rect(
                 round(area.x + col * (col_w + 2 * gap)),
-                round(area.y + row * row_h),
+                round(area.y + overhang + row * row_h),
                 round(col_w),
                 round(row_h),
             )

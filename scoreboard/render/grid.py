@@ -20,12 +20,12 @@ import pygame
 from scoreboard.core.roads import BeadCell, BigRoadCell, DerivedCell, DerivedRoad, Roads
 from scoreboard.render.canvas import copy_area
 from scoreboard.render.chrome import luminance
-from scoreboard.render.layout import Grid, ScreenLayout
+from scoreboard.render.layout import Grid, ScreenLayout, ruling_step
 from scoreboard.render.marks import RoadPainter
 from scoreboard.render.panels import PanelPainter
 from scoreboard.render.scroll import ColumnIndex, shown_columns
 from scoreboard.render.text import TextCache
-from scoreboard.theme import DERIVED_PANELS, RGB, ROAD_PANELS, Colors, Theme
+from scoreboard.theme import RGB, ROAD_PANELS, Colors, Theme
 
 STATIC_TITLES = (*ROAD_PANELS, "counters", "predictions")
 
@@ -359,19 +359,6 @@ def static_layer(theme: Theme, layout: ScreenLayout, panels: PanelPainter) -> py
             panels.title(surface, name)
         grid = layout.grids.get(name)
         if grid is not None:
-            step = ruling_step(theme, name)
+            step = ruling_step(layout.derived_cell, name)
             draw_grid_lines(surface, grid, colors.grid, layout.line, step)
     return surface
-
-
-def ruling_step(theme: Theme, road: str) -> int:
-    """Every how many cells a road's paper is ruled: 2 for derived roads in half-size cells.
-
-    >>> from scoreboard.theme import load_theme
-    >>> classic = load_theme("classic")
-    >>> ruling_step(classic, "small_road"), ruling_step(classic, "big_road")
-    (2, 1)
-    """
-    if road not in DERIVED_PANELS:
-        return 1
-    return max(1, round(1 / theme.roads.derived_cell))

@@ -89,6 +89,8 @@ class ScreenLayout:
     line: int
     panels: dict[str, PanelBox]
     grids: dict[str, Grid]
+    #: A derived road's cell per big-road cell here (the theme's, or its layout's own).
+    derived_cell: float = 0.5
 
     def px(self, fraction: float) -> int:
         """A length given as a fraction of the shorter screen side, at least 1 pixel.
@@ -109,7 +111,8 @@ def compute_layout(theme: Theme, size: tuple[int, int]) -> ScreenLayout:
     pad = max(2, round(0.006 * unit))
     title_h = max(8, round(style.title_height * unit))
     panels: dict[str, PanelBox] = {}
-    for panel in theme.layout(width, height).panels:
+    chosen = theme.layout(width, height)
+    for panel in chosen.panels:
         fx, fy, fw, fh = panel.rect
         x0, y0 = round(fx * width), round(fy * height)
         rect = pygame.Rect(x0, y0, round((fx + fw) * width) - x0, round((fy + fh) * height) - y0)
@@ -121,11 +124,19 @@ def compute_layout(theme: Theme, size: tuple[int, int]) -> ScreenLayout:
             title = None
             body = rect.inflate(-2 * pad, 0)
         panels[panel.name] = PanelBox(panel.name, rect, title, body)
-    return ScreenLayout((width, height), unit, radius, line, panels, road_grids(theme, panels))
+    derived = chosen.derived(theme.roads)
+    grids = road_grids(theme, panels, derived)
+    return ScreenLayout((width, height), unit, radius, line, panels, grids, derived)
 
 
-def road_grids(theme: Theme, panels: Mapping[str, PanelBox]) -> dict[str, Grid]:
-    """Each road panel's grid: the big road and bead plate first, the derived roads from them."""
+def road_grids(
+    theme: Theme, panels: Mapping[str, PanelBox], derived_cell: float | None = None
+) -> dict[str, Grid]:
+    """Each road panel's grid: the big road and bead plate first, the derived roads from them.
+
+    ``derived_cell``: a derived road's cell per big-road cell (default the theme's roads').
+    """
+    derived_cell = theme.roads.derived_cell if derived_cell is None else derived_cell
     roads = theme.roads
     grids: dict[str, Grid] = {}
     big_cell: float | None = None
@@ -140,10 +151,10 @@ def road_grids(theme: Theme, panels: Mapping[str, PanelBox]) -> dict[str, Grid]:
         box = panels.get(name)
         if box is None:
             continue
-        wanted = None if big_cell is None else big_cell * roads.derived_cell
+        wanted = None if big_cell is None else big_cell * derived_cell
         # Ruled every ``step`` cells (a square per 2x2 half-size entries): whole squares only,
         # so the paper never ends in a sliver of a square.
-        step = max(1, round(1 / roads.derived_cell))
+        step = ruling_step(derived_cell, name)
         grids[name] = grid_in(box.body, roads.rows, roads.columns["derived"], wanted, step)
     return grids
 
@@ -176,3 +187,18 @@ def grid_in(
     height = min(body.height, max(rows, round(rows * side)))
     top = body.y + (body.height - height) // 2  # a grid shrunk to fit its columns stays centred
     return Grid(pygame.Rect(body.x, top, body.width, height), rows, cols)
+
+
+def ruling_step(derived_cell: float, road: str) -> int:
+    """Every how many cells a road's paper is ruled: 2 for derived roads in half-size cells.
+
+    ``derived_cell``: a derived road's cell per big-road cell in the layout shown.
+
+    >>> ruling_step(0.5, "small_road"), ruling_step(0.5, "big_road")
+    (2, 1)
+    >>> ruling_step(0.65, "cockroach_pig")
+    2
+    """
+    if road not in DERIVED_PANELS:
+        return 1
+    return max(1, round(1 / derived_cell))

@@ -108,7 +108,7 @@ def road_cell_problems(theme: Theme, layout: ScreenLayout) -> list[str]:
     found = []
     for name, grid in layout.grids.items():
         derived = name in DERIVED_PANELS
-        floor = ROAD_CELL_FLOOR * layout.unit * (theme.roads.derived_cell if derived else 1.0)
+        floor = ROAD_CELL_FLOOR * layout.unit * (layout.derived_cell if derived else 1.0)
         cell = min(grid.cell_width, grid.cell_height)
         if cell >= floor - 0.5:
             continue
@@ -117,8 +117,8 @@ def road_cell_problems(theme: Theme, layout: ScreenLayout) -> list[str]:
         big = layout.grids.get("big_road")
         if body.height / grid.rows < floor - 0.5:
             why = f"its panel is {body.height} px tall for {grid.rows} rows"
-        elif derived and big is not None and big.cell_height * theme.roads.derived_cell < floor:
-            why = f"its cells are {theme.roads.derived_cell:g} of the big road's"
+        elif derived and big is not None and big.cell_height * layout.derived_cell < floor:
+            why = f"its cells are {layout.derived_cell:g} of the big road's"
         else:
             room = int(body.width // floor)
             why = (
