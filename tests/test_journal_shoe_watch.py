@@ -12,13 +12,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from cli import scoreboard
-from dealt import dealt_shoe
+from dealt import dealt_shoe, journaled_table
 
 from scoreboard.core.events import CardDealt, ControllerStatus, Origin, ShoeHealth
 from scoreboard.core.shoe_watch import deals_of
-from scoreboard.core.table import TableState
-from scoreboard.journal import JOURNAL_NAME, Journal
-from scoreboard.protocol import CoupReceived, NewShoe, apply_event
+from scoreboard.journal import JOURNAL_NAME
+from scoreboard.protocol import CoupReceived, NewShoe
 
 SHOE = dealt_shoe(11)
 GAME = SHOE.games[0]
@@ -32,17 +31,8 @@ def deals(origin_seq: int = 0) -> list[CardDealt]:
     return [replace(card, origin=Origin(9, origin_seq + n)) for n, card in enumerate(cards)]
 
 
-def kept(state: Path, events) -> TableState:
-    table = TableState()
-    with Journal(state) as journal:
-        journal.replay(table)
-        for event in events:
-            journal.keep(event, table, apply_event(table, event))
-    return table
-
-
 def test_health_is_journaled_and_audit_lists_it_while_deals_leave_no_line(tmp_path: Path):
-    kept(
+    journaled_table(
         tmp_path,
         [
             NewShoe(SHOE.shoe),
@@ -68,7 +58,7 @@ def test_health_is_journaled_and_audit_lists_it_while_deals_leave_no_line(tmp_pa
 
 
 def test_a_restart_mid_hand_shows_no_hand_and_keeps_what_is_raised(tmp_path: Path):
-    before = kept(
+    before = journaled_table(
         tmp_path,
         [
             NewShoe(SHOE.shoe, origin=Origin(9, 1)),
@@ -77,6 +67,6 @@ def test_a_restart_mid_hand_shows_no_hand_and_keeps_what_is_raised(tmp_path: Pat
         ],
     )
     assert before.forming is not None and before.shoe_watch.mark == "SHOE OFFLINE"
-    after = kept(tmp_path, [])
+    after = journaled_table(tmp_path, [])
     assert after.forming is None and after.shoe_watch.mark == "SHOE OFFLINE"
     assert after.position == before.position  # the deals' seqs are not news again

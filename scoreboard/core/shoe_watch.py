@@ -43,10 +43,6 @@ __all__ = ["MAX_CONDITIONS", "Forming", "ShoeWatch", "deals_of", "settles"]
 #: counted together as ``other``, so a controller cannot grow a display's memory.
 MAX_CONDITIONS = 32
 
-#: The staff mark's words, most urgent first.
-OFFLINE_MARK = "SHOE OFFLINE"
-ERROR_MARK = "SHOE ERROR"
-
 
 @dataclass(frozen=True, slots=True)
 class Forming:
@@ -112,6 +108,11 @@ def settles(forming: Forming, event: Event, shoe: str | None) -> bool:
         case ShoeHealth(condition="hand_abandoned"):
             return True
     return False
+
+
+#: The staff mark's words, most urgent first.
+OFFLINE_MARK = "SHOE OFFLINE"
+ERROR_MARK = "SHOE ERROR"
 
 
 @dataclass(frozen=True, slots=True)
