@@ -66,7 +66,7 @@ def test_a_restart_mid_hand_shows_no_hand_and_keeps_what_is_raised(tmp_path: Pat
             *deals(origin_seq=3),
         ],
     )
-    assert before.forming is not None and before.shoe_watch.mark == "SHOE OFFLINE"
+    assert before.forming is not None and before.shoe_watch.mark == "shoe_offline"
     after = journaled_table(tmp_path, [])
-    assert after.forming is None and after.shoe_watch.mark == "SHOE OFFLINE"
+    assert after.forming is None and after.shoe_watch.mark == "shoe_offline"
     assert after.position == before.position  # the deals' seqs are not news again

@@ -109,13 +109,13 @@ def test_a_v2_deal_moves_the_position_and_a_replay_is_stale():
 def test_health_is_raised_cleared_and_counted():
     table = TableState()
     apply(table, ShoeHealth("device", "raised", "/dev/ttyUSB0 is gone"))
-    assert table.shoe_watch.mark == "SHOE OFFLINE" and table.shoe_watch.offline
+    assert table.shoe_watch.mark == "shoe_offline" and table.shoe_watch.offline
     apply(table, ShoeHealth("error:2", "raised", "card not read"))
-    assert table.shoe_watch.mark == "SHOE OFFLINE"  # the device first: nothing is read
+    assert table.shoe_watch.mark == "shoe_offline"  # the device first: nothing is read
     apply(table, ShoeHealth("device", "cleared", "back"))
-    assert table.shoe_watch.mark == "SHOE ERROR"
+    assert table.shoe_watch.mark == "shoe_error"
     apply(table, ShoeHealth("error:2", "seen", "again"))  # seen once: still raised
-    assert table.shoe_watch.mark == "SHOE ERROR"
+    assert table.shoe_watch.mark == "shoe_error"
     applied = apply(table, ShoeHealth("error:2", "cleared"))
     assert applied.worth_keeping and table.shoe_watch.mark is None
     assert dict(table.shoe_watch.seen) == {"device": 2, "error:2": 3}
@@ -126,9 +126,9 @@ def test_a_controller_status_restates_what_is_raised_and_a_birth_without_clears_
     table = TableState()
     raised = (ShoeHealth("device", "raised", "gone"),)
     assert apply(table, ControllerStatus(True, Origin(4, 1), raised)).changed
-    assert table.shoe_watch.mark == "SHOE OFFLINE"
+    assert table.shoe_watch.mark == "shoe_offline"
     assert not apply(table, ControllerStatus(False, Origin(4, 2))).changed  # a will: as it was
-    assert table.shoe_watch.mark == "SHOE OFFLINE"
+    assert table.shoe_watch.mark == "shoe_offline"
     assert apply(table, ControllerStatus(True, Origin(5, 1))).changed
     assert table.shoe_watch.mark is None
 

@@ -17,7 +17,7 @@ is gone and SHOE ERROR while an error is raised.
 'S1 game 7: P1 B1 face down'
 >>> watch = ShoeWatch().took(ShoeHealth("device", "raised", "/dev/ttyUSB0 is gone"))
 >>> watch.mark, watch.took(ShoeHealth("device", "cleared")).mark
-('SHOE OFFLINE', None)
+('shoe_offline', None)
 """
 
 from __future__ import annotations
@@ -110,9 +110,9 @@ def settles(forming: Forming, event: Event, shoe: str | None) -> bool:
     return False
 
 
-#: The staff mark's words, most urgent first.
-OFFLINE_MARK = "SHOE OFFLINE"
-ERROR_MARK = "SHOE ERROR"
+#: The staff mark's label keys (theme labels), most urgent first.
+OFFLINE_MARK = "shoe_offline"
+ERROR_MARK = "shoe_error"
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +168,7 @@ class ShoeWatch:
 
     @property
     def mark(self) -> str | None:
-        """The staff mark's words, or None: the shoe is well."""
+        """The staff mark's label key (``shoe_offline``, ``shoe_error``); None: the shoe is well."""
         if self.offline:
             return OFFLINE_MARK
         if self.errors:

@@ -227,7 +227,8 @@ class Renderer:
         self._refresh("predictions", version, given, dirty, full)
         self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, full)
         self._refresh("limits", limits_key(table), given, dirty, full)
-        self._refresh("footer", alert_count(table), given, dirty, full)
+        staff = (alert_count(table), table.shoe_watch.mark, table.shoe_watch.errors)
+        self._refresh("footer", staff, given, dirty, full)
         grown = self._update_roads(given, changed, dirty, full)
         header = (
             table.table_name,
@@ -239,7 +240,7 @@ class Renderer:
             plate_shows(table),
             self._fault_shown(),
             journal_failing,
-            alert_count(table),
+            staff,
         )
         self._refresh("header", header, given, dirty, full)
         if self.good_road_plate is not None:

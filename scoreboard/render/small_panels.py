@@ -15,7 +15,7 @@ from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.chrome import draw_footer, draw_header
 from scoreboard.render.hand import draw_last_coup
 from scoreboard.render.limits_panel import draw_limits
-from scoreboard.render.notices import alert_count
+from scoreboard.render.notices import alert_count, shoe_text
 from scoreboard.render.panels import PanelPainter, PanelView
 
 RECORDED = frozenset({"header", "counters", "predictions", "last_coup", "limits", "footer"})
@@ -67,5 +67,5 @@ def draw_small_panel(
     elif name == "limits":
         draw_limits(panels, frame, table.limits, scheduled=table.scheduled)
     elif name == "footer":
-        draw_footer(panels, frame, alerts=alert_count(table))
+        draw_footer(panels, frame, alerts=alert_count(table), shoe=shoe_text(panels, table))
     return None
