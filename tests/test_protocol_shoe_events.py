@@ -4,7 +4,9 @@ controller status: what is refused says where and what, and the schema refuses i
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -97,3 +99,26 @@ def test_the_shoe_events_are_signed_like_the_others_and_a_moved_one_is_refused(k
     if key:
         with pytest.raises(ProtocolError, match="signature"):
             parse_message(Topics("baccarat/v2/T2"), "baccarat/v2/T2/event", payload, key=key)
+
+
+def documented_examples() -> list[dict[str, Any]]:
+    """The JSON examples of docs/protocol.md that are whole payloads (their ``sig`` aside)."""
+    text = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
+    found = []
+    for block in re.findall(r"```json\n(.*?)```", text, re.S):
+        try:
+            found.append(json.loads(block.replace(', "sig": "…"', "")))
+        except ValueError:
+            continue  # an excerpt ({…}), not a whole payload
+    return found
+
+
+def test_the_documented_deal_shoe_health_and_display_status_examples_validate():
+    examples = documented_examples()
+    shoe = [e for e in examples if e.get("type") in ("deal", "shoe_health")]
+    assert {e["type"] for e in shoe} == {"deal", "shoe_health"}
+    for example in shoe:
+        assert schema_errors("event", example) == [], example
+        parse(T1.event, example)
+    (status,) = [e for e in examples if "display" in e and "shoe_health" in e]
+    assert schema_errors("display_status", status) == []
