@@ -187,3 +187,29 @@ def test_screenshot_draws_a_hand_being_dealt_and_the_shoe_mark(tmp_path):
     refused = scoreboard("screenshot", "-o", str(tmp_path / "x.png"), "--shoe-health", "Bad!")
     assert refused.returncode == 2 and "expected a key such as device" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_with_motion_the_coup_turns_the_hand_over_card_by_card():
+    """A hand dealt face down is turned over in deal order: the cards not yet shown stay backs."""
+    renderer = Renderer(load_theme("classic"), SIZE)
+    assert renderer.motion is not None
+    table = table_before()
+    for event in deals_of(SHOE.shoe, GAME, faces=True):
+        apply_event(table, event)
+    renderer.update(table, FeedStatus.LIVE, now=100.0)
+    apply_event(table, CoupReceived(SHOE.shoe, GAME))
+    order = [str(d.seat) for d in deals_of(SHOE.shoe, GAME)]
+    places = layout(renderer, set(order))
+    face_of = dict(zip(places, (face for _, face in faces(renderer, set(order))), strict=True))
+    step = renderer.motion.settings.deal_seconds
+    for shown in (1, 3, 6):
+        now = 200.0 + (shown - 1) * step + step / 3
+        if shown == 1:
+            renderer.update(table, FeedStatus.LIVE, now=now)  # the coup arrives
+        else:
+            renderer.blink(now)
+        for seat, place in places.items():
+            back = card_back(renderer.panels, place.size, corner_radius(min(place.size)))
+            up = seat in order[:shown]
+            assert shows(renderer.frame, place, back) is not up, (shown, seat)
+            assert shows(renderer.frame, place, face_of[seat]) is up, (shown, seat)

@@ -51,9 +51,17 @@ def visible_cards(coup: Coup, shown: int | None) -> tuple[tuple[Card, ...], tupl
 
 
 def draw_last_coup(
-    p: PanelPainter, surface: pygame.Surface, table: TableState, shown: int | None = None
+    p: PanelPainter,
+    surface: pygame.Surface,
+    table: TableState,
+    shown: int | None = None,
+    *,
+    backs: bool = False,
 ) -> None:
     """The last hand; ``shown`` is how many of its cards are on view in deal order (None: all).
+
+    ``backs``: the hand was dealt face down before its coup, so the cards not yet
+    on view lie face down where they will be turned over.
 
     A coup without cards (a results-only feed) shows its result instead of
     empty hands: the winner and, when the feed gave them, the totals.  While a
@@ -89,6 +97,9 @@ def draw_last_coup(
     card_h = min(card_height(a, len(h[0])) for a, h in zip(areas, hands, strict=True))
     for area, (cards, visible) in zip(areas, hands, strict=True):
         draw_cards(p, surface, area, cards, visible, card_h)
+        if backs:
+            for where in card_places(area, len(cards), card_h)[len(visible) :]:
+                draw_back(p, surface, where)
 
 
 def draw_heads(
@@ -126,8 +137,12 @@ def draw_forming(
     for area, count, numbers in zip(areas, counts, dealt, strict=True):
         for n, where in enumerate(card_places(area, count, card_h)):
             if n + 1 in numbers:
-                radius = corner_radius(min(where.size))
-                surface.blit(card_back(p, where.size, radius), where)
+                draw_back(p, surface, where)
+
+
+def draw_back(p: PanelPainter, surface: pygame.Surface, where: pygame.Rect) -> None:
+    """A card lying face down at ``where`` (upright, or sideways for a third card)."""
+    surface.blit(card_back(p, where.size, corner_radius(min(where.size))), where)
 
 
 def draw_head(

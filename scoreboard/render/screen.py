@@ -118,6 +118,8 @@ class Renderer:
         self._ops: dict[str, list[Op]] = {}  # what each recorded panel last put on the frame
         self._table: TableState | None = None
         self._shoe_id: str | None = None
+        #: The last hand seen dealt face down (shoe, game): its coup turns its cards over.
+        self._face_down: tuple[str, int] | None = None
 
     def _motion(self, wanted: bool) -> Motion | None:
         settings = MotionSettings.from_theme(self.theme, enabled=wanted)
@@ -213,6 +215,8 @@ class Renderer:
         changed = self.road_frame.index.sync(table.roads)
         arrived = self._arrived(table, changed, full)
         self._table, self._shoe_id = table, table.shoe_id
+        if table.forming is not None:
+            self._face_down = (table.forming.shoe, table.forming.game)
         if self.motion is not None:
             if arrived:
                 self.motion.coup_arrived(table, now)
@@ -409,6 +413,7 @@ class Renderer:
                 given,
                 fault=self._fault_shown(),
                 shown=self._cards_shown(given.now),
+                backs=self._face_down == (table.shoe_id, table.last_number),
             )
             if view is not None:
                 self.panel_views[name] = view

@@ -41,11 +41,13 @@ def draw_small_panel(
     *,
     fault: bool,
     shown: int | None,
+    backs: bool = False,
 ) -> PanelView | None:
     """Draw small panel ``name``; the labelled values it shows (header and counters).
 
     ``fault``: the header's mark says DISPLAY FAULT; ``shown``: how many of the
-    last hand's cards are on view (None: all).
+    last hand's cards are on view (None: all); ``backs``: the hand was seen dealt face
+    down, so the cards not yet on view lie as card backs.
     """
     table = given.table
     if name == "header":
@@ -63,7 +65,7 @@ def draw_small_panel(
     if name == "predictions":
         panels.predictions(frame, table.roads)
     elif name == "last_coup":
-        draw_last_coup(panels, frame, table, shown=shown)
+        draw_last_coup(panels, frame, table, shown=shown, backs=backs)
     elif name == "limits":
         draw_limits(panels, frame, table.limits, scheduled=table.scheduled)
     elif name == "footer":
