@@ -4,7 +4,9 @@ the shoe's staff mark in the footer; both in the display status."""
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
+from pathlib import Path
 
 import pygame
 import pytest
@@ -28,7 +30,7 @@ from scoreboard.render.hand import (
 )
 from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.theme import available_themes, load_theme, parse_theme
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -213,3 +215,18 @@ def test_with_motion_the_coup_turns_the_hand_over_card_by_card():
             up = seat in order[:shown]
             assert shows(renderer.frame, place, back) is not up, (shown, seat)
             assert shows(renderer.frame, place, face_of[seat]) is up, (shown, seat)
+
+
+def test_a_layout_without_a_footer_carries_the_shoe_mark_in_the_header(tmp_path):
+    classic = load_theme("classic")
+    source = Path(classic.source).read_text(encoding="utf-8")
+    source = re.sub(r"\n +- \{name: footer,[^\n]*", "", source)
+    renderer = Renderer(parse_theme(source, tmp_path / "no-footer.yaml"), SIZE, motion=False)
+    assert "footer" not in renderer.layout.panels
+    table = table_before()
+    apply_event(table, ShoeHealth("error:7", "raised"))
+    log: list[DrawnText] = []
+    renderer.panels.log = log
+    renderer.render(table, FeedStatus.LIVE, clock="21:45")
+    renderer.panels.log = None
+    assert "SHOE ERROR 7" in [d.text for d in log]
