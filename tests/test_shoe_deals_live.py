@@ -9,16 +9,19 @@ import subprocess
 import sys
 
 import pytest
+from cli import scoreboard
 from mqtt_broker import (
     DisplayProcess,
     Recorder,
     needs_mosquitto,
+    publisher,
     running_broker,
     unique_prefix,
     wait_for,
 )
 
-from scoreboard.protocol import Topics
+from scoreboard.core.events import ControllerStatus, Origin, ShoeHealth
+from scoreboard.protocol import NewShoe, Topics, wire
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 
@@ -73,3 +76,41 @@ def test_the_display_shows_the_hand_forming_then_its_coup(tmp_path):
     coup = events[first_coup][1]
     assert len(deals) == len(coup["cards"]["player"]) + len(coup["cards"]["banker"])
     assert "Traceback" not in display.log_text() + (tmp_path / "shoe.log").read_text()
+
+
+def test_a_display_joining_late_shows_shoe_offline_and_audit_lists_the_health(tmp_path):
+    """The retained status's ``raised`` reaches a display started after it; events clear it."""
+    with running_broker(tmp_path / "broker") as broker:
+        prefix = unique_prefix()
+        topics = Topics(prefix)
+        session = 1_790_000_000_000
+        gone = ShoeHealth("device", "raised", "/dev/ttyUSB0 is gone")
+        client = publisher(broker.settings())
+        try:
+            for event, retain in (
+                (ControllerStatus(True, Origin(session, 1)), True),
+                (NewShoe("S1", origin=Origin(session, 2)), False),
+                (ControllerStatus(True, Origin(session, 3), (gone,)), True),
+            ):
+                client.publish(*wire(topics, event), qos=1, retain=retain).wait_for_publish(10)
+            display = DisplayProcess(tmp_path, broker, prefix).start()
+            try:
+                marked = wait_for(
+                    lambda: display.status().get("shoe_health", {}).get("mark") == "offline", 30
+                )
+                assert marked, (display.status(), display.log_text())
+                back = ShoeHealth("device", "cleared", "back", origin=Origin(session, 4))
+                client.publish(*wire(topics, back), qos=1).wait_for_publish(10)
+                cleared = wait_for(
+                    lambda: display.status().get("shoe_health", {}).get("mark") is None, 30
+                )
+                assert cleared, display.status()
+            finally:
+                display.stop()
+        finally:
+            client.disconnect()
+            client.loop_stop()
+    done = scoreboard("audit", str(tmp_path / "state"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "shoe health: device cleared: back" in done.stdout
+    assert "Traceback" not in display.log_text()
