@@ -145,11 +145,37 @@ def test_a_stale_tile_says_how_long_and_veils_its_road() -> None:
 def test_a_tile_names_its_pit_first_so_the_pit_sort_reads_as_groups() -> None:
     listed = drawn((1920, 1080), table("T1").views(NOW, 300))
     info = next(t for t in listed.log if t.part == "info")
-    assert info.text.startswith("Pit VIP · Game 10 · Shoe ")
+    assert info.text == "Pit VIP · Game 10 · Shoe 1"
+    shoe_id = listed_floor_shoe(table("T1"))
+    assert not [t.text for t in listed.log if shoe_id in t.text]  # ids are for machines
     discovered = Floor([])  # heard of on the feed, no pit in any config
     discovered.entry("T9").take(ControllerStatus(True, Origin(5, 1)), NOW)
     unlisted = drawn((1920, 1080), discovered.views(NOW, 300))
     assert next(t for t in unlisted.log if t.part == "info").text.startswith("Game 0 · ")
+
+
+def listed_floor_shoe(floor: Floor) -> str:
+    (view,) = floor.views(NOW, 300)
+    assert view.shoe is not None
+    return view.shoe
+
+
+@pytest.mark.parametrize("pages", [1, 3])
+def test_the_header_shows_the_clock_at_its_right_end_past_the_page(pages) -> None:
+    renderer = LobbyRenderer(theme(), (1920, 1080))
+    renderer.log = []
+    views = table("T1").views(NOW, 300)
+    renderer.draw(views, page=0, pages=pages, connected=True, clock="21:45")
+    clock = next(t for t in renderer.log if t.part == "clock")
+    assert clock.text == "21:45"
+    assert renderer.layout is not None and renderer.layout.header.contains(clock.rect)
+    assert 1920 - clock.rect.right < 60  # at the right end
+    if pages > 1:
+        page = next(t for t in renderer.log if t.part == "page")
+        assert page.rect.right < clock.rect.left  # apart, never over it
+    renderer.log = []
+    renderer.draw(views, page=0, pages=pages, connected=True, clock="21:46")
+    assert [t.text for t in renderer.log if t.part == "clock"] == ["21:46"]  # redrawn
 
 
 def test_an_offline_tile_says_so_in_the_error_colour() -> None:

@@ -1,15 +1,19 @@
-"""The roads scroll together by whole columns, only when one overflows (render/scroll.py)."""
+"""Each road scrolls on its own by whole columns, only when it overflows (render/scroll.py)."""
 
 from __future__ import annotations
 
-from hypothesis import example, given, settings
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoreboard.core.events import CoupReceived
 from scoreboard.core.roads import DerivedRoad, Roads, result_games
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer
-from scoreboard.render.scroll import ShoeIndex, own_start, shown_columns, starts
+from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.render.screen import Renderer
+from scoreboard.render.scroll import ShoeIndex, own_start, shown_columns
+from scoreboard.theme import available_themes, load_theme
 
 ROADS = ("bead_plate", "big_road", *DerivedRoad)
 
@@ -36,11 +40,13 @@ grids = st.fixed_dictionaries({name: st.integers(1, 60) for name in ROADS})
 
 
 def windows(games: list[Game], cols: dict[str, int], reserved: int, empty: int):
+    """The roads, each road's column count (from the index) and the column each starts at."""
     index = ShoeIndex(ROADS)
     roads = Roads.build(games)
     index.sync(roads)
-    spans = {name: index.columns[name].span(cols[name], reserved) for name in ROADS}
-    return roads, spans, starts(spans, empty)
+    counts = {name: index.columns[name].columns for name in ROADS}
+    first = {name: own_start(counts[name], cols[name], reserved, empty) for name in ROADS}
+    return roads, counts, first
 
 
 def entries_by_column(roads: Roads, name: str) -> list[list[int]]:
@@ -56,13 +62,13 @@ def entries_by_column(roads: Roads, name: str) -> list[list[int]]:
 @settings(max_examples=150, deadline=None)
 @given(shoes, grids, st.integers(0, 3), st.integers(0, 4))
 def test_the_newest_column_always_shows_and_starts_are_whole_columns(games, cols, reserved, empty):
-    roads, spans, first = windows(games, cols, reserved, empty)
+    roads, counts, first = windows(games, cols, reserved, empty)
     for name in ROADS:
-        count = spans[name].columns
+        assert counts[name] == len(entries_by_column(roads, name))  # the index's own count
         offset, shown = shown_columns(first[name], cols[name], reserved)
         assert isinstance(first[name], int)
-        assert 0 <= first[name] <= max(0, count - 1)
-        if count:
+        assert 0 <= first[name] <= max(0, counts[name] - 1)
+        if counts[name]:
             newest = max(cell.col for cell in roads.road(name))
             assert first[name] <= newest < first[name] + shown
             assert offset + (newest - first[name]) < cols[name]
@@ -70,52 +76,11 @@ def test_the_newest_column_always_shows_and_starts_are_whole_columns(games, cols
 
 @settings(max_examples=150, deadline=None)
 @given(shoes, grids, st.integers(0, 3), st.integers(0, 4))
-def test_nothing_scrolls_while_every_road_fits_and_all_scroll_once_one_overflows(
-    games, cols, reserved, empty
-):
-    _, spans, first = windows(games, cols, reserved, empty)
-    fits = all(spans[name].columns <= cols[name] for name in ROADS)
-    assert all(start == 0 for start in first.values()) == fits
-
-
-@settings(max_examples=150, deadline=None)
-@given(shoes, grids, st.integers(0, 3), st.integers(0, 4))
-@example(  # a scrolled grid shows cols - reserved columns: the newest rule holds big eye boy
-    games=list(result_games("BBBBBBBBBPPPBBP")),
-    cols={"bead_plate": 1, "big_road": 1, DerivedRoad.BIG_EYE_BOY: 4,
-          DerivedRoad.SMALL_ROAD: 2, DerivedRoad.COCKROACH_PIG: 1},
-    reserved=2,
-    empty=0,
-)  # fmt: skip
-def test_all_roads_start_at_the_same_game(games, cols, reserved, empty):
-    """Restated from the rule with the roads' own entries: the earliest game each
-    overflowing road can show, the latest of those, and each road's first column
-    holding that game or later (or its own minimum, to keep its newest column)."""
-    roads, _, first = windows(games, cols, reserved, empty)
-    columns = {name: entries_by_column(roads, name) for name in ROADS}
-    own = {name: own_start(len(columns[name]), cols[name], reserved, empty) for name in ROADS}
-    earliest = [
-        min(game for column in columns[name][own[name] :] for game in column)
-        for name in ROADS
-        if own[name] > 0
-    ]
-    if not earliest:
-        assert set(first.values()) == {0}
-        return
-    common = max(earliest)
+def test_a_road_scrolls_only_when_its_own_columns_overflow(games, cols, reserved, empty):
+    """Whatever the other roads do: a bead plate with room for the shoe shows game 1."""
+    _, counts, first = windows(games, cols, reserved, empty)
     for name in ROADS:
-        holding = [c for c, column in enumerate(columns[name]) if max(column) >= common]
-        expected = max(own[name], holding[0] if holding else 0)
-        if expected:
-            shown = shown_columns(expected, cols[name], reserved)[1]
-            expected = max(expected, len(columns[name]) - shown)
-        assert first[name] == expected
-        visible = shown_columns(first[name], cols[name], reserved)[1]
-        if first[name] > own[name] and first[name] > len(columns[name]) - visible:
-            # scrolled for the others' sake (not held back to keep its newest column in
-            # the columns a scrolled grid shows): nothing of the common stretch is hidden
-            hidden = [g for column in columns[name][: first[name]] for g in column]
-            assert max(hidden) < common
+        assert (first[name] == 0) == (counts[name] <= cols[name])
 
 
 @settings(max_examples=80, deadline=None)
@@ -140,18 +105,23 @@ def test_a_90_coup_shoe_fills_15_bead_columns_and_does_not_scroll():
     assert first == dict.fromkeys(ROADS, 0)
 
 
-def test_the_91st_coup_scrolls_every_road_to_the_same_stretch():
+def test_the_91st_coup_scrolls_the_bead_plate_alone():
     games = dealt_games(seed=7, coups=91)
     cols = {"bead_plate": 15, "big_road": 60, **dict.fromkeys(DerivedRoad, 60)}
-    roads, spans, first = windows(games, cols, 1, 2)
+    _, counts, first = windows(games, cols, 1, 2)
+    assert counts["bead_plate"] == 16
     assert first["bead_plate"] == 4  # 16 columns: 4-17 shown beside the marker, 2 empty
-    common = spans["bead_plate"].first_games[4]
-    assert common == 25
-    for name in ("big_road", *DerivedRoad):
-        columns = entries_by_column(roads, name)
-        assert first[name] > 0
-        assert max(columns[first[name]]) >= common
-        assert max(columns[first[name] - 1]) < common
+    assert all(first[name] == 0 for name in ("big_road", *DerivedRoad))  # they fit
+
+
+def test_a_choppy_84_coup_shoe_keeps_game_1_on_a_14_column_bead_plate():
+    """B P B P ...: one big-road column per coup, so the big road scrolls; the bead plate
+    (84 cells) shows the whole shoe beside it."""
+    games = list(result_games("BP" * 42))
+    cols = {"bead_plate": 14, "big_road": 40, **dict.fromkeys(DerivedRoad, 40)}
+    _, counts, first = windows(games, cols, 1, 2)
+    assert counts["big_road"] == 84 and first["big_road"] > 0
+    assert counts["bead_plate"] == 14 and first["bead_plate"] == 0
 
 
 def test_the_index_follows_the_roads_one_coup_at_a_time():
@@ -174,5 +144,30 @@ def test_the_index_follows_the_roads_one_coup_at_a_time():
     whole.sync(Roads.build(games))
     for name in ROADS:
         assert index.columns[name].by_column == whole.columns[name].by_column
-        assert index.columns[name].reach == whole.columns[name].reach
     assert index.sync(Roads.build(games)) is None  # a rebuild starts it again
+
+
+@pytest.mark.usefixtures("pygame_display")
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1080, 1920), (3840, 2160)])
+@pytest.mark.parametrize("theme_name", available_themes())
+def test_a_drawn_choppy_shoe_keeps_game_1_on_the_bead_plate(theme_name, size):
+    """Drawn for real: the big road scrolls, the bead plate's first cell is game 1's."""
+    table = TableState(table_id="T1")
+    table.new_shoe("S1")
+    for game in result_games("Bb" + "PB" * 41 + "P"):  # 84 coups, a banker pair on game 1
+        table.add_game(game)
+    renderer = Renderer(load_theme(theme_name), size)
+    frame = renderer.render(table, FeedStatus.LIVE, clock="12:00")
+    windows = renderer.windows
+    assert windows["big_road"].start > 0
+    assert windows["bead_plate"].start == 0
+    grid = renderer.layout.grids["bead_plate"]
+    first = grid.cell(0, 0)
+    banker = renderer.theme.colors.banker
+    inked = [
+        (x, y)
+        for x in range(first.left, first.right)
+        for y in range(first.top, first.bottom)
+        if max(abs(a - b) for a, b in zip(frame.get_at((x, y))[:3], banker, strict=True)) < 40
+    ]
+    assert len(inked) > first.width * first.height // 6  # game 1's banker bead is drawn there

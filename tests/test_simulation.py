@@ -10,6 +10,7 @@ from scoreboard.core.events import CoupReceived
 from scoreboard.core.odds import exact_odds
 from scoreboard.core.rules import Winner
 from scoreboard.core.shoe import Dealer
+from scoreboard.core.side_bets import TIERS, tiers_won
 from scoreboard.core.simulation import EVENTS, simulate
 
 
@@ -30,8 +31,10 @@ def test_the_fast_tally_equals_a_coup_by_coup_count_of_the_same_shoes(
             counts["B"] += coup.winner is Winner.BANKER
             counts["P"] += coup.winner is Winner.PLAYER
             counts["T"] += coup.winner is Winner.TIE
+            shape = (coup.player_total, coup.banker_total, len(coup.player), len(coup.banker))
+            won = tiers_won(*shape)
             for key in EVENTS[3:]:
-                counts[key] += getattr(coup, key)
+                counts[key] += key in won if key in TIERS else getattr(coup, key)
     tally = simulate(decks=decks, shoes=shoes, seed=seed)
     assert (tally.shoes, tally.coups) == (shoes, coups)
     assert tally.counts == counts

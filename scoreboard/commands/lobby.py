@@ -203,6 +203,8 @@ class LobbyWall:
         self._time_change: float | None = None
         self._limits_due: float | None = None  # the next scheduled limits, monotonic
         self._pages = 1
+        self._clock = ""  # the header's HH:MM, as last drawn
+        self._next_minute = 0.0  # when the clock changes, monotonic
         self._failed_at = float("-inf")
 
     def page(self, now: float) -> tuple[list, int, int, list]:
@@ -226,7 +228,11 @@ class LobbyWall:
         limits_at = self.floor.next_limits()
         self._limits_due = None if limits_at is None else now + max(0.0, limits_at - wall_now)
         index = page_at(now - self.started, self.settings.page_seconds, self._pages)
-        key = (self.floor.version, index, self.feed.connected)
+        from scoreboard.app import seconds_to_next_minute
+
+        self._clock = time.strftime("%H:%M", time.localtime(wall_now))
+        self._next_minute = now + seconds_to_next_minute(wall_now)
+        key = (self.floor.version, index, self.feed.connected, self._clock)
         due = self._time_change is not None and now >= self._time_change
         if key != self._drawn or due:
             try:
@@ -255,7 +261,9 @@ class LobbyWall:
 
         views, index, pages, tiles = self.page(now)
         self._pages = pages
-        dirty = self.renderer.draw(tiles, page=index, pages=pages, connected=self.feed.connected)
+        dirty = self.renderer.draw(
+            tiles, page=index, pages=pages, connected=self.feed.connected, clock=self._clock
+        )
         if dirty:
             frame = self.renderer.frame
             shown = [copy_rotated(self.screen, frame, rect, self.rotate) for rect in dirty]
@@ -285,7 +293,7 @@ class LobbyWall:
             self.feed.publish(Publish(self.status_topic, payload, qos=1, retain=True))
 
     def timeout(self, now: float) -> float:
-        deadlines = [now + LONGEST_SLEEP]
+        deadlines = [now + LONGEST_SLEEP, self._next_minute]  # the clock's next minute
         deadlines += [t for t in (self._time_change, self._limits_due) if t is not None]
         beat = self.heartbeat.deadline(now)
         if beat is not None:

@@ -296,7 +296,8 @@ def lobby_shot(args: argparse.Namespace, display: DisplayRequest) -> int:
     try:
         renderer = LobbyRenderer(display.theme, logical_size(screen, display.rotate))
         tiles: list = pages[0]  # TileViews, drawn as the lobby draws them
-        renderer.draw(tiles, page=0, pages=len(pages), connected=True)
+        clock = args.clock or time.strftime("%H:%M")
+        renderer.draw(tiles, page=0, pages=len(pages), connected=True, clock=clock)
         frame = renderer.frame
         save_frame(frame, screen, display.rotate, args.output)
     finally:

@@ -86,8 +86,9 @@ def run(args: argparse.Namespace) -> int:
         f"{tally.shoes} shoes of {args.decks} deck{'s' if args.decks > 1 else ''}, "
         f"{tally.coups} coups ({tally.coups / tally.shoes:.1f} per shoe)"
     )
-    print(f"  {'event':<24} {'observed':>9} {'exact':>9} {'z':>7}")
+    width = max(len(label) for label in LABELS.values())
+    print(f"  {'event':<{width}} {'observed':>9} {'exact':>9} {'z':>7}")
     for key in EVENTS:
         z = z_score(counts[key], tally.coups, exact[key])
-        print(f"  {LABELS[key]:<24} {frequencies[key]:9.6f} {exact[key]:9.6f} {z:7.2f}")
+        print(f"  {LABELS[key]:<{width}} {frequencies[key]:9.6f} {exact[key]:9.6f} {z:7.2f}")
     return 0

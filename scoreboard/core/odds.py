@@ -25,6 +25,7 @@ from scoreboard.core.rules import (
     outcome_index,
     player_draws,
 )
+from scoreboard.core.side_bets import TIERS, tier_counts
 
 EVENTS = (
     *(winner.value for winner in Winner),
@@ -34,6 +35,7 @@ EVENTS = (
     "banker_six",
     "dragon7",
     "panda8",
+    *TIERS,
 )
 
 
@@ -53,7 +55,8 @@ def exact_odds(decks: int = 8) -> dict[str, Fraction]:
     total = 52 * decks
     weights = _Enumeration(point_counts(decks)).outcome_weights()
     denominator = _falling(total, 6)
-    odds = {key: Fraction(value, denominator) for key, value in event_counts(weights).items()}
+    counted = event_counts(weights) | tier_counts(weights)
+    odds = {key: Fraction(value, denominator) for key, value in counted.items()}
     rank_count = 4 * decks
     pair = Fraction(len(RANKS) * rank_count * (rank_count - 1), total * (total - 1))
     odds["player_pair"] = odds["banker_pair"] = pair

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from scoreboard.core.odds import EVENTS
 from scoreboard.core.rules import OUTCOMES, banker_draws, event_counts, is_natural, player_draws
 from scoreboard.core.shoe import DECK, POINTS, RANK_INDEX, Dealer, burn_count
+from scoreboard.core.side_bets import tier_counts
 
 # Drawing tables generated from the rules, indexed by two-card totals.  (A mutant
 # that adds an entry past the last total is equivalent: nothing reads it.)
@@ -54,7 +55,7 @@ class Tally:
     @property
     def counts(self) -> dict[str, int]:
         """Coups of each event of ``EVENTS``."""
-        counts = event_counts(self.outcomes)
+        counts = event_counts(self.outcomes) | tier_counts(self.outcomes)
         counts |= {"player_pair": self.player_pairs, "banker_pair": self.banker_pairs}
         return {key: counts[key] for key in EVENTS}
 

@@ -86,7 +86,9 @@ class TileView:
     age: tuple[int, str] | None
     currency: str
     bets: tuple[int, int] | None  # minimum and maximum of the main bets; None: unknown
-    shoe: str | None
+    shoe: str | None  # the shoe's id, for the lobby's status (never drawn: ids are for machines)
+    #: The shoe's number at this table as the lobby counts them (the board's SHOE), 0: none yet.
+    shoe_number: int
     game: int
     counts: tuple[int, int, int]  # Banker, Player, Tie
     good: tuple[GoodRoad, ...]
@@ -302,6 +304,7 @@ class LobbyTable:
             currency=table.limits.currency,
             bets=bet_range(table.limits),
             shoe=table.shoe_id,
+            shoe_number=table.shoe_number if table.shoe_id is not None else 0,
             game=table.last_number,
             counts=(counts.banker, counts.player, counts.tie),
             good=self.good(),

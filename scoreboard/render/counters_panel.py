@@ -7,6 +7,7 @@ their :class:`~scoreboard.render.panels.PanelView` from ``counters``.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 
 import pygame
@@ -42,11 +43,11 @@ def counters_body(p: PanelPainter) -> tuple[pygame.Rect, int, int]:
 def draw_tile_faces(p: PanelPainter, surface: pygame.Surface) -> None:
     """The three tiles' colours and names, once, into the static layer."""
     body, tiles_h, gap = counters_body(p)
-    for key, color, boxes in zip(
-        SIDES, side_colors(p), tile_boxes(body, tiles_h, gap), strict=True
-    ):
+    every = tile_boxes(body, tiles_h, gap)
+    size = tile_name_size(p, every)
+    for key, color, boxes in zip(SIDES, side_colors(p), every, strict=True):
         tile, name_box = boxes[:2]
-        tile_face(p, surface, key=key, color=color, tile=tile, name_box=name_box)
+        tile_face(p, surface, key=key, color=color, tile=tile, name_box=name_box, size=size)
 
 
 SIDES = ("banker", "player", "tie")
@@ -70,6 +71,9 @@ def tiles(
         ("counter tiles", tuple(body), tiles_h, gap), lambda: tile_boxes(body, tiles_h, gap)
     )
     values = (counts.banker, counts.player, counts.tie)
+    size = p.laid_out(
+        ("counter tile names", tuple(body), tiles_h, gap), lambda: tile_name_size(p, boxes)
+    )
     entries = []
     for key, count, color, (tile, name_box, count_box, pct_box) in zip(
         SIDES, values, side_colors(p), boxes, strict=True
@@ -82,9 +86,14 @@ def tiles(
             color=color,
             tile=tile,
             name_box=name_box,
+            size=size,
         )
         # Where the name is, worked out once; while texts are logged, as if drawn now.
-        name = face() if p.log is not None else p.laid_out(("counter tile", key, tuple(tile)), face)
+        name = (
+            face()
+            if p.log is not None
+            else p.laid_out(("counter tile", key, tuple(tile), size), face)
+        )
         shown = p.put(
             surface,
             str(count),
@@ -95,7 +104,7 @@ def tiles(
             role="number",
         )
         entries.append(Entry(key, name, shown))
-        pct = f"{counts.percent(key):.1f}%"
+        pct = f"{counts.percent(key):.1f}%" if counts.games else "–"  # no share of nothing
         p.put(surface, pct, pct_box, colors.bead_text, align="center", role="label")
     return entries
 
@@ -124,12 +133,25 @@ def tile_face(
     color: RGB,
     tile: pygame.Rect,
     name_box: pygame.Rect,
+    size: int,
 ) -> DrawnText:
-    """A tile's colour and its side's name; the name as drawn."""
+    """A tile's colour and its side's name at ``size``; the name as drawn."""
     draw_rect(surface, color, tile, border_radius=p.layout.radius)
     name = tile_name(p, key, name_box.width)
-    return p.put(
-        surface, name, name_box, p.colors.bead_text, bold=True, align="center", role="label"
+    (drawn,) = p.put_lines(
+        surface, [name], name_box, p.colors.bead_text, size, bold=True, align="center", role="label"
+    )
+    return drawn
+
+
+def tile_name_size(p: PanelPainter, boxes: Sequence[TileBoxes]) -> int:
+    """One size for the three tiles' names: the largest at which each fits its tile.
+
+    Three sizes side by side read as a mistake (a long "Banker 莊" beside "Tie 和").
+    """
+    return min(
+        p.sized(tile_name(p, key, name_box.width), name_box, bold=True, role="label")[1]
+        for key, (_, name_box, _, _) in zip(SIDES, boxes, strict=True)
     )
 
 
@@ -179,12 +201,16 @@ def count_rows(
     """Two columns of label (left) and value (right), one font size for all.
 
     One column instead when two would cut the labels and one has the height.
-    The layout is worked out once per set of values, and each row drawn once
+    Both are chosen for values of two digits at least (:func:`reserved`), so the
+    panel keeps its shape through a shoe instead of reflowing when a streak
+    reaches 10.  The layout is worked out once per set of values, and each row drawn once
     per value and place (:meth:`PanelPainter.part`): a coup redraws the rows
     whose values changed.
     """
+    room_for = [(key, reserved(value), color) for key, value, color in rows]
     cells, size = p.laid_out(
-        ("count rows", tuple(rows), tuple(area), gap), lambda: row_cells(p, rows, area, gap)
+        ("count rows", tuple(room_for), tuple(area), gap),
+        lambda: row_cells(p, room_for, area, gap),
     )
     return [
         p.part(
@@ -196,6 +222,16 @@ def count_rows(
         )
         for (key, value, color), cell in zip(rows, cells, strict=True)
     ]
+
+
+def reserved(value: str) -> str:
+    """``value`` with each number widened to two digits at least, all of them 8s (the room
+    a count needs later in the shoe).
+
+    >>> reserved("B 9 · P 12"), reserved("0"), reserved("P × 3")
+    ('B 88 · P 88', '88', 'P × 88')
+    """
+    return re.sub(r"\d+", lambda number: "8" * max(2, len(number.group())), value)
 
 
 def row_cells(

@@ -74,15 +74,7 @@ def draw_last_coup(
         return
     game = table.last_game
     p.title(surface, "last_coup", f"  #{game.number}" if game else "")
-    if game is None:
-        p.put(
-            surface,
-            p.words("waiting"),
-            body.inflate(-body.width // 10, -body.height // 2),
-            p.colors.muted,
-            align="center",
-            role="label",
-        )
+    if game is None:  # the big road says "Waiting for the first hand": said once
         return
     coup = game.coup
     if not coup.has_cards:

@@ -141,16 +141,22 @@ def road_grids(theme: Theme, panels: Mapping[str, PanelBox]) -> dict[str, Grid]:
         if box is None:
             continue
         wanted = None if big_cell is None else big_cell * roads.derived_cell
-        grids[name] = grid_in(box.body, roads.rows, roads.columns["derived"], wanted)
+        # Ruled every ``step`` cells (a square per 2x2 half-size entries): whole squares only,
+        # so the paper never ends in a sliver of a square.
+        step = max(1, round(1 / roads.derived_cell))
+        grids[name] = grid_in(box.body, roads.rows, roads.columns["derived"], wanted, step)
     return grids
 
 
-def grid_in(body: pygame.Rect, rows: int, columns: int, cell: float | None = None) -> Grid:
+def grid_in(
+    body: pygame.Rect, rows: int, columns: int, cell: float | None = None, step: int = 1
+) -> Grid:
     """The grid of ``rows`` square cells in ``body`` with at least ``columns`` columns.
 
     The cell is ``cell`` when given (a derived road's, from the big road's), else
     as tall as the body allows; it shrinks when that would leave fewer than
-    ``columns`` columns or overflow the body.
+    ``columns`` columns or overflow the body.  The columns are a multiple of
+    ``step`` (the paper's ruling), the cells widened to fill the body.
 
     >>> grid = grid_in(pygame.Rect(0, 0, 500, 120), rows=6, columns=20)
     >>> grid.cols, grid.rect.size
@@ -160,10 +166,13 @@ def grid_in(body: pygame.Rect, rows: int, columns: int, cell: float | None = Non
     (20, (300, 90))
     >>> grid_in(pygame.Rect(0, 0, 300, 120), rows=6, columns=20, cell=10.0).cols
     30
+    >>> grid_in(pygame.Rect(0, 0, 310, 120), rows=6, columns=20, cell=10.0, step=2).cols
+    30
     """
     side = body.height / rows if cell is None else min(cell, body.height / rows)
     side = max(1.0, min(side, body.width / max(1, columns)))
     cols = max(1, int(body.width / side + 1e-6))
+    cols = max(step, cols - cols % step)
     height = min(body.height, max(rows, round(rows * side)))
     top = body.y + (body.height - height) // 2  # a grid shrunk to fit its columns stays centred
     return Grid(pygame.Rect(body.x, top, body.width, height), rows, cols)

@@ -53,6 +53,7 @@ class LobbyRenderer:
         self.layout: LobbyLayout | None = None
         self._shown: list[TileContent | None] = []
         self._header: tuple[object, ...] | None = None
+        self._clock = ""
         self._page: int | None = None
 
     @property
@@ -64,9 +65,19 @@ class LobbyRenderer:
         self.tiles.log = value
 
     def draw(
-        self, views: Sequence[TileContent], *, page: int, pages: int, connected: bool
+        self,
+        views: Sequence[TileContent],
+        *,
+        page: int,
+        pages: int,
+        connected: bool,
+        clock: str = "",
     ) -> list[pygame.Rect]:
-        """Draw page ``page`` (0-based) of ``pages`` showing ``views``; the rectangles changed."""
+        """Draw page ``page`` (0-based) of ``pages`` showing ``views``; the rectangles changed.
+
+        ``clock``: the time for the header's right end (HH:MM), as the board shows it.
+        """
+        self._clock = clock
         layout = self.layout
         if (
             layout is None
@@ -115,7 +126,7 @@ class LobbyRenderer:
             self.tiles.paint(self.frame, slot, view)
 
     def _header_if_changed(self, page: int, pages: int, connected: bool) -> list[pygame.Rect]:
-        key = (page, pages, connected)
+        key = (page, pages, connected, self._clock)
         if key == self._header or self.layout is None:
             return []
         self._header = key
@@ -129,9 +140,14 @@ class LobbyRenderer:
         title = self.theme.style.header_title or self.words.say("title")
         half = pygame.Rect(box.left, box.top, box.width // 2, box.height)
         put(self.frame, "title", title, half, colors.header_text, bold=True, cap=cap)
+        right = pygame.Rect(box.centerx, box.top, box.width // 2, box.height)
+        if self._clock:
+            shown = put(
+                self.frame, "clock", self._clock, right, colors.header_text, align="right", cap=cap
+            )
+            right.width = max(0, shown.left - pad - right.left)
         if pages > 1:
             words = self.words.say("page", page=str(page + 1), pages=str(pages))
-            right = pygame.Rect(box.centerx, box.top, box.width // 2, box.height)
             put(self.frame, "page", words, right, colors.header_text, align="right", cap=cap)
         if not connected:
             mark = pygame.Rect(box.left + box.width // 3, box.top, box.width // 3, box.height)

@@ -50,7 +50,7 @@ class TileContent(Protocol):
     age: tuple[int, str] | None
     currency: str
     bets: tuple[int, int] | None
-    shoe: str | None
+    shoe_number: int
     game: int
     counts: tuple[int, int, int]
     good: tuple[GoodRoad, ...]
@@ -310,8 +310,10 @@ class TilePainter:
             )
             right = drawn.left - max(2, parts.pad // 2)
         label = self.theme.label
-        shoe = view.shoe or "—"
-        # The pit first (the pit sort groups by it), then the game; a long shoe id is cut.
+        shoe = str(view.shoe_number) if view.shoe_number else "—"
+        # The pit first (the pit sort groups by it), then the game, then the shoe as the
+        # board numbers it (its id is for machines: the lobby's status carries it); a
+        # narrow tile cuts the shoe.
         pieces = [f"{label('game')[0]} {view.game}", f"{label('shoe')[0]} {shoe}"]
         if view.pit:
             pieces.insert(0, self.words.first("pit", pit=view.pit))

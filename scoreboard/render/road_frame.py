@@ -2,8 +2,8 @@
 
 :class:`RoadFrame` keeps what the renderer needs to know about the roads it
 drew: the column index of every road (:class:`~scoreboard.render.scroll.ShoeIndex`),
-the window each road shows (all roads scroll together,
-:func:`~scoreboard.render.scroll.starts`), and where each road's newest entry
+the window each road shows (each scrolls on its own,
+:func:`~scoreboard.render.scroll.own_start`), and where each road's newest entry
 is drawn (:class:`~scoreboard.render.grid.RoadView`, what the blink and the
 banner read).  It draws a road whole (:meth:`draw_road`) or only some of its
 cells (:meth:`draw_cells`); the renderer decides which, and guards the draw.
@@ -33,7 +33,7 @@ from scoreboard.render.grid import (
 from scoreboard.render.layout import ScreenLayout
 from scoreboard.render.marks import RoadPainter
 from scoreboard.render.panels import PanelPainter
-from scoreboard.render.scroll import ShoeIndex, starts
+from scoreboard.render.scroll import ShoeIndex, own_start
 from scoreboard.theme import Theme
 
 Placed = list[tuple[int, pygame.Rect, pygame.Surface]]
@@ -98,15 +98,12 @@ class RoadFrame:
         return view.newest if view is not None else None
 
     def place_windows(self) -> None:
-        """Scroll every road to the window the shoe puts it at (they scroll together)."""
-        grids = self.layout.grids
-        spans = {
-            name: self.index.columns[name].span(g.cols, self.reserved[name])
-            for name, g in grids.items()
-        }
-        first = starts(spans, self.theme.roads.empty_columns)
-        for name, grid in grids.items():
-            self.windows[name] = RoadWindow(grid, first[name], self.reserved[name])
+        """Scroll each road to the window its own columns put it at (each on its own)."""
+        empty = self.theme.roads.empty_columns
+        for name, grid in self.layout.grids.items():
+            reserved = self.reserved[name]
+            start = own_start(self.index.columns[name].columns, grid.cols, reserved, empty)
+            self.windows[name] = RoadWindow(grid, start, reserved)
 
     def key(self, name: str, table: TableState) -> Hashable:
         """What road ``name``'s whole drawing depends on besides its entries."""
