@@ -145,6 +145,8 @@ class Labels:
     removed: str = "{what} removed"
     cards_changed: str = "cards changed"
     alerts: str = "ALERTS"  # the staff mark beside the integrity alerts' count
+    shoe_offline: str = "SHOE OFFLINE"  # staff mark: the card-reading shoe's cable is out
+    shoe_error: str = "SHOE ERROR"  # staff mark: the shoe reports an error (its code follows)
     new_limits: str = "New limits from {time}"  # the limits panel: "New limits from 22:00"
     # The lobby board (docs/lobby.md); its states reuse live, shuffling, cut_card_out, offline
     lobby_title: str = "Baccarat tables"  # the header, unless style.header_title says

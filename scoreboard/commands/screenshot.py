@@ -4,7 +4,9 @@ Works headless (it sets ``SDL_VIDEODRIVER=dummy`` when no driver is chosen):
 the state comes from ``--results`` (the ``scoreboard roads`` syntax) or from a
 simulated shoe (``--seed S --coups N``, crossing into new shoes when N is large,
 showing the current one).  ``--fault PANEL`` and ``--journal-failing`` show what
-the kiosk shows when a panel cannot be drawn or the journal cannot write.  The
+the kiosk shows when a panel cannot be drawn or the journal cannot write;
+``--dealing N`` a hand being dealt (face down), ``--shoe-health`` the shoe's
+staff mark.  The
 table's limits are the demo's (``--variant``, ``--currency``, ``--limits``) or
 unknown (``--no-limits``, as before a controller says them); ``--rotate`` writes
 the picture a monitor mounted on its side is sent.
@@ -25,12 +27,14 @@ from scoreboard.commands.display_args import (
     add_display_arguments,
     display_from_args,
 )
-from scoreboard.core.events import CoupReceived, NewShoe
+from scoreboard.core.events import CardDealt, CoupReceived, NewShoe, ShoeHealth
 from scoreboard.core.rules import Game
+from scoreboard.core.seats import DEAL_ORDER, Seat, Side
 from scoreboard.core.shoe import Dealer, opening
 from scoreboard.core.table import FeedStatus, TableState, apply_event
 from scoreboard.core.variants import VARIANTS
 from scoreboard.lobby.floor import MAX_TABLES as MAX_LOBBY_TABLES
+from scoreboard.protocol.shoe_events import CONDITION
 
 #: The most coups ``--coups`` deals (shoe after shoe: about 130 shoes of 8 decks).
 MAX_COUPS = 10_000
@@ -110,6 +114,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="show PANEL as failed to draw: its placeholder and the display-fault mark",
     )
     parser.add_argument(
+        "--dealing",
+        type=whole(1, 6),
+        metavar="N",
+        help="the next hand being dealt: its first N cards (1-6) face down in the last hand",
+    )
+    parser.add_argument(
+        "--shoe-health",
+        action="append",
+        default=[],
+        type=shoe_condition,
+        metavar="CONDITION",
+        help="a condition the card-reading shoe raised (device, error:2...): its staff mark",
+    )
+    parser.add_argument(
         "--journal-failing",
         action="store_true",
         help="show the journal warning, as while the journal cannot write",
@@ -167,6 +185,23 @@ def whole_shoe_table(seed: int, decks: int = 8, table: TableState | None = None)
     return table
 
 
+def shoe_condition(text: str) -> str:
+    """A shoe condition as the protocol names it (``device``, ``error:2``)."""
+    if CONDITION.fullmatch(text) is None:
+        raise argparse.ArgumentTypeError(f"{text[:80]!r}: expected a key such as device or error:2")
+    return text
+
+
+def shoe_state(table: TableState, dealing: int | None, conditions: list[str]) -> None:
+    """The card-reading shoe's part: the next hand's first ``dealing`` cards, the conditions."""
+    for condition in conditions:
+        apply_event(table, ShoeHealth(condition, "raised"))
+    seats = (*DEAL_ORDER, Seat(Side.PLAYER, 3), Seat(Side.BANKER, 3))
+    if dealing and table.shoe_id is not None:
+        for seat in seats[:dealing]:
+            apply_event(table, CardDealt(table.shoe_id, table.last_number + 1, seat))
+
+
 def build_table(args: argparse.Namespace) -> TableState:
     variant = VARIANTS[args.variant]
     limits = None if args.no_limits else limits_from_args(args)
@@ -210,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
         table.mark_cut_card()
     if args.shuffling:
         table.set_shuffling(True)
+    shoe_state(table, args.dealing, args.shoe_health)
     import pygame
 
     from scoreboard.app import use_theme_rows

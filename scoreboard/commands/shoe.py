@@ -146,7 +146,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="simulated shoe controller publishing to an MQTT broker",
         description=(
             "Deal simulated shoes by the real rules and publish them as the table feed: "
-            "every coup with its cards, the shoe events, a retained snapshot after every "
+            "each card as it leaves the shoe (a deal event, face withheld), every coup with "
+            "its cards, the shoe events, a retained snapshot after every "
             "coup, retained limits and the controller status (with a last will), each "
             "stamped with the connection's session and a sequence number (contract v2). "
             "Answers cmd/resync for the current and the previous shoe."
@@ -197,6 +198,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help="stay online answering resyncs this long after the last shoe",
     )
+    parser.add_argument(
+        "--no-cards",
+        action="store_true",
+        help="publish no deal event per card before each coup (as a controller without a "
+        "card-reading shoe); --tables never publishes them",
+    )
     emulate_shoe.add_arguments(parser)
     parser.set_defaults(func=run, stops=True)  # SIGTERM and Ctrl-C: scoreboard.stopping
 
@@ -217,7 +224,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     endpoint = endpoint_from(config)
     controller = Controller(
-        endpoint, limits=Limits.default_for(VARIANTS[args.variant]), state_dir=args.state_dir
+        endpoint,
+        limits=Limits.default_for(VARIANTS[args.variant]),
+        state_dir=args.state_dir,
+        cards=not args.no_cards,
     )
     log.info(
         "shoe: table %s, %d decks, seed %d, pace %.2fs -> %s %s, session %d",

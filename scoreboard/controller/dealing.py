@@ -25,6 +25,7 @@ from scoreboard.controller.stream import SessionStream
 from scoreboard.core.limits import Limits
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer, ShoeEvent
+from scoreboard.core.shoe_watch import deals_of
 from scoreboard.link import Link, default_client_id
 from scoreboard.protocol import (
     Burn,
@@ -62,8 +63,12 @@ class Controller:
         limits: Limits,
         client_id: str | None = None,
         state_dir: Path | None = None,
+        cards: bool = False,
     ) -> None:
+        """``cards``: publish a ``deal`` event for each card as it leaves the shoe, before its
+        coup (as a card-reading shoe's bridge does), spread over the wait for the coup."""
         self.endpoint = endpoint
+        self.cards = cards
         self.topics = endpoint.topics
         self.limits = limits
         self.inbox = ControllerInbox(endpoint.topics, endpoint.hmac_key)
@@ -227,7 +232,10 @@ class Controller:
         for wait, event in events:
             if self._stopping.is_set():
                 break
-            self.wait(wait)
+            if self.cards and isinstance(event, CoupReceived):
+                self._deal_cards(event, wait)
+            else:
+                self.wait(wait)
             if self._stopping.is_set():
                 break
             self._publish_shoe_event(event)
@@ -239,6 +247,19 @@ class Controller:
                 if shoes is not None and finished >= shoes:
                     break
         return coups
+
+    # -- the cards as they leave the shoe (issue 23) --
+    def _deal_cards(self, coup: CoupReceived, wait: float) -> None:
+        """Each card of ``coup`` as a ``deal`` event, face withheld (as an Angel Eye does),
+        evenly within ``wait``; the coup follows at its end."""
+        dealt = deals_of(coup.shoe, coup.game)
+        step = wait / (len(dealt) + 1)
+        for card in dealt:
+            self.wait(step)
+            if self._stopping.is_set():
+                return
+            self.publish(card)
+        self.wait(step)
 
     def _publish_shoe_event(self, event: ShoeEvent) -> None:
         """Publish one dealer event as protocol.md says (a snapshot after what changes it)."""

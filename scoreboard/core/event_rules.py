@@ -27,11 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 from scoreboard.core.events import (
     Burn,
+    CardDealt,
     Correct,
     CoupReceived,
     CutCard,
     LimitsReceived,
     NewShoe,
+    ShoeHealth,
     Shuffle,
     Snapshot,
     Void,
@@ -115,4 +117,7 @@ RULES: dict[type, Rule] = {
     Correct: _on_correct,
     Snapshot: _on_snapshot,
     LimitsReceived: _on_limits,
+    # The card-reading shoe's own events (issue 23): the hand face down, the shoe's health.
+    CardDealt: lambda table, event: table.deal(event),
+    ShoeHealth: lambda table, event: table.take_health(event),
 }

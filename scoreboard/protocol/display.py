@@ -65,8 +65,10 @@ def display_status(
     >>> status = display_status("T1-a", TableState(), rejected=0, feed="connected")
     >>> status["games"], status["last_game"], status["counts"]
     (0, None, {'B': 0, 'P': 0, 'T': 0})
-    >>> status["corrections"], status["alerts"]
-    (0, [])
+    >>> status["corrections"], status["alerts"], status["dealing"]
+    (0, [], None)
+    >>> status["shoe_health"]
+    {'mark': None, 'raised': [], 'seen': {}}
     >>> status["render"], status["journal"], status["position"], status["unfinished"]
     ({'ok': True, 'failing': [], 'failures': 0, 'last_frame': None}, \
 {'state': 'off', 'reason': ''}, None, None)
@@ -94,7 +96,29 @@ def display_status(
             {"kind": alert.kind.value, "game": alert.game, "detail": alert.detail}
             for alert in table.alerts
         ],
+        "shoe_health": _shoe_health(table),
+        "dealing": _dealing(table),
     }
+
+
+def _shoe_health(table: TableState) -> dict[str, Any]:
+    """The card-reading shoe's health as the board shows it: its mark, what is raised,
+    how often each condition was reported."""
+    watch = table.shoe_watch
+    mark = watch.mark
+    return {
+        "mark": None if mark is None else mark.removeprefix("shoe_"),
+        "raised": [{"condition": h.condition, "detail": h.detail} for h in watch.raised],
+        "seen": dict(watch.seen),
+    }
+
+
+def _dealing(table: TableState) -> dict[str, Any] | None:
+    """The hand being dealt: its game and the seats dealt (never a card)."""
+    forming = table.forming
+    if forming is None:
+        return None
+    return {"game": forming.game, "seats": [str(seat) for seat in forming.seats]}
 
 
 def _render(render: Drawing | None) -> dict[str, Any]:

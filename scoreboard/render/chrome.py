@@ -8,13 +8,14 @@ theme, the layout and the text cache; sizes are fractions of the boxes.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.canvas import draw_rect
-from scoreboard.render.notices import alert_count, alert_text, draw_alert_mark
+from scoreboard.render.notices import alert_count, alert_text, draw_staff_mark, shoe_text
 from scoreboard.render.panels import DrawnText, Entry, PanelPainter, PanelView
 from scoreboard.theme import RGB, Colors
 
@@ -124,13 +125,14 @@ def draw_header(
     slots = [w + gap for w in slots]
     height = round(box.height * 0.46)
     room = right - box.x - round(box.width * 0.4) - sum(slots)
-    alerts = 0 if "footer" in p.layout.panels else alert_count(table)  # else in the footer
-    short = widest_marks(p, fault, journal_failing, height, short=False, alerts=alerts) > room
+    footer = "footer" in p.layout.panels  # else the staff's marks are in the header
+    staff = StaffMarks(0, "") if footer else StaffMarks(alert_count(table), shoe_text(p, table))
+    short = widest_marks(p, fault, journal_failing, height, short=False, staff=staff) > room
     marks = header_marks(
-        p, status, fault=fault, journal_failing=journal_failing, short=short, alerts=alerts
+        p, status, fault=fault, journal_failing=journal_failing, short=short, staff=staff
     )
     # The numbers stay put whatever the status: room is kept for the widest marks.
-    need = widest_marks(p, fault, journal_failing, height, short=short, alerts=alerts)
+    need = widest_marks(p, fault, journal_failing, height, short=short, staff=staff)
     x = min(box.x + round(box.width * 0.4), right - need - gap - sum(slots))
     x = max(x, box.x + margin)
     draw_title(
@@ -169,8 +171,23 @@ def draw_header(
     return PanelView(tuple(entries), tuple(regions))
 
 
+@dataclass(frozen=True, slots=True)
+class StaffMarks:
+    """The staff's marks a header carries when the layout has no footer: the alerts'
+    count and the shoe's words ("" while the shoe is well)."""
+
+    alerts: int = 0
+    shoe: str = ""
+
+
 def widest_marks(
-    p: PanelPainter, fault: bool, journal: bool, height: int, *, short: bool, alerts: int = 0
+    p: PanelPainter,
+    fault: bool,
+    journal: bool,
+    height: int,
+    *,
+    short: bool,
+    staff: StaffMarks = StaffMarks(),
 ) -> int:
     """The width of the widest marks any feed status would show with these warnings.
 
@@ -181,15 +198,13 @@ def widest_marks(
         return max(
             marks_width(
                 p,
-                header_marks(
-                    p, s, fault=fault, journal_failing=journal, short=short, alerts=alerts
-                ),
+                header_marks(p, s, fault=fault, journal_failing=journal, short=short, staff=staff),
                 height,
             )
             for s in FeedStatus
         )
 
-    return p.laid_out(("widest_marks", fault, journal, height, short, alerts), widest)
+    return p.laid_out(("widest_marks", fault, journal, height, short, staff), widest)
 
 
 def field_width(
@@ -289,14 +304,15 @@ def header_marks(
     fault: bool,
     journal_failing: bool,
     short: bool = False,
-    alerts: int = 0,
+    staff: StaffMarks = StaffMarks(),
 ) -> list[tuple[str, RGB]]:
     """The header's marks, right to left, as (text, fill): the feed mark, then any warning.
 
     The feed mark is green live, gold demo, amber connecting or missing games,
     red offline; while a panel fails to draw it is a red DISPLAY FAULT instead.
-    ``short``: the primary language only, for a narrow header.  ``alerts``: the
-    integrity alerts' count, for a layout without a footer to carry the staff mark.
+    ``short``: the primary language only, for a narrow header.  ``staff``: the
+    integrity alerts' count and the shoe's state, for a layout without a footer
+    to carry the staff's marks.
     """
     colors = p.colors
     fill = {
@@ -315,8 +331,10 @@ def header_marks(
     marks = [(text, fill)]
     if journal_failing:
         marks.append((words("journal_failing"), colors.warning))
-    if alerts:
-        marks.append((alert_text(p, alerts), colors.warning))
+    if staff.alerts:
+        marks.append((alert_text(p, staff.alerts), colors.warning))
+    if staff.shoe:
+        marks.append((staff.shoe, colors.warning))
     return marks
 
 
@@ -432,17 +450,25 @@ def draw_cut_card_plate(
     return plate
 
 
-def draw_footer(p: PanelPainter, surface: pygame.Surface, *, alerts: int = 0) -> None:
-    """The disclaimer, centred; with ``alerts`` the staff's alert mark at the right end
-    (:func:`~scoreboard.render.notices.draw_alert_mark`) and the disclaimer kept clear of it."""
+def draw_footer(
+    p: PanelPainter, surface: pygame.Surface, *, alerts: int = 0, shoe: str = ""
+) -> None:
+    """The disclaimer, centred; at the right end the staff's marks
+    (:func:`~scoreboard.render.notices.draw_staff_mark`): the shoe's (``shoe``, its
+    words) outermost, then the alerts' count, and the disclaimer kept clear of them."""
     if "footer" not in p.layout.panels:
         return
     box = p.layout.panels["footer"].body
     height = min(box.height * 0.62, p.layout.unit * 0.022)
     room = box.inflate(-box.width // 20, 0)
-    if alerts:
-        mark = draw_alert_mark(p, surface, alerts, room, height)
-        room = room.inflate(-2 * (room.right - mark.left + p.layout.px(0.016)), 0)
+    gap = p.layout.px(0.016)
+    left = room.right + gap
+    for text in (shoe, alert_text(p, alerts) if alerts else ""):
+        if text:
+            place = pygame.Rect(room.x, room.y, left - gap - room.x, room.height)
+            left = draw_staff_mark(p, surface, text, place, height).left
+    if left <= room.right:
+        room = room.inflate(-2 * (room.right - left + gap), 0)
     if not p.theme.style.disclaimer or room.width <= 0:
         return
     p.put(surface, p.words("disclaimer", "   "), room, p.colors.muted, align="center",

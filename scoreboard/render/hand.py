@@ -14,8 +14,11 @@ import pygame
 
 from scoreboard.core.cards import RANKS, SUITS, Card, hand_total
 from scoreboard.core.rules import Coup, Winner
+from scoreboard.core.seats import Side
+from scoreboard.core.shoe_watch import Forming
 from scoreboard.core.table import TableState
 from scoreboard.render.canvas import draw_rect, mark_opaque, rounded_cross
+from scoreboard.render.card_back import card_back
 from scoreboard.render.marks import SIDE_KEY
 from scoreboard.render.panels import DrawnText, PanelPainter
 
@@ -48,16 +51,29 @@ def visible_cards(coup: Coup, shown: int | None) -> tuple[tuple[Card, ...], tupl
 
 
 def draw_last_coup(
-    p: PanelPainter, surface: pygame.Surface, table: TableState, shown: int | None = None
+    p: PanelPainter,
+    surface: pygame.Surface,
+    table: TableState,
+    shown: int | None = None,
+    *,
+    backs: bool = False,
 ) -> None:
     """The last hand; ``shown`` is how many of its cards are on view in deal order (None: all).
 
+    ``backs``: the hand was dealt face down before its coup, so the cards not yet
+    on view lie face down where they will be turned over.
+
     A coup without cards (a results-only feed) shows its result instead of
-    empty hands: the winner and, when the feed gave them, the totals.
+    empty hands: the winner and, when the feed gave them, the totals.  While a
+    hand is being dealt (``table.forming``) the panel shows it instead, face down.
     """
+    body = p.layout.panels["last_coup"].body
+    if table.forming is not None:  # a hand being dealt: its cards face down, whatever is known
+        p.title(surface, "last_coup", f"  #{table.forming.game}")
+        draw_forming(p, surface, body, table.forming)
+        return
     game = table.last_game
     p.title(surface, "last_coup", f"  #{game.number}" if game else "")
-    body = p.layout.panels["last_coup"].body
     if game is None:  # the big road says "Waiting for the first hand": said once
         return
     coup = game.coup
@@ -66,19 +82,59 @@ def draw_last_coup(
         return
     player, banker = visible_cards(coup, shown)
     complete = shown is None or len(player) + len(banker) >= len(coup.player) + len(coup.banker)
-    hands = ((coup.player, player, Winner.PLAYER), (coup.banker, banker, Winner.BANKER))
-    areas = card_areas(p, body)
-    for i, (inset, (_, visible, side)) in enumerate(zip(hand_areas(p, body), hands, strict=True)):
-        total = hand_total(visible) if visible else None
-        winner = coup.winner if complete else None
+    hands = ((coup.player, player), (coup.banker, banker))
+    winner = coup.winner if complete else None
+    totals = [hand_total(visible) if visible else None for _, visible in hands]
+    areas = draw_heads(p, surface, body, totals, winner)
+    card_h = min(card_height(a, len(h[0])) for a, h in zip(areas, hands, strict=True))
+    for area, (cards, visible) in zip(areas, hands, strict=True):
+        draw_cards(p, surface, area, cards, visible, card_h)
+        if backs:
+            for where in card_places(area, len(cards), card_h)[len(visible) :]:
+                draw_back(p, surface, where)
+
+
+def draw_heads(
+    p: PanelPainter,
+    surface: pygame.Surface,
+    body: pygame.Rect,
+    totals: list[int | None],
+    winner: Winner | None,
+) -> list[pygame.Rect]:
+    """Both hands' heads (Player's, Banker's) with their totals; where each hand's cards lie."""
+    sides = (Winner.PLAYER, Winner.BANKER)
+    for i, (inset, side) in enumerate(zip(hand_areas(p, body), sides, strict=True)):
+        total = totals[i]
         p.part(
             surface,
             ("hand head", i, total, winner),
             functools.partial(draw_head, p, area=inset, side=side, total=total, winner=winner),
         )
-    card_h = min(card_height(a, len(h[0])) for a, h in zip(areas, hands, strict=True))
-    for area, (cards, visible, _) in zip(areas, hands, strict=True):
-        draw_cards(p, surface, area, cards, visible, card_h)
+    return card_areas(p, body)
+
+
+def draw_forming(
+    p: PanelPainter, surface: pygame.Surface, body: pygame.Rect, hand: Forming
+) -> None:
+    """The hand being dealt: a card back in each seat dealt, no total and no winner.
+
+    Only seats are drawn: :class:`~scoreboard.core.shoe_watch.Forming` holds no
+    face, so a squeezed hand cannot show here before its coup.  Each hand is laid
+    out for two cards, or three once its third is dealt.
+    """
+    areas = draw_heads(p, surface, body, [None, None], None)
+    dealt = [{seat.number for seat in hand.seats if seat.side is side} for side in Side]
+    counts = [max(2, *numbers) if numbers else 2 for numbers in dealt]
+    card_h = min(card_height(area, count) for area, count in zip(areas, counts, strict=True))
+    for area, count, numbers in zip(areas, counts, dealt, strict=True):
+        for n, where in enumerate(card_places(area, count, card_h)):
+            if n + 1 in numbers:
+                draw_back(p, surface, where)
+
+
+def draw_back(p: PanelPainter, surface: pygame.Surface, where: pygame.Rect) -> None:
+    """A card lying face down at ``where`` (upright, or sideways for a third card)."""
+    surface.blit(card_back(p, where.size, corner_radius(min(where.size))), where)
 
 
 def draw_head(
@@ -243,25 +299,35 @@ def draw_cards(
     if not cards:
         return
     card_w = round(card_h * CARD_RATIO)
-    three = len(cards) == 3
-    last = card_h if three else card_w
-    step = min(card_h * 1.08 * CARD_RATIO, (area.width - last) / max(1, len(cards) - 1))
-    width = step * (len(cards) - 1) + (card_h if three else card_w)
-    x = area.x + max(0, round((area.width - width) / 2))
-    top = area.centery - card_h // 2
-    for n, card in enumerate(visible):
+    places = card_places(area, len(cards), card_h)
+    for n, (card, where) in enumerate(zip(visible, places, strict=False)):
         face, rank = card_face(p, card, (card_w, card_h))
         if n == 2:
             face = turned(p, card, face)
-            where = face.get_rect(midleft=(round(x + 2 * step), area.centery))
             corner = pygame.Rect(
                 where.x + rank.rect.y, where.y + card_w - rank.rect.right, rank.rect.h, rank.rect.w
             )
         else:
-            where = face.get_rect(topleft=(round(x + n * step), top))
             corner = rank.rect.move(where.topleft)
         surface.blit(face, where)
         p.record(DrawnText(rank.text, corner, rank.size, rank.color, rank.bold, "label"))
+
+
+def card_places(area: pygame.Rect, count: int, card_h: int) -> list[pygame.Rect]:
+    """Where each of a hand's ``count`` cards lies in ``area``: centred, the third sideways."""
+    card_w = round(card_h * CARD_RATIO)
+    three = count == 3
+    last = card_h if three else card_w
+    step = min(card_h * 1.08 * CARD_RATIO, (area.width - last) / max(1, count - 1))
+    width = step * (count - 1) + last
+    x = area.x + max(0, round((area.width - width) / 2))
+    top = area.centery - card_h // 2
+    places = [pygame.Rect(round(x + n * step), top, card_w, card_h) for n in range(min(count, 2))]
+    if three:
+        sideways = pygame.Rect(0, 0, card_h, card_w)
+        sideways.midleft = (round(x + 2 * step), area.centery)
+        places.append(sideways)
+    return places
 
 
 def turned(p: PanelPainter, card: Card, face: pygame.Surface) -> pygame.Surface:

@@ -317,7 +317,7 @@ class NoticePlate(Sign[Notice]):
         return self.signs.paint(placings, self.fill, self.signs.panels.colors.accent)
 
 
-# -- the staff's mark for integrity alerts ---------------------------------------------------
+# -- the staff's marks: integrity alerts, the shoe's health --------------------------------
 def alert_count(table: TableState) -> int:
     """This shoe's integrity alerts (the staff mark's count)."""
     return len(table.alerts)
@@ -328,11 +328,25 @@ def alert_text(p: PanelPainter, count: int) -> str:
     return f"{p.theme.label('alerts')[0]} {count}"
 
 
-def draw_alert_mark(
-    p: PanelPainter, surface: pygame.Surface, count: int, box: pygame.Rect, height: float
+def shoe_text(p: PanelPainter, table: TableState) -> str:
+    """The card-reading shoe's staff mark: ``"SHOE OFFLINE"`` while its cable is out,
+    ``"SHOE ERROR 2"`` while it reports an error (the latest one's code); "" while well."""
+    watch = table.shoe_watch
+    key = watch.mark
+    if key is None:
+        return ""
+    words = p.theme.label(key)[0]
+    errors = watch.errors
+    if key == "shoe_error" and errors:
+        words += " " + errors[-1].condition.partition(":")[2]
+    return words
+
+
+def draw_staff_mark(
+    p: PanelPainter, surface: pygame.Surface, text: str, box: pygame.Rect, height: float
 ) -> pygame.Rect:
-    """The staff's mark for integrity alerts, right-aligned in ``box``: a warning
-    triangle, the count and the label; the rectangle it covers.
+    """A staff mark, right-aligned in ``box``: a warning triangle and ``text`` (the
+    alerts' label and count, the shoe's state); the rectangle it covers.
 
     Discreet by design: the size of the footer's small print, in the warning
     colour, where staff look for it and players do not read a banner (the
@@ -340,7 +354,7 @@ def draw_alert_mark(
     triangle is drawn, not a glyph: every font draws it.
     """
     colors = p.colors
-    drawn = p.put(surface, alert_text(p, count), box, colors.warning, bold=True, align="right",
+    drawn = p.put(surface, text, box, colors.warning, bold=True, align="right",
                   height=height)  # fmt: skip
     cap = p.text.cap_height(drawn.size, bold=True)
     sign = alert_triangle(p, max(6, round(cap * 1.35)))

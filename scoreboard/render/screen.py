@@ -118,6 +118,8 @@ class Renderer:
         self._ops: dict[str, list[Op]] = {}  # what each recorded panel last put on the frame
         self._table: TableState | None = None
         self._shoe_id: str | None = None
+        #: The last hand seen dealt face down (shoe, game): its coup turns its cards over.
+        self._face_down: tuple[str, int] | None = None
 
     def _motion(self, wanted: bool) -> Motion | None:
         settings = MotionSettings.from_theme(self.theme, enabled=wanted)
@@ -213,6 +215,8 @@ class Renderer:
         changed = self.road_frame.index.sync(table.roads)
         arrived = self._arrived(table, changed, full)
         self._table, self._shoe_id = table, table.shoe_id
+        if table.forming is not None:
+            self._face_down = (table.forming.shoe, table.forming.game)
         if self.motion is not None:
             if arrived:
                 self.motion.coup_arrived(table, now)
@@ -227,7 +231,8 @@ class Renderer:
         self._refresh("predictions", version, given, dirty, full)
         self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, full)
         self._refresh("limits", limits_key(table), given, dirty, full)
-        self._refresh("footer", alert_count(table), given, dirty, full)
+        staff = (alert_count(table), table.shoe_watch.mark, table.shoe_watch.errors)
+        self._refresh("footer", staff, given, dirty, full)
         grown = self._update_roads(given, changed, dirty, full)
         header = (
             table.table_name,
@@ -239,7 +244,7 @@ class Renderer:
             plate_shows(table),
             self._fault_shown(),
             journal_failing,
-            alert_count(table),
+            staff,
         )
         self._refresh("header", header, given, dirty, full)
         if self.good_road_plate is not None:
@@ -408,6 +413,7 @@ class Renderer:
                 given,
                 fault=self._fault_shown(),
                 shown=self._cards_shown(given.now),
+                backs=self._face_down == (table.shoe_id, table.last_number),
             )
             if view is not None:
                 self.panel_views[name] = view

@@ -15,7 +15,7 @@ from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.chrome import draw_footer, draw_header
 from scoreboard.render.hand import draw_last_coup
 from scoreboard.render.limits_panel import draw_limits
-from scoreboard.render.notices import alert_count
+from scoreboard.render.notices import alert_count, shoe_text
 from scoreboard.render.panels import PanelPainter, PanelView
 
 RECORDED = frozenset({"header", "counters", "predictions", "last_coup", "limits", "footer"})
@@ -41,11 +41,13 @@ def draw_small_panel(
     *,
     fault: bool,
     shown: int | None,
+    backs: bool = False,
 ) -> PanelView | None:
     """Draw small panel ``name``; the labelled values it shows (header and counters).
 
     ``fault``: the header's mark says DISPLAY FAULT; ``shown``: how many of the
-    last hand's cards are on view (None: all).
+    last hand's cards are on view (None: all); ``backs``: the hand was seen dealt face
+    down, so the cards not yet on view lie as card backs.
     """
     table = given.table
     if name == "header":
@@ -63,9 +65,9 @@ def draw_small_panel(
     if name == "predictions":
         panels.predictions(frame, table.roads)
     elif name == "last_coup":
-        draw_last_coup(panels, frame, table, shown=shown)
+        draw_last_coup(panels, frame, table, shown=shown, backs=backs)
     elif name == "limits":
         draw_limits(panels, frame, table.limits, scheduled=table.scheduled)
     elif name == "footer":
-        draw_footer(panels, frame, alerts=alert_count(table))
+        draw_footer(panels, frame, alerts=alert_count(table), shoe=shoe_text(panels, table))
     return None
