@@ -70,6 +70,8 @@ class PitDesk:
         self.window = window
         self.remembered = remembered
         self._seen: OrderedDict[str, None] = OrderedDict()
+        #: The shoes this desk saw as the current one: a board ignores a shoe id used before.
+        self._shoes: OrderedDict[str, None] = OrderedDict()
 
     def seen(self, command_id: str) -> bool:
         """Whether the desk answered ``command_id`` already (and remembers it)."""
@@ -77,9 +79,7 @@ class PitDesk:
 
     def note(self, command_id: str) -> None:
         """Remember ``command_id`` as answered, forgetting the oldest beyond ``remembered``."""
-        self._seen[command_id] = None
-        while len(self._seen) > self.remembered:
-            self._seen.popitem(last=False)
+        _remember(self._seen, command_id, self.remembered)
 
     def rule(self, command: PitCommand, shoe: Snapshot | None, now: float) -> Ruling:
         """Decide ``command`` against ``shoe`` (the current one; None: no shoe yet) at ``now``."""
@@ -97,10 +97,21 @@ class PitDesk:
                 f"stale: issued {when} (at most {self.window:.0f} s either way; check the clocks)",
             )
         self.note(command.id)
+        if shoe is not None:
+            _remember(self._shoes, shoe.shoe, self.remembered)
         why, events, done = _decide(command, shoe, now)
+        if not why and isinstance(command.action, StartShoe) and command.action.shoe in self._shoes:
+            why = f"shoe {command.action.shoe} was dealt at this table before: name a new shoe"
         if why:
             return refused(command.id, why)
         return Ruling(PitAnswer(command.id, True, done), events)
+
+
+def _remember(kept: OrderedDict[str, None], key: str, most: int) -> None:
+    kept[key] = None
+    kept.move_to_end(key)
+    while len(kept) > most:
+        kept.popitem(last=False)
 
 
 #: ``(why refused, events, what was done)``: ``why`` is empty when the command applies.
