@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from scoreboard.controller.inbox import ControllerInbox
+from scoreboard.controller.inbox import MAX_PIT_HEARD, ControllerInbox
 from scoreboard.controller.pit_desk import Ruling
 from scoreboard.core.cards import parse_cards
 from scoreboard.core.limits import Limits
@@ -153,3 +153,11 @@ def test_the_documented_examples_validate_and_parse():
         assert validate(kind, data) == [], block
         topic = TOPICS.pit if kind == "pit" else TOPICS.pit_answer
         parse_pit(TOPICS, topic, canonical_json(sign(data, None)))
+
+
+def test_the_inbox_holds_a_bounded_number_of_commands_for_a_controller_that_serves_none():
+    inbox = ControllerInbox(TOPICS, None)
+    for n in range(MAX_PIT_HEARD + 10):
+        command = PitCommand(f"c{n}", VoidGame(1, "x"), "anna", AT)
+        inbox.take([Message(*pit_wire(TOPICS, command), 0.0)])
+    assert len(inbox.pit_heard) == MAX_PIT_HEARD

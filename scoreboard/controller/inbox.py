@@ -27,6 +27,10 @@ from scoreboard.protocol.pit import command_id_of
 
 log = logging.getLogger("scoreboard.controller")  # one name in the logs for the whole controller
 
+#: Pit commands held for the controller's pit counter at most: beyond, dropped unanswered
+#: (a controller that serves none, or a flood), so memory stays bounded.
+MAX_PIT_HEARD = 64
+
 
 @dataclass(slots=True)
 class _Batch:
@@ -130,6 +134,9 @@ class ControllerInbox:
 
     def _read_pit(self, message: Message, batch: _Batch) -> None:
         """A pit command; one that cannot be trusted or read is refused by its id, if it has one."""
+        if len(self.pit_heard) >= MAX_PIT_HEARD:
+            batch.ignored.append(f"pit command: {MAX_PIT_HEARD} already wait for an answer")
+            return
         try:
             command = parse_pit(self.topics, message.topic, message.payload, key=self.hmac_key)
         except ProtocolError as error:
