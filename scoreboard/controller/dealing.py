@@ -1,7 +1,7 @@
 """The simulated shoe controller's dealing: timed dealer events out, resyncs answered.
 
 The :class:`Controller` publishes on the calling thread only; the link's
-events (a (re)connect, a resync request) are read by its
+events (a (re)connect, a resync request, a pit command) are read by its
 :class:`~scoreboard.controller.inbox.ControllerInbox` on that same thread.
 While the broker is unreachable it waits (a real shoe cannot deal into the
 void either) and on reconnect re-announces its status, the limits and the
