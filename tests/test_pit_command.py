@@ -98,6 +98,9 @@ def test_a_void_is_applied_by_the_controller_and_shown_by_the_display(table):
     assert wait_for(lambda: table.display.status()["corrections"] == before + 1)
     assert 2 in table.snapshot()["voided"]
     assert all(coup["game"] != 2 for coup in table.snapshot()["coups"])
+    # The display's record names the reason and who asked.
+    journal = (table.directory / "state" / "journal.jsonl").read_text()
+    assert "misdeal (pit: tester)" in journal
 
 
 def test_a_correction_replaces_the_result_on_the_display(table):

@@ -35,7 +35,7 @@ def command(action, command_id: str = "c1", at: float = NOW) -> PitCommand:
 def test_a_void_of_a_recorded_game_is_applied_as_a_void_event():
     ruling = PitDesk().rule(command(VoidGame(3, "misdeal")), shoe(), NOW)
     assert ruling.answer.applied and ruling.answer.detail == "game 3 of shoe S1 voided"
-    assert ruling.events == (Void("S1", 3, "misdeal"),)
+    assert ruling.events == (Void("S1", 3, "misdeal (pit: anna)"),)
 
 
 def test_a_game_that_does_not_exist_is_refused_naming_the_games_there_are():
@@ -69,7 +69,7 @@ def test_no_shoe_yet_refuses_a_void_and_takes_a_new_shoe():
 def test_a_correction_says_what_changed_and_one_that_changes_nothing_is_refused():
     desk = PitDesk()
     fixed = desk.rule(command(CorrectGame(Game(4, PLAYER), "misread"), "a"), shoe(), NOW)
-    assert fixed.events == (Correct("S1", Game(4, PLAYER), "misread"),)
+    assert fixed.events == (Correct("S1", Game(4, PLAYER), "misread (pit: anna)"),)
     assert fixed.answer.detail == "game 4 of shoe S1 corrected: Banker -> Player"
     same = desk.rule(command(CorrectGame(Game(4, BANKER), "misread"), "b"), shoe(), NOW)
     assert same.answer.detail == "game 4 already shows that coup: nothing to correct"
@@ -160,3 +160,9 @@ def test_any_commands_change_the_board_exactly_as_the_answers_say(steps):
             current.games,
             current.voided,
         )
+
+
+def test_a_long_reason_is_cut_to_the_protocols_200_characters_keeping_who_asked():
+    ruling = PitDesk().rule(command(VoidGame(1, "x" * 200)), shoe(), NOW)
+    (void,) = ruling.events
+    assert len(void.reason) == 200 and void.reason.endswith(" (pit: anna)")

@@ -21,7 +21,7 @@ within the window forgets them).
 >>> ruling.answer
 PitAnswer(id='c1', applied=True, detail='game 1 of shoe S1 voided')
 >>> ruling.events
-(Void(shoe='S1', game=1, reason='misdeal', origin=None),)
+(Void(shoe='S1', game=1, reason='misdeal (pit: anna)', origin=None),)
 >>> desk.rule(PitCommand("c1", VoidGame(1, "misdeal"), "anna", 100.0), shoe, 101.0).answer.detail
 'command c1 was already received: not applied again'
 """
@@ -41,6 +41,7 @@ from scoreboard.core.pit import (
     VoidGame,
 )
 from scoreboard.core.rules import Game
+from scoreboard.protocol.contract import MAX_REASON
 
 #: Seconds a command's ``at`` may lie before or after the controller's clock.
 WINDOW = 300.0
@@ -121,9 +122,10 @@ Decision = tuple[str, tuple[Event, ...], str]
 def _decide(command: PitCommand, shoe: Snapshot | None, now: float) -> Decision:
     match command.action:
         case VoidGame() as void:
-            return _void(void, shoe)
+            return _void(replace(void, reason=signed_reason(void.reason, command.by)), shoe)
         case CorrectGame() as correct:
-            return _correct(correct, shoe)
+            reason = signed_reason(correct.reason, command.by)
+            return _correct(replace(correct, reason=reason), shoe)
         case StartShoe(shoe=new):
             return _start(new, shoe)
         case ChangeLimits(limits=limits, effective_at=at):
@@ -131,6 +133,19 @@ def _decide(command: PitCommand, shoe: Snapshot | None, now: float) -> Decision:
                 return "", (LimitsReceived(limits, effective_at=at),), "limits scheduled"
             return "", (LimitsReceived(limits),), "limits changed"
     raise TypeError(f"not a pit action: {command.action!r}")  # pragma: no cover
+
+
+def signed_reason(reason: str, by: str) -> str:
+    """The reason the event carries, naming who asked, so the boards' journals and the audit
+    keep it (cut to the protocol's 200 characters, the name kept whole).
+
+    >>> signed_reason("misdeal", "anna"), signed_reason("misdeal", "")
+    ('misdeal (pit: anna)', 'misdeal')
+    """
+    if not by:
+        return reason
+    tail = f" (pit: {by})"
+    return reason[: max(0, MAX_REASON - len(tail))] + tail
 
 
 def _void(void: VoidGame, shoe: Snapshot | None) -> Decision:
