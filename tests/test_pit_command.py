@@ -190,6 +190,28 @@ def test_limits_now_and_scheduled_go_out_retained(table):
     assert wait_for(
         lambda: "effective_at" in json.loads(table.recorder.on(table.topics.limits)[-1])
     )
+    now, scheduled = [json.loads(p) for p in table.recorder.on(table.topics.limits)[-2:]]
+    assert now["bets"]["banker"] == [50, 20000] and "effective_at" not in now
+    assert scheduled["bets"]["banker"] == [100, 50000]
+
+
+def test_a_schedule_the_pit_set_is_sent_again_after_the_limits_now(table):
+    """A resync (or a reconnect) sends the limits now, then the schedule still to come,
+    so the retained message late displays get is the schedule."""
+    later = table.pit("limits", "--currency", "EUR", "--limits", "100-50000",
+                      "--at", "2099-01-01T22:00:00Z")  # fmt: skip
+    assert later.returncode == 0, later.stderr
+    seen = len(table.recorder.on(table.topics.limits))
+    client = publisher(table.broker.settings())
+    try:
+        resync = sign({"v": 2, "missing": []}, KEY, table.topics.resync)
+        client.publish(table.topics.resync, canonical_json(resync), qos=1)
+        assert wait_for(lambda: len(table.recorder.on(table.topics.limits)) >= seen + 2)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    resent = [json.loads(p) for p in table.recorder.on(table.topics.limits)[seen:]]
+    assert "effective_at" not in resent[0] and "effective_at" in resent[-1]
 
 
 def test_no_controller_no_answer_exit_2(tmp_path):

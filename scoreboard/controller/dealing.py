@@ -88,6 +88,8 @@ class Controller:
         self.pit = PitCounter()
         self.voided: list[int] = []
         self._skipped = 0
+        #: Limits the pit scheduled, still to come: published after the current ones.
+        self.scheduled: LimitsReceived | None = None
 
     @property
     def client_id(self) -> str:
@@ -159,8 +161,18 @@ class Controller:
         if self.previous is not None and self.previous.shoe in asked:
             # Not retained: the retained snapshot stays the current shoe's.
             self.publish(dataclasses.replace(self.previous, ts=utc_now()))
-        self.publish(LimitsReceived(self.limits), retain=True)
+        self._publish_limits()
         self._publish_snapshot()
+
+    def _publish_limits(self) -> None:
+        """The limits now (retained), then a schedule still to come, so the retained one
+        that late displays get is the schedule (docs/protocol.md, "Scheduled limits")."""
+        due = self.scheduled
+        if due is not None and (due.effective_at or 0.0) <= time.time():
+            self.limits, self.scheduled = due.limits, None
+        self.publish(LimitsReceived(self.limits), retain=True)
+        if self.scheduled is not None:
+            self.publish(self.scheduled, retain=True)
 
     def _read_link(self) -> None:
         self.inbox.take(self.link.drain(), stopping=self._stopping.is_set())
@@ -198,7 +210,7 @@ class Controller:
         if self.inbox.announce_due:
             self.inbox.announce_due = False
             self.publish(ControllerStatus(True), retain=True)  # the session's birth: seq 1
-            self.publish(LimitsReceived(self.limits), retain=True)
+            self._publish_limits()
             self._publish_snapshot()
             log.info("controller: online on %s, session %d", self.topics.prefix, self.session)
         now = time.monotonic()
@@ -212,8 +224,10 @@ class Controller:
         """A pit command's event: this shoe changed, the event, then the fresh snapshot."""
         if isinstance(event, LimitsReceived):
             if event.effective_at is None:
-                self.limits = event.limits
-            self.publish(event, retain=True)
+                self.limits = event.limits  # a pending schedule stays, as protocol.md says
+            else:
+                self.scheduled = event
+            self._publish_limits()
             return
         if isinstance(event, NewShoe):
             self._skipped += len(self.games) + len(self.voided)
