@@ -134,7 +134,9 @@ def test_a_command_signed_with_another_key_is_refused_as_a_bad_signature(table, 
     wrong.write_bytes(b"not the table's key")
     done = table.pit("void", "--game", "1", "--reason", "misdeal", key_file=wrong)
     # Its answer is signed with the table's key, which this tool does not hold either.
-    assert done.returncode == 2, done.stderr
+    assert done.returncode == 1, done.stderr
+    assert "not signed with this --hmac-key-file" in done.stderr
+    assert "unverified, it says 'refused: signature: " in done.stderr
     refusal = [a for a in table.answers() if not a["applied"] and "signature" in a["detail"]]
     assert refusal, table.answers()
     assert 1 not in table.snapshot()["voided"]

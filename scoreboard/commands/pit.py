@@ -49,7 +49,7 @@ from scoreboard.link import (
     default_client_id,
 )
 from scoreboard.protocol import MAX_GAME, ProtocolError
-from scoreboard.protocol.errors import SchemaError
+from scoreboard.protocol.errors import SchemaError, SignatureError
 from scoreboard.protocol.fields import _utc_time
 from scoreboard.protocol.messages import parse_pit, pit_wire
 from scoreboard.protocol.topics import Topics
@@ -258,10 +258,29 @@ def _answer(topics: Topics, topic: str, payload: bytes, key: bytes | None) -> Pi
     """An answer on the answer topic, checked (and its signature, with a key); else None."""
     try:
         answer = parse_pit(topics, topic, payload, key=key)
+    except SignatureError:
+        return _unverified(topics, topic, payload)
     except ProtocolError as error:
         print(f"scoreboard pit: ignored a message on {topic}: {error}", file=sys.stderr)
         return None
     return answer if isinstance(answer, PitAnswer) else None
+
+
+def _unverified(topics: Topics, topic: str, payload: bytes) -> PitAnswer | None:
+    """An answer this key cannot verify: never taken as applied, shown for what it says."""
+    try:
+        answer = parse_pit(topics, topic, payload)
+    except ProtocolError:
+        return None
+    if not isinstance(answer, PitAnswer):
+        return None
+    said = f"{'applied' if answer.applied else 'refused'}: {answer.detail}"
+    return PitAnswer(
+        answer.id,
+        False,
+        "the controller's answer is not signed with this --hmac-key-file (is it the "
+        f"table's key?); unverified, it says {said!r}",
+    )
 
 
 def _say(code: int, text: str, stream: TextIO = sys.stderr) -> int:
