@@ -82,6 +82,17 @@ def test_the_keypad_applies_pit_commands_and_the_other_displays_follow(tmp_path)
                 assert limits.returncode == 0, limits.stderr
                 assert pad.table.limits.currency == "EUR"
                 assert other.until(lambda: other.table.limits.currency == "EUR", 15)
+
+                at = "2099-01-01T22:00:00Z"
+                later = run_pit(pad, broker, net.prefix, "limits", "--currency", "EUR",
+                                "--limits", "100-50000", "--at", at)  # fmt: skip
+                assert later.returncode == 0, later.stderr
+                assert pad.table.scheduled is not None
+                # A display that starts now learns the schedule from the keypad's announce.
+                pad.feed.publisher.inbox.announce_due = True
+                pad.at(pad.clock.now + 0.05)
+                late = net.display("d3")
+                assert late.until(lambda: late.table.scheduled == pad.table.scheduled, 15)
         finally:
             journal.close()
             for display in net.displays:

@@ -141,6 +141,9 @@ class KeypadPublisher:
         self._publish(ControllerStatus(True), retain=True)
         if table.limits.known:
             self._publish(LimitsReceived(table.limits), retain=True)
+        if table.scheduled is not None:  # last: the retained message late displays get
+            later = table.scheduled
+            self._publish(LimitsReceived(later.limits, effective_at=later.at), retain=True)
         self._publish_snapshot(table)
         log.info("keypad: online as the controller of %s", self.endpoint.topics.prefix)
 
