@@ -222,3 +222,24 @@ def test_no_controller_no_answer_exit_2(tmp_path):
                           "--game", "1", "--reason", "misdeal", "--timeout", "1")  # fmt: skip
     assert done.returncode == 2
     assert "no answer from the table's controller within 1 s" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["void", "--game", "1", "--reason", "x" * 201], "key reason: longer than 200"),
+        (["void", "--game", "1", "--reason", "x", "--id", "i" * 65], "key id: longer than 64"),
+        (["void", "--game", "1", "--reason", "   "], "--reason: say why"),
+        (["correct", "--game", "1", "--result", "BP", "--reason", "x"], "--result: one coup"),
+        (["new-shoe", "--shoe", "S\x07"], "key shoe: U+0007"),
+        (["limits", "--currency", "eur", "--limits", "10-500"], "--currency"),
+        (["limits", "--currency", "EUR", "--limits", "10-500", "--at", "2001-01-01T00:00:00Z"],
+         "--at: 2001-01-01T00:00:00Z is past"),
+    ],
+)  # fmt: skip
+def test_a_command_the_controller_would_refuse_is_not_sent(argv, words):
+    """Nothing to connect to: a usage error comes before any connection (exit 2)."""
+    action, *rest = argv
+    done = scoreboard("pit", action, "--mqtt", "127.0.0.1:9", *rest, "--timeout", "1")
+    assert done.returncode == 2
+    assert words in done.stderr and "no answer" not in done.stderr, done.stderr

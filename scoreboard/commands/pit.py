@@ -22,7 +22,7 @@ from typing import TextIO
 
 from scoreboard.cli import UsageError
 from scoreboard.commands.arg_types import DAY, clock, seconds, whole
-from scoreboard.commands.demo import LIMITS_HELP, limits_from_args
+from scoreboard.commands.demo import limits_from_args
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.config import Config
 from scoreboard.config_endpoint import Endpoint
@@ -93,7 +93,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--variant", choices=sorted(VARIANTS), default="commission", help="pay table shown"
     )
     limits.add_argument("--currency", required=True, metavar="CODE", help="e.g. EUR")
-    limits.add_argument("--limits", required=True, metavar="SPEC", help=LIMITS_HELP)
+    limits.add_argument(
+        "--limits",
+        required=True,
+        metavar="SPEC",
+        help="MIN-MAX for Player/Banker (tie and pairs derived), or bet=MIN-MAX,... "
+        "(player, banker, tie, player_pair, banker_pair, dragon7/panda8 with --variant ez)",
+    )
     limits.add_argument(
         "--at",
         metavar="TIME",
@@ -138,6 +144,10 @@ def run(args: argparse.Namespace) -> int:
         args.by or _login(),
         time.time(),
     )
+    try:  # read back as the controller will: every bound checked here, before sending
+        parse_pit(endpoint.topics, *pit_wire(endpoint.topics, command))
+    except ProtocolError as error:
+        raise UsageError(f"not sent: {error}") from None
     return send(endpoint, command, args.timeout)
 
 
