@@ -27,6 +27,7 @@ from pathlib import Path
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import RESYNC_MIN_INTERVAL, ControllerInbox, SessionStore, SessionStream
 from scoreboard.controller.dealing import utc_now
+from scoreboard.controller.pit_counter import PitCounter
 from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, Snapshot
 from scoreboard.core.table import FeedStatus, TableState
 
@@ -78,6 +79,8 @@ class KeypadPublisher:
         self._last_resync = float("-inf")
         #: The shoe before the current one, kept to answer a resync that names it.
         self.previous: Snapshot | None = None
+        #: The pit's commands (cmd/pit), ruled on against the keypad's own table.
+        self.pit = PitCounter(wall_clock=wall_clock)
 
     def start(self, wake: Callable[[], None], table: TableState) -> None:
         """Connect in the background with a session newer than the one ``table`` followed."""
@@ -126,11 +129,21 @@ class KeypadPublisher:
             self._last_resync = now
             self._answer_resync(table)
 
+    def serve_pit(self, table: TableState, apply: Callable[[Event], None]) -> None:
+        """Rule on the pit's commands against ``table``; ``apply`` takes each event (the feed
+        applies, journals and publishes it as a keyed entry), then the answer goes out."""
+        stream = self.stream
+        if stream is not None:
+            self.pit.serve(self.inbox, lambda: shoe_snapshot(table), apply, stream.answer)
+
     def _announce(self, table: TableState) -> None:
         """A new session's birth, the table's limits and its shoe, all retained."""
         self._publish(ControllerStatus(True), retain=True)
         if table.limits.known:
             self._publish(LimitsReceived(table.limits), retain=True)
+        if table.scheduled is not None:  # last: the retained message late displays get
+            later = table.scheduled
+            self._publish(LimitsReceived(later.limits, effective_at=later.at), retain=True)
         self._publish_snapshot(table)
         log.info("keypad: online as the controller of %s", self.endpoint.topics.prefix)
 
@@ -148,7 +161,7 @@ class KeypadPublisher:
         if not self.inbox.connected:
             log.debug("keypad: broker away; the next connect's snapshot carries %s", event)
             return
-        self._publish(event)
+        self._publish(event, retain=isinstance(event, LimitsReceived))
         self._publish_snapshot(table)
 
     def _publish_snapshot(self, table: TableState) -> None:
