@@ -31,3 +31,24 @@ def test_the_portrait_bead_plate_holds_a_shoe_in_under_a_fifth_of_the_screen(nam
     bead = layout.grids["bead_plate"]
     assert bead.cols * bead.rows >= 90
     assert layout.panels["bead_plate"].rect.height < 0.2 * 1920
+
+
+@pytest.mark.parametrize("size", [(1080, 1920), (720, 1280)])
+@pytest.mark.parametrize("name", available_themes())
+def test_the_portrait_header_shows_the_brand_whole(name, size):
+    from scoreboard.commands.screenshot import dealt_table
+    from scoreboard.core.table import FeedStatus
+    from scoreboard.render.chrome import draw_header
+    from scoreboard.render.screen import Renderer
+
+    theme = load_theme(name)
+    renderer = Renderer(theme, size)
+    painter = renderer.panels
+    painter.log = drawn = []
+    try:
+        table = dealt_table(1, 82)
+        draw_header(painter, renderer.static.copy(), table, FeedStatus.CONTROLLER_OFFLINE, "21:45")
+    finally:
+        painter.log = None
+    titles = [t.text for t in drawn if t.text.startswith(theme.style.header_title[:4])]
+    assert titles == [theme.style.header_title], [t.text for t in drawn]

@@ -119,10 +119,9 @@ def draw_header(
     value_cap = max(p.floor("number"), box.height * 0.36)
     captions = [p.words(key).upper() for key, _ in fields]
     slots = [
-        field_width(p, c, v, caption_cap, value_cap)
+        field_width(p, c, v, caption_cap, value_cap) + gap
         for c, (_, v) in zip(captions, fields, strict=True)
     ]
-    slots = [w + gap for w in slots]
     height = round(box.height * 0.46)
     room = right - box.x - round(box.width * 0.4) - sum(slots)
     footer = "footer" in p.layout.panels  # else the staff's marks are in the header
@@ -135,6 +134,16 @@ def draw_header(
     need = widest_marks(p, fault, journal_failing, height, short=short, staff=staff)
     x = min(box.x + round(box.width * 0.4), right - need - gap - sum(slots))
     x = max(x, box.x + margin)
+    if x - gap - box.x - margin < title_width(p, box.height) and len(p.theme.languages) > 1:
+        # A narrow header (portrait) keeps the brand whole: the numbers' captions in the
+        # first language only ("TABLE", not "TABLE 枱") give it their room.
+        captions = [p.names(key)[0].upper() for key, _ in fields]
+        narrow = [
+            field_width(p, c, v, caption_cap, value_cap) + gap
+            for c, (_, v) in zip(captions, fields, strict=True)
+        ]
+        x = max(x, min(x + sum(slots) - sum(narrow), box.x + round(box.width * 0.4)))
+        slots = narrow
     draw_title(
         p, surface, table, pygame.Rect(box.x + margin, box.y, x - gap - box.x - margin, box.height)
     )
@@ -215,6 +224,16 @@ def field_width(
     caption_w = text.width(caption, text.size_for_cap(caption_cap))
     value_w = text.width(value, text.size_for_cap(value_cap, bold=True), bold=True)
     return max(caption_w, min(value_w, round(p.layout.size[0] * 0.14)))
+
+
+def title_width(p: PanelPainter, height: int) -> int:
+    """The width the header's title text needs uncut at its size (0 with a logo: it scales)."""
+    if p.theme.style.logo:
+        return 0
+    title = p.theme.style.header_title or "Baccarat"
+    cap = max(p.floor("label"), height * 0.36)
+    size = p.text.size_for_cap(cap, bold=True)
+    return p.text.width(title, size, bold=True)
 
 
 def draw_title(
