@@ -59,12 +59,13 @@ class Controller:
         self,
         endpoint: Endpoint,
         *,
-        limits: Limits,
+        limits: Limits | None,
         client_id: str | None = None,
         state_dir: Path | None = None,
     ) -> None:
         self.endpoint = endpoint
         self.topics = endpoint.topics
+        #: The limits it was given; None: it knows none and publishes none (displays keep theirs).
         self.limits = limits
         self.inbox = ControllerInbox(endpoint.topics, endpoint.hmac_key)
         self.sessions = SessionStore(state_dir)
@@ -152,8 +153,12 @@ class Controller:
         if self.previous is not None and self.previous.shoe in asked:
             # Not retained: the retained snapshot stays the current shoe's.
             self.publish(dataclasses.replace(self.previous, ts=utc_now()))
-        self.publish(LimitsReceived(self.limits), retain=True)
+        self._publish_limits()
         self._publish_snapshot()
+
+    def _publish_limits(self) -> None:
+        if self.limits is not None:
+            self.publish(LimitsReceived(self.limits), retain=True)
 
     def _read_link(self) -> None:
         self.inbox.take(self.link.drain(), stopping=self._stopping.is_set())
@@ -191,7 +196,7 @@ class Controller:
         if self.inbox.announce_due:
             self.inbox.announce_due = False
             self.publish(ControllerStatus(True), retain=True)  # the session's birth: seq 1
-            self.publish(LimitsReceived(self.limits), retain=True)
+            self._publish_limits()
             self._publish_snapshot()
             log.info("controller: online on %s, session %d", self.topics.prefix, self.session)
         now = time.monotonic()
@@ -291,7 +296,7 @@ def start_background_controller(
     endpoint: Endpoint,
     *,
     dealer: Dealer,
-    limits: Limits,
+    limits: Limits | None,
     pace: float = 2.0,
     shuffle_seconds: float | None = None,
     history: Iterable[ShoeEvent] = (),

@@ -28,6 +28,7 @@ from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import RESYNC_MIN_INTERVAL, ControllerInbox, SessionStore, SessionStream
 from scoreboard.controller.dealing import utc_now
 from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, Snapshot
+from scoreboard.core.limits import Limits
 from scoreboard.core.table import FeedStatus, TableState
 
 log = logging.getLogger(__name__)
@@ -65,10 +66,14 @@ class KeypadPublisher:
         endpoint: Endpoint,
         *,
         client_id: str,
+        limits: Limits | None = None,
         state_dir: Path | None = None,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.endpoint = endpoint
+        #: The limits it was configured with (``table.limits``), the only ones it publishes:
+        #: never those the board shows from another controller, nor any it made up.
+        self.limits = limits
         self.client_id = client_id
         self.state_dir = state_dir
         self.wall_clock = wall_clock
@@ -127,10 +132,10 @@ class KeypadPublisher:
             self._answer_resync(table)
 
     def _announce(self, table: TableState) -> None:
-        """A new session's birth, the table's limits and its shoe, all retained."""
+        """A new session's birth, its configured limits and the table's shoe, all retained."""
         self._publish(ControllerStatus(True), retain=True)
-        if table.limits.known:
-            self._publish(LimitsReceived(table.limits), retain=True)
+        if self.limits is not None:
+            self._publish(LimitsReceived(self.limits), retain=True)
         self._publish_snapshot(table)
         log.info("keypad: online as the controller of %s", self.endpoint.topics.prefix)
 
