@@ -13,11 +13,15 @@ from keypad_kiosk import WALL, keypad_kiosk
 from mqtt_broker import Recorder, needs_mosquitto, running_broker, unique_prefix, wait_for
 from test_keypad_mqtt import until_live
 
+from scoreboard.config import MqttConfig
+from scoreboard.config_endpoint import Endpoint
+from scoreboard.core.events import LimitsReceived
 from scoreboard.core.limits import limits_from_spec
 from scoreboard.core.table import TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.feeds.keypad import KeypadFeed
 from scoreboard.feeds.keypad_publish import KeypadPublisher
+from scoreboard.protocol import Topics
 
 pytestmark = needs_mosquitto
 
@@ -56,3 +60,15 @@ def test_a_keypad_without_configured_limits_publishes_none(tmp_path):
 def test_a_keypad_publishes_its_configured_limits(tmp_path):
     limits = published_limits(tmp_path, CONFIGURED)
     assert [(p["currency"], p["bets"]["banker"]) for p in limits] == [("EUR", [50, 20000])]
+
+
+def test_limits_the_keypad_itself_sends_are_its_own_from_then_on():
+    """A limits entry of its own (the pit's, through the keypad) is what it announces next."""
+    publisher = KeypadPublisher(
+        Endpoint(MqttConfig(), Topics("doc/v2/T1")), client_id="keypad-t", limits=CONFIGURED
+    )
+    publisher.send(LimitsReceived(ANOTHER_CONTROLLERS), TableState())
+    assert publisher.limits == ANOTHER_CONTROLLERS
+    later = LimitsReceived(CONFIGURED, effective_at=2_000_000_000.0)
+    publisher.send(later, TableState())  # announced ahead: not the limits of now
+    assert publisher.limits == ANOTHER_CONTROLLERS

@@ -150,6 +150,8 @@ class KeypadPublisher:
         shoe's predecessor, kept for resyncs)."""
         if finished is not None:
             self.previous = finished
+        if isinstance(event, LimitsReceived) and event.effective_at is None:
+            self.limits = event.limits  # its own now (the pit's): announced on every connect
         if not self.inbox.connected:
             log.debug("keypad: broker away; the next connect's snapshot carries %s", event)
             return
