@@ -153,7 +153,7 @@ def storm(args: argparse.Namespace, work: Path, everyone: set[str]) -> dict[str,
     with private_broker(work / "broker", extra=[f"listener {watch_port} {HOST}"]) as broker:
         address = f"{HOST}:{broker.port}"
         shoe = ["shoe", "--tables", str(args.tables), "--mqtt", address]
-        shoe += ["--pace", str(args.pace), "--seed", "22"]
+        shoe += ["--pace", str(args.pace), "--seed", "22", "--limit-tiers", "--currency", "USD"]
         lobby = ["lobby", "--mqtt", address, "--lobby-id", LOBBY, "--windowed"]
         lobby += ["--size", "960x540", "--duration", "86400"]
         processes = [start(shoe, work / "shoe.log"), start(lobby, work / "lobby.log")]

@@ -246,6 +246,7 @@ def start_shoe(work: Path, ids: list[str], port: int, pace: float) -> subprocess
     command = [sys.executable, "-m", "scoreboard", "shoe", "--tables", str(len(ids))]
     command += ["--table", ids[0][0], "--mqtt", f"127.0.0.1:{port}", "--pace", str(pace)]
     command += ["--seed", "13", "--shuffle-seconds", str(pace)]
+    command += ["--limit-tiers", "--currency", "USD"]  # a tier each, as a floor has
     with open(work / f"shoe-{ids[0][0]}.log", "wb") as log:
         return subprocess.Popen(command, stderr=log)
 

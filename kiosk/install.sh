@@ -43,6 +43,16 @@ Display (kept from the previous run when not given):
   --rotate DEG           0, 90, 180 or 270: turn the picture clockwise (the board's
                          own --rotate; 0 clears it)
 
+Shoe bridge (kept from the previous run when not given):
+  --bridge SHOE          also run the card-reading shoe's bridge as a service,
+                         scoreboard-bridge.service (SHOE: angel-eye or bee-tek):
+                         scoreboard bridge --config /etc/scoreboard/bridge.yaml,
+                         its journal in /var/lib/scoreboard-bridge
+  --serial PATH          the shoe's serial device, best its /dev/serial/by-id/...
+                         name (a ttyUSB number changes with the plug order)
+  --bridge-args ARGS     more flags for `scoreboard bridge` (--baud N; '' clears them)
+  --no-bridge            remove the bridge's service (its config and journal stay)
+
 Other:
   --mosquitto            also install a local mosquitto for table T1 with a password
                          file and the ACL of kiosk/mosquitto (with --lobby, also the
@@ -52,8 +62,9 @@ Other:
   --python PYTHON        the Python 3.11+ the venv is made with (default: /usr/bin/python3)
   --rollback             point /opt/scoreboard/current back at the previous release
                          (its code and its own launchers)
-  --uninstall            remove everything but the journal (/var/lib/scoreboard) and
-                         the configs /etc/scoreboard/scoreboard.yaml and lobby.yaml
+  --uninstall            remove everything but the journals (/var/lib/scoreboard,
+                         /var/lib/scoreboard-bridge) and the configs
+                         /etc/scoreboard/scoreboard.yaml, lobby.yaml and bridge.yaml
   --purge                with --uninstall: remove the configs too (never the journal)
   --root DIR             install into DIR instead of / (tests): nothing outside DIR is
                          touched; apt, users, ownership and service starts are skipped
@@ -71,6 +82,7 @@ fail() { # fail CODE MESSAGE: one line on stderr
 mode='' display_opt='' rotate_opt='' rotate_given=0 run_args='' run_args_given=0
 demo_args='' demo_args_given=0 lobby_args='' lobby_args_given=0 desktop_user='' disable_desktop=0 mosquitto=0
 offline='' root='' dry_run=0 action=install purge=0 python=python3
+bridge_opt='' serial_opt='' bridge_args='' bridge_args_given=0 no_bridge=0
 # Debian's own Python, not whatever a technician's PATH puts first.
 [ ! -x /usr/bin/python3 ] || python=/usr/bin/python3
 
@@ -90,6 +102,10 @@ while [ $# -gt 0 ]; do
         --desktop-user) needs_value "$1" $#; desktop_user=$2; shift ;;
         --disable-desktop) disable_desktop=1 ;;
         --mosquitto) mosquitto=1 ;;
+        --bridge) needs_value "$1" $#; bridge_opt=$2; shift ;;
+        --serial) needs_value "$1" $#; serial_opt=$2; shift ;;
+        --bridge-args) needs_value "$1" $#; bridge_args=$2; bridge_args_given=1; shift ;;
+        --no-bridge) no_bridge=1 ;;
         --offline) needs_value "$1" $#; offline=$2; shift ;;
         --python) needs_value "$1" $#; python=$2; shift ;;
         --root) needs_value "$1" $#; root=$2; shift ;;
@@ -109,8 +125,17 @@ esac
 case ${rotate_opt:-0} in 0 | 90 | 180 | 270) ;;
     *) fail 2 "--rotate: expected 0, 90, 180 or 270, got '$rotate_opt'" ;;
 esac
+case ${bridge_opt:-angel-eye} in angel-eye | bee-tek) ;;
+    *) fail 2 "--bridge: expected angel-eye or bee-tek, got '$bridge_opt'" ;;
+esac
+case ${serial_opt:-/} in /*) ;;
+    *) fail 2 "--serial: expected the device's absolute path (/dev/serial/by-id/...), got '$serial_opt'" ;;
+esac
+if [ "$no_bridge" = 1 ] && [ -n "$bridge_opt$serial_opt" ]; then
+    fail 2 "--no-bridge and --bridge/--serial contradict each other"
+fi
 for pair in "--run-args:$run_args" "--demo-args:$demo_args" "--lobby-args:$lobby_args" \
-    "--desktop-user:$desktop_user"; do
+    "--desktop-user:$desktop_user" "--serial:$serial_opt" "--bridge-args:$bridge_args"; do
     case ${pair#*:} in *[\"\'\\\$\`]* | *$'\n'*)
         fail 2 "${pair%%:*}: quotes, backslashes, \$ and backticks are not allowed (systemd and the shell would read them differently)" ;;
     esac
@@ -137,6 +162,8 @@ OPT=$R/opt/scoreboard
 ETC=$R/etc/scoreboard
 ENV_FILE=$ETC/environment
 SYSTEM_UNIT=$R/etc/systemd/system/scoreboard.service
+BRIDGE_UNIT=$R/etc/systemd/system/scoreboard-bridge.service
+BRIDGE_DROPIN=$R/etc/systemd/system/scoreboard-bridge.service.d
 USER_UNIT=$R/etc/systemd/user/scoreboard-desktop.service
 BIN_LINK=$R/usr/local/bin/scoreboard
 XWRAPPER=$R/etc/X11/Xwrapper.config
@@ -459,8 +486,8 @@ install_launchers() {
 environment_text() {
     local rotate=$1
     printf '# Written by kiosk/install.sh on every run; change it with the installer\n'
-    printf '# (--live/--demo/--lobby, --display, --rotate, --run-args, --demo-args, --lobby-args),\n'
-    printf '# then it restarts the board.\n'
+    printf '# (--live/--demo/--lobby, --display, --rotate, --run-args, --demo-args, --lobby-args,\n'
+    printf '# --bridge, --serial, --bridge-args), then it restarts the board.\n'
     printf 'SCOREBOARD_MODE=%s\n' "$mode"
     printf 'SCOREBOARD_DISPLAY=%s\n' "$way"
     case $way in
@@ -472,23 +499,26 @@ environment_text() {
     [ -z "$run_args" ] || printf 'SCOREBOARD_RUN_ARGS="%s"\n' "$run_args"
     [ -z "$demo_args" ] || printf 'SCOREBOARD_DEMO_ARGS="%s"\n' "$demo_args"
     [ -z "$lobby_args" ] || printf 'SCOREBOARD_LOBBY_ARGS="%s"\n' "$lobby_args"
+    [ -z "$bridge" ] || printf 'SCOREBOARD_BRIDGE_SHOE=%s\nSCOREBOARD_BRIDGE_SERIAL="%s"\n' "$bridge" "$serial"
+    [ -z "$bridge" ] || [ -z "$bridge_args" ] || printf 'SCOREBOARD_BRIDGE_ARGS="%s"\n' "$bridge_args"
 }
 
-kept_config() { # kept_config NAME: /etc/scoreboard/NAME from kiosk/NAME, written only when absent
-    local path=$ETC/$1
+kept_config() { # kept_config NAME [GROUP [LOCAL]]: /etc/scoreboard/NAME from kiosk/NAME, written
+    # only when absent; LOCAL 1: the local broker has its account (default: --mosquitto given)
+    local path=$ETC/$1 group=${2:-scoreboard} local=${3:-$mosquitto}
     if [ -f "$path" ]; then
         say "= $path kept"
         [ "$mosquitto" = 0 ] || say "  (check its mqtt.username and mqtt.password_file for the local broker)"
     else
         step install -m 640 "$src/kiosk/$1" "$path"
-        if [ "$mosquitto" = 1 ]; then # the local broker asks for the account
+        if [ "$local" = 1 ]; then # the local broker asks for the account
             step sed -i -e 's|^  # username: |  username: |' \
                 -e 's|^  # password_file: |  password_file: |' "$path"
         fi
     fi
     # Every run: a kept config or journal may carry the ids of a user removed by
     # --uninstall (its gid may since belong to another group).
-    host chown root:scoreboard "$path"
+    host chown "root:$group" "$path"
 }
 
 install_config() {
@@ -499,7 +529,7 @@ install_config() {
     if [ "$mode" = lobby ] || [ -f "$ETC/lobby.yaml" ]; then kept_config lobby.yaml; fi
     if [ "$rotate_given" = 1 ]; then rotate=$rotate_opt; else rotate=$(env_value SCOREBOARD_ROTATE); fi
     environment_text "${rotate:-0}" |
-        put_file 640 "$ENV_FILE" "SCOREBOARD_MODE=$mode SCOREBOARD_DISPLAY=$way${rotate:+ SCOREBOARD_ROTATE=$rotate}"
+        put_file 640 "$ENV_FILE" "SCOREBOARD_MODE=$mode SCOREBOARD_DISPLAY=$way${rotate:+ SCOREBOARD_ROTATE=$rotate}${bridge:+ SCOREBOARD_BRIDGE_SHOE=$bridge}"
     host chown root:scoreboard "$ENV_FILE"
     make_dir 750 "$R/var/lib/scoreboard"
     host chown -R scoreboard:scoreboard "$R/var/lib/scoreboard"
@@ -706,6 +736,87 @@ disable_display_manager() {
     fi
 }
 
+# --- the shoe bridge ----------------------------------------------------------------
+choose_bridge() { # sets bridge, serial, bridge_args: the bridge this run installs (none: empty)
+    bridge=${bridge_opt:-$(env_value SCOREBOARD_BRIDGE_SHOE)}
+    serial=${serial_opt:-$(env_value SCOREBOARD_BRIDGE_SERIAL)}
+    [ "$bridge_args_given" = 1 ] || bridge_args=$(env_value SCOREBOARD_BRIDGE_ARGS)
+    if [ "$no_bridge" = 1 ]; then
+        bridge='' serial='' bridge_args=''
+    fi
+    if [ -z "$bridge" ] && { [ -n "$serial_opt" ] || [ "$bridge_args_given" = 1 ]; }; then
+        fail 2 "--serial and --bridge-args go with --bridge SHOE (no bridge is installed)"
+    fi
+    if [ -n "$bridge" ] && [ -z "$serial" ]; then
+        fail 2 "--bridge $bridge needs --serial PATH (the shoe's device, best /dev/serial/by-id/...)"
+    fi
+    return 0
+}
+
+ensure_bridge_user() { # the bridge's own user: the serial devices (dialout), not the screen
+    if [ -n "$R" ] || ! id scoreboard-bridge >/dev/null 2>&1; then
+        host useradd --system --user-group --home-dir /var/lib/scoreboard-bridge --no-create-home \
+            --shell /usr/sbin/nologin --comment "scoreboard shoe bridge" scoreboard-bridge
+    fi
+    if [ -z "$R" ] && ! getent group dialout >/dev/null; then
+        host groupadd --system dialout
+    fi
+    host usermod --append --groups dialout,scoreboard scoreboard-bridge
+}
+
+controller_secret() { # controller_secret MODE OWNER: the local broker's controller password, if any
+    local file=$ETC/controller.password
+    [ -f "$file" ] || return 0
+    host chown "$2" "$file"
+    [ "$(stat -c %a "$file")" = "$1" ] || step chmod "$1" "$file"
+}
+
+install_bridge() {
+    case $serial in
+        /dev/ttyUSB* | /dev/ttyACM*)
+            say "  $serial is named by the order the adapters were plugged in: after a reboot it may be another device; prefer its /dev/serial/by-id/... name (ls -l /dev/serial/by-id)" ;;
+    esac
+    if [ -z "$R" ] && [ ! -e "$serial" ]; then
+        say "  $serial is not there now: the bridge waits for it (the table shows SHOE OFFLINE)"
+    fi
+    ensure_bridge_user
+    local account=$mosquitto
+    [ ! -f "$MOSQ_CONF" ] || [ ! -f "$ETC/controller.password" ] || account=1
+    kept_config bridge.yaml scoreboard-bridge "$account"
+    controller_secret 640 root:scoreboard-bridge # the controller account is the bridge's
+    put_copy 644 "$src/kiosk/scoreboard-bridge.service" "$BRIDGE_UNIT"
+    if [ "$mosquitto" = 1 ] || [ -f "$MOSQ_CONF" ]; then
+        printf '# Written by kiosk/install.sh: the broker is on this machine.\n[Unit]\nWants=mosquitto.service\n' |
+            put_file 644 "$BRIDGE_DROPIN/broker.conf" "the local broker starts with the bridge"
+    else
+        remove "$BRIDGE_DROPIN"
+    fi
+    if [ -n "$R" ]; then
+        step systemctl --root="$R" enable scoreboard-bridge.service
+        host systemctl restart scoreboard-bridge.service
+        return 0
+    fi
+    if systemd_running || [ "$dry_run" = 1 ]; then host systemctl daemon-reload; fi
+    host systemctl enable scoreboard-bridge.service
+    if systemd_running || [ "$dry_run" = 1 ]; then
+        host systemctl restart scoreboard-bridge.service
+    else
+        say "  systemd is not running here: scoreboard-bridge.service starts at the next boot"
+    fi
+}
+
+remove_bridge() { # the service goes; its config and its journal stay
+    [ -f "$BRIDGE_UNIT" ] || return 0
+    if [ -n "$R" ]; then
+        step systemctl --root="$R" disable scoreboard-bridge.service
+    else
+        host_try systemctl disable --now scoreboard-bridge.service
+    fi
+    remove "$BRIDGE_UNIT" "$BRIDGE_DROPIN"
+    if systemd_running; then host systemctl daemon-reload; fi
+    controller_secret 600 root:root
+}
+
 # --- actions --------------------------------------------------------------------
 restart_board() {
     local display
@@ -715,6 +826,9 @@ restart_board() {
         user_systemctl restart scoreboard-desktop.service
     elif [ -n "$R" ] || systemd_running || [ "$dry_run" = 1 ]; then
         host systemctl restart scoreboard.service
+    fi
+    if [ -f "$BRIDGE_UNIT" ] && { [ -n "$R" ] || systemd_running || [ "$dry_run" = 1 ]; }; then
+        host systemctl restart scoreboard-bridge.service
     fi
 }
 
@@ -726,6 +840,7 @@ do_install() {
     [ "$demo_args_given" = 1 ] || demo_args=$(env_value SCOREBOARD_DEMO_ARGS)
     [ "$lobby_args_given" = 1 ] || lobby_args=$(env_value SCOREBOARD_LOBBY_ARGS)
     choose_display
+    choose_bridge
     if [ "$way" = labwc ]; then
         desktop_user=${desktop_user:-$previous_desktop_user}
         desktop_user=${desktop_user:-$(lightdm_autologin)}
@@ -750,11 +865,13 @@ do_install() {
     fi
     disable_display_manager
     if [ "$way" = labwc ]; then install_user_unit; else install_system_unit; fi
+    if [ -n "$bridge" ]; then install_bridge; else remove_bridge; fi
     if [ "$way" = labwc ]; then
         say "scoreboard: release $release in use; logs: journalctl --user -u scoreboard-desktop -f (as $desktop_user)"
     else
         say "scoreboard: release $release in use; logs: journalctl -u scoreboard -f"
     fi
+    [ -z "$bridge" ] || say "scoreboard: the $bridge bridge reads $serial; logs: journalctl -u scoreboard-bridge -f"
 }
 
 do_rollback() {
@@ -774,9 +891,10 @@ do_rollback() {
 }
 
 do_uninstall() {
-    say "scoreboard: removing from ${R:-/} (the journal in $R/var/lib/scoreboard stays)"
+    say "scoreboard: removing from ${R:-/} (the journals in $R/var/lib/scoreboard and $R/var/lib/scoreboard-bridge stay)"
     remove_user_unit
     remove_system_unit
+    remove_bridge
     if [ -f "$XWRAPPER" ] && grep -q 'kiosk/install.sh' "$XWRAPPER"; then remove "$XWRAPPER"; fi
     if [ -f "$MOSQ_CONF" ]; then
         remove "$MOSQ_CONF" "$MOSQ_ACL" "$MOSQ_PASSWD"
@@ -788,10 +906,16 @@ do_uninstall() {
         local item
         for item in "$ETC"/* "$ETC"/.[!.]*; do
             [ -e "$item" ] || continue
-            case ${item##*/} in scoreboard.yaml | lobby.yaml) [ "$purge" = 1 ] || continue ;; esac
+            case ${item##*/} in scoreboard.yaml | lobby.yaml | bridge.yaml) [ "$purge" = 1 ] || continue ;; esac
             remove "$item"
         done
         if [ "$purge" = 1 ]; then remove "$ETC"; fi
+    fi
+    if [ -n "$R" ] || [ "$dry_run" = 1 ] || id scoreboard-bridge >/dev/null 2>&1; then
+        host_try userdel scoreboard-bridge
+    fi
+    if [ -n "$R" ] || [ "$dry_run" = 1 ] || getent group scoreboard-bridge >/dev/null; then
+        host_try groupdel scoreboard-bridge
     fi
     if [ -n "$R" ] || [ "$dry_run" = 1 ] || id scoreboard >/dev/null 2>&1; then
         host_try userdel scoreboard

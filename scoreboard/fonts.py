@@ -13,7 +13,8 @@ is in :data:`SHIPPED_FONTS` is trusted without a child (only asked, in this
 process, which glyphs it lacks), so the kiosk's own themes load where no child
 can start.  A check that cannot run (no process can start: a process limit, low
 memory, too many open files) is tried again, then reported as such
-(``FontCheck.unchecked``), never as a bad font, and nothing of it is kept.
+(``FontCheck.unchecked``), never as a bad font, and nothing of it is kept
+(:mod:`scoreboard.child_check`, shared with the logo's check).
 
 Missing glyphs are found with ``pygame.freetype``: its ``Font.get_metrics``
 gives None for a character the font has no glyph for, while
@@ -24,19 +25,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import signal
-import subprocess
-import sys
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from scoreboard.child_check import CANNOT_RUN, ChildRun, run_child, run_child_tries
 from scoreboard.regular_file import check_regular
 
 if TYPE_CHECKING:
@@ -66,13 +63,6 @@ SHIPPED_FONTS: Mapping[str, str] = MappingProxyType(
 A shipped file whose checksum differs (edited, damaged) is tried in a child
 like any other font.  ``tests/test_font_check_spawn.py`` checks the table
 against the files."""
-
-RETRY_SECONDS = (0.2, 0.5)
-"""The waits before trying again a check whose child could not start (a process table or
-memory full for a moment): three tries in all."""
-
-CANNOT_RUN = 3
-"""The child's exit status when it could not set itself up (pygame would not load or start)."""
 
 _CACHED_FILES = 32
 
@@ -207,62 +197,30 @@ def _absent_here(path: Path, text: str) -> FontCheck:
 
 
 def _probe_tries(path: Path, text: str) -> FontCheck:
-    """:func:`probe`, tried again after each :data:`RETRY_SECONDS` while it cannot run."""
-    found = probe(path, text)
-    for wait in RETRY_SECONDS:
-        if found.unchecked is None:
-            return found
-        time.sleep(wait)
-        found = probe(path, text)
-    if found.unchecked is None:
-        return found
-    tries = len(RETRY_SECONDS) + 1
-    return FontCheck(unchecked=f"{path.name}: {found.unchecked}, tried {tries} times")
+    """:func:`probe`, tried again (:func:`~scoreboard.child_check.run_child_tries`) while the
+    child cannot run."""
+    return _font_check(run_child_tries(_PROBE, path, **_child(text)))
 
 
 def probe(path: Path, text: str, timeout: float = PROBE_SECONDS) -> FontCheck:
     """Load and draw ``path`` in a child process, once: why it is unusable, or the glyphs it
     lacks, or why the child could not run (``unchecked``)."""
+    return _font_check(run_child(_PROBE, path, **_child(text, timeout)))
+
+
+def _child(text: str, timeout: float = PROBE_SECONDS) -> dict[str, Any]:
+    return {"library": "font", "timeout": timeout, "text": text}
+
+
+def _font_check(run: ChildRun) -> FontCheck:
+    """The child's answer as a :class:`FontCheck`: the glyphs it lacks, or no verdict."""
+    if run.error is not None or run.unchecked is not None:
+        return FontCheck(error=run.error, unchecked=run.unchecked)
     try:
-        done = subprocess.run(
-            [sys.executable, "-c", _PROBE, str(path)],
-            input=text,
-            capture_output=True,
-            encoding="utf-8",
-            errors="replace",
-            timeout=timeout,
-            env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return FontCheck(error=f"loading it took over {timeout:g} s")
-    except OSError as error:  # fork, the pipes or exec: EAGAIN, ENOMEM, EMFILE, ENOENT
-        return FontCheck(unchecked=f"cannot start a process ({error.strerror or error})")
-    if done.returncode == -signal.SIGKILL:  # not what a font does: the OOM killer's sign
-        return FontCheck(unchecked="the check's process was killed (SIGKILL: out of memory?)")
-    if done.returncode < 0:
-        name = signal.Signals(-done.returncode).name
-        return FontCheck(error=f"the font library crashed on it ({name})")
-    if done.returncode == CANNOT_RUN:
-        return FontCheck(unchecked=f"the check could not start ({_last_line(done.stderr)})")
-    if done.returncode != 0:
-        return FontCheck(error=_last_line(done.stderr) or f"exit status {done.returncode}")
-    try:
-        missing = str(json.loads(done.stdout.strip().splitlines()[-1])["missing"])
+        missing = str(json.loads(run.stdout.strip().splitlines()[-1])["missing"])
     except (ValueError, LookupError, TypeError):
-        return FontCheck(error=f"unexpected answer from the font check: {done.stdout[:60]!r}")
+        return FontCheck(error=f"unexpected answer from the font check: {run.stdout[:60]!r}")
     return FontCheck(missing=frozenset(missing))
-
-
-def _last_line(text: str, limit: int = 80) -> str:
-    """The last non-empty line of a child's stderr, short (the exception, not the traceback).
-
-    >>> _last_line("Traceback ...\\n  File x\\npygame.error: Passed a NULL pointer\\n")
-    'pygame.error: Passed a NULL pointer'
-    """
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    last = lines[-1] if lines else ""
-    return last if len(last) <= limit else last[: limit - 1] + "…"
 
 
 def absent_glyphs(font: pygame.freetype.Font, text: str) -> list[str]:

@@ -3,16 +3,18 @@
 An image decoder fed a hostile file is as able to abort the process as a font
 loader (see :mod:`scoreboard.fonts`), so a logo is first loaded in a
 ``python -c`` child with a timeout; only an image that loads there, with a sane
-size, is handed to the renderer.
+size, is handed to the renderer.  A child that cannot start (a process limit,
+low memory, too many open files) is tried again, then reported as no verdict
+(``ImageCheck.unchecked``), never as a bad image (:mod:`scoreboard.child_check`,
+shared with the fonts).  No image is shipped, so none is trusted unchecked.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+from dataclasses import dataclass
 from pathlib import Path
 
+from scoreboard.child_check import CANNOT_RUN, run_child_tries
 from scoreboard.regular_file import check_regular, open_regular
 
 PROBE_SECONDS = 10.0
@@ -28,52 +30,65 @@ import os, sys
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
-import pygame
+try:
+    import pygame
+except Exception as error:
+    sys.stderr.write(f"{type(error).__name__}: {error}\\n")
+    raise SystemExit(CANNOT_RUN)
 image = pygame.image.load(sys.argv[1])
 print(image.get_width(), image.get_height())
-"""
+""".replace("CANNOT_RUN", str(CANNOT_RUN))
 
 
-def check_image(path: Path, max_bytes: int) -> str | None:
-    """Why ``path`` cannot be shown as a logo, or None when it loads with a sane size.
+@dataclass(frozen=True, slots=True)
+class ImageCheck:
+    """Why an image cannot be shown as a logo (``error``), or why it could not be tried at
+    all (``unchecked``: no child could start; nothing is known of it); neither: usable."""
 
-    >>> check_image(Path("/nonexistent.png"), 1000)
+    error: str | None = None
+    unchecked: str | None = None
+
+    @property
+    def usable(self) -> bool:
+        return self.error is None and self.unchecked is None
+
+
+def check_image(path: Path, max_bytes: int) -> ImageCheck:
+    """Whether ``path`` can be shown as a logo: it loads, with a sane size.
+
+    >>> check_image(Path("/nonexistent.png"), 1000).error
     'cannot read it (No such file or directory)'
     """
     try:
         size = check_regular(path).st_size
     except OSError as error:
-        return f"cannot read it ({error.strerror or error})"
+        return ImageCheck(error=f"cannot read it ({error.strerror or error})")
     if size > max_bytes:
-        return f"{size} bytes, more than {max_bytes}"
+        return ImageCheck(error=f"{size} bytes, more than {max_bytes}")
     try:
         with open_regular(path) as file:  # a FIFO put here meanwhile is refused, not waited on
             head = file.read(256 * 1024)
     except OSError as error:
-        return f"cannot read it ({error.strerror or error})"
+        return ImageCheck(error=f"cannot read it ({error.strerror or error})")
     declared = header_size(head)
     if declared is None:
-        return "not a PNG or JPEG file (or its header is damaged)"
+        return ImageCheck(error="not a PNG or JPEG file (or its header is damaged)")
     if not all(0 < side <= MAX_SIDE for side in declared):
-        return f"{declared[0]}x{declared[1]} pixels, expected 1 to {MAX_SIDE} a side"
+        return ImageCheck(error=_sides(*declared))
+    run = run_child_tries(_PROBE, path, library="image", timeout=PROBE_SECONDS)
+    if run.error is not None or run.unchecked is not None:
+        return ImageCheck(error=run.error, unchecked=run.unchecked)
     try:
-        done = subprocess.run(
-            [sys.executable, "-c", _PROBE, str(path)],
-            capture_output=True,
-            text=True,
-            timeout=PROBE_SECONDS,
-            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return f"loading it took more than {PROBE_SECONDS:g} s"
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["it does not load"])[-1]
-        return last[:200]
-    width, height = (int(v) for v in done.stdout.split()[:2])
+        width, height = (int(v) for v in run.stdout.split()[:2])
+    except ValueError:
+        return ImageCheck(error=f"unexpected answer from the image check: {run.stdout[:60]!r}")
     if not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE):
-        return f"{width}x{height} pixels, expected 1 to {MAX_SIDE} a side"
-    return None
+        return ImageCheck(error=_sides(width, height))
+    return ImageCheck()
+
+
+def _sides(width: int, height: int) -> str:
+    return f"{width}x{height} pixels, expected 1 to {MAX_SIDE} a side"
 
 
 _PNG = b"\x89PNG\r\n\x1a\n"

@@ -146,9 +146,12 @@ class _Checker(FieldReader):
             return style
         if path is None:
             return style
-        problem = check_image(path, MAX_LOGO_BYTES)
-        if problem is not None:
-            self.error("style.logo", f"{path.name} is not a usable image ({problem})")
+        check = check_image(path, MAX_LOGO_BYTES)
+        if check.unchecked is not None:  # no verdict on the image: it could not be tried
+            self.error("style.logo", f"cannot check images: {check.unchecked}")
+            return style
+        if check.error is not None:
+            self.error("style.logo", f"{path.name} is not a usable image ({check.error})")
             return style
         return dataclasses.replace(style, logo=path)
 

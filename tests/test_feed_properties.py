@@ -302,11 +302,13 @@ def test_the_status_has_exactly_the_keys_and_types_of_protocol_md():
         "counts": {"B": 0, "P": 0, "T": 0}, "missing": [3], "rejected": 0, "feed": "connected",
         "render": {"ok": True, "failing": [], "failures": 0, "last_frame": None},
         "journal": {"state": "off", "reason": ""}, "position": None, "unfinished": None,
-        "ignored": {}, "corrections": 0, "alerts": [],
+        "ignored": {}, "limits": {"currency": "", "bets": {}, "from": "none"},
+        "corrections": 0, "alerts": [],
     }  # fmt: skip
     assert status.keys() == example.keys()
     assert {k: type(v) for k, v in status.items()} == {k: type(v) for k, v in example.items()}
     assert status["render"] == example["render"] and status["journal"] == example["journal"]
+    assert status["limits"] == example["limits"]
     assert sum(status["counts"].values()) == status["games"]
 
 

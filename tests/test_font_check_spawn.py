@@ -116,25 +116,34 @@ def executable(path: Path, body: str) -> Path:
     return path
 
 
-def test_a_check_that_could_not_start_once_is_tried_again(tmp_path):
-    """The first child cannot set itself up (a moment of low memory), the second can."""
+def passes_on_the_second_try(tmp_path: Path, theme: Path) -> None:
+    """``theme`` checked where the first child cannot set itself up (a moment of low
+    memory) and the second can: it passes."""
     once = tmp_path / "failed-once"
     flaky = executable(
         tmp_path / "python-flaky",
         f'[ -e {once} ] || {{ touch {once}; echo "MemoryError" >&2; exit 3; }}\n'
         f'exec {sys.executable} "$@"',
     )
-    theme = theme_with_font(tmp_path, changed_shipped_font(tmp_path))
     done = check_theme(NO_EXECUTABLE.replace("/nonexistent/python3", str(flaky)), theme)
     assert once.exists()
     assert done.returncode == 0 and done.stdout.startswith(f"{theme}: OK"), done.stdout
 
 
-def test_a_child_that_cannot_set_itself_up_is_no_verdict_on_the_font(tmp_path):
+def test_a_check_that_could_not_start_once_is_tried_again(tmp_path):
+    passes_on_the_second_try(tmp_path, theme_with_font(tmp_path, changed_shipped_font(tmp_path)))
+
+
+def broken_python(tmp_path: Path) -> str:
+    """``check-theme`` whose every child exits 3, unable to set itself up (low memory)."""
     broken = executable(
         tmp_path / "python-broken", "echo 'MemoryError: no room to import pygame' >&2; exit 3"
     )
-    line = cannot_check(tmp_path, NO_EXECUTABLE.replace("/nonexistent/python3", str(broken)))
+    return NO_EXECUTABLE.replace("/nonexistent/python3", str(broken))
+
+
+def test_a_child_that_cannot_set_itself_up_is_no_verdict_on_the_font(tmp_path):
+    line = cannot_check(tmp_path, broken_python(tmp_path))
     assert "the check could not start (MemoryError: no room to import pygame)" in line
 
 

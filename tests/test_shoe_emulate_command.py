@@ -149,6 +149,9 @@ def test_into_a_serial_device_it_opens_with_pyserial(stop) -> None:
         (["--shuffle-seconds", "-1"], "argument --shuffle-seconds: expected seconds, 0 to"),
         (["--baud", "0"], "argument --baud: expected a whole number, 50 to"),
         (["--tables", "3"], "--tables is for the MQTT controller"),
+        (["--limits", "25-10000"], "--limits is for the MQTT controller"),
+        (["--currency", "EUR"], "--currency is for the MQTT controller"),
+        (["--limit-tiers"], "--limit-tiers is for the MQTT controller"),
         (["--decks", "9"], "argument --decks: expected a whole number, 1 to 8, got '9'"),
     ],
 )

@@ -41,6 +41,7 @@ def test_a_floor_of_three_tables_deals_each_its_own_shoe(tmp_path):
         recorder = Recorder(broker.settings(), "baccarat/v2/#").start()
         try:
             flags = ("--tables", "3", "--pace", "0.02", "--shoes", "1", "--decks", "1")
+            flags += ("--limit-tiers", "--currency", "USD")
             done = subprocess.run(
                 floor(broker, *flags, "--seed", "11"), capture_output=True, text=True, timeout=90
             )
@@ -122,3 +123,41 @@ def test_bad_floor_arguments_say_what_is_wrong():
     assert prefix.returncode == 2
     assert "--prefix names one table's topics" in prefix.stderr
     assert "Traceback" not in zero.stderr + prefix.stderr
+
+
+def published_limits(directory, *given: str) -> dict[str, list[dict]]:
+    """The limits a two-table floor dealing one shoe with the ``given`` flags published."""
+    with running_broker(directory) as broker:
+        recorder = Recorder(broker.settings(), "baccarat/v2/#").start()
+        try:
+            flags = ("--tables", "2", "--pace", "0", "--shoes", "1", "--decks", "1", *given)
+            done = subprocess.run(floor(broker, *flags), capture_output=True, text=True, timeout=90)
+            assert done.returncode == 0, done.stderr
+            assert wait_for(lambda: len(by_table(recorder, "controller/status")) == 2)
+            assert wait_for(lambda: offline(recorder))
+        finally:
+            recorder.stop()
+    assert sorted(by_table(recorder, "coup")) == ["T1", "T2"]
+    return by_table(recorder, "limits")
+
+
+def test_a_floor_publishes_the_limits_it_is_given_or_none(tmp_path):
+    """No tier is invented: a floor without --limits or --limit-tiers publishes no limits."""
+    assert published_limits(tmp_path / "none") == {}
+    given = published_limits(tmp_path / "eur", "--limits", "50-20000", "--currency", "EUR")
+    assert sorted(given) == ["T1", "T2"]
+    for said in given.values():
+        assert (said[-1]["currency"], said[-1]["bets"]["player"]) == ("EUR", [50, 20000])
+
+
+def test_limit_tiers_are_asked_for_in_a_currency():
+    for flags, said in (
+        (("--tables", "2", "--limit-tiers"), "--limit-tiers needs --currency"),
+        (("--tables", "2", "--limit-tiers", "--currency", "USD", "--limits", "5-10"), "give one"),
+        (("--limit-tiers", "--currency", "USD"), "only with --tables"),
+        (("--tables", "2", "--limit-tiers", "--currency", "usd"), "--currency"),
+    ):
+        done = scoreboard("shoe", "--mqtt", "127.0.0.1:1", *flags)
+        assert done.returncode == 2, (flags, done.stderr)
+        assert said in done.stderr, (flags, done.stderr)
+        assert "Traceback" not in done.stderr

@@ -40,8 +40,9 @@ from scoreboard.commands.shoe import (
     endpoint_from,
     this_run,
 )
+from scoreboard.commands.table_args import add_table_arguments, add_table_name, spec_limits
 from scoreboard.config import Config, JournalConfig
-from scoreboard.core.limits import Limits, LimitsSpecError, check_currency, limits_from_spec
+from scoreboard.core.limits import Limits
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import TableState
 from scoreboard.core.variants import VARIANTS
@@ -54,46 +55,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CONTROLLER_JOIN_SECONDS = 2.0  # its dealing ends at its next step once told to stop
-#: The demo's limits when none are given: Player/Banker 25-10,000, side bets derived.
-DEMO_LIMITS = "25-10000"
-DEMO_CURRENCY = "USD"
 #: Coups already dealt when the demo starts (drawn from the seed), so the board is never empty.
 START_AT_RANGE = (30, 60)
 #: The most coups ``--start-at`` takes (the shoe stops at its cut card anyway).
 START_AT_MAX = 1000
-
-
-def add_table_arguments(parser: argparse.ArgumentParser, *, limits_help: str) -> None:
-    """--variant, --currency and --limits: the table the board shows (demo, screenshot)."""
-    parser.add_argument(
-        "--variant", choices=sorted(VARIANTS), default="commission", help="pay table shown"
-    )
-    parser.add_argument(
-        "--currency",
-        default=DEMO_CURRENCY,
-        metavar="CODE",
-        help=f"currency of the limits (default {DEMO_CURRENCY})",
-    )
-    parser.add_argument("--limits", default=DEMO_LIMITS, metavar="SPEC", help=limits_help)
-
-
-LIMITS_HELP = (
-    "table limits: MIN-MAX for Player/Banker (tie and pairs derived), or "
-    "bet=MIN-MAX,... (player, banker, tie, player_pair, banker_pair, and dragon7/panda8 "
-    f"with --variant ez); default {DEMO_LIMITS}"
-)
-
-
-def limits_from_args(args: argparse.Namespace) -> Limits:
-    """The limits --limits, --currency and --variant say, or a one-line usage error."""
-    try:
-        check_currency(args.currency)
-    except LimitsSpecError as error:
-        raise UsageError(f"--currency: {error}") from None
-    try:
-        return limits_from_spec(args.limits, VARIANTS[args.variant], currency=args.currency)
-    except LimitsSpecError as error:
-        raise UsageError(f"--limits: {error}") from None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -122,8 +87,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help="how long the shuffle screen shows between shoes (default 3 x pace)",
     )
-    parser.add_argument("--table-name", default="", help="table name for the header")
-    add_table_arguments(parser, limits_help=LIMITS_HELP)
+    add_table_name(parser)
+    add_table_arguments(parser, sample=True)
     parser.add_argument(
         "--start-at",
         type=whole(0, START_AT_MAX),
@@ -148,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     display = display_from_args(args)
     if args.mqtt and args.state_dir is not None:
         raise UsageError("--state-dir journals the demo's own deal: not with --mqtt")
-    limits = limits_from_args(args)
+    limits = spec_limits(args.limits, args)
     config = apply_mqtt_arguments(Config(), args)
     try:
         dealer = Dealer(decks=args.decks, seed=args.seed, table_id=config.table_id, run=this_run())

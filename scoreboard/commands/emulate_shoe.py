@@ -99,10 +99,12 @@ def _checked(args: argparse.Namespace) -> tuple[float, int | None]:
     """The flags --emulate needs, checked: a finite positive pace, no MQTT-only flags."""
     if not math.isfinite(args.pace) or args.pace <= 0:
         raise UsageError(f"--pace must be a number of seconds above 0, got {args.pace}")
-    for flag in ("tables", "state_dir", "mqtt"):
+    for flag in ("tables", "state_dir", "mqtt", "limits", "currency"):
         if getattr(args, flag, None) is not None:
             name = "--" + flag.replace("_", "-")
             raise UsageError(f"{name} is for the MQTT controller; --emulate writes a serial line")
+    if getattr(args, "limit_tiers", False):
+        raise UsageError("--limit-tiers is for the MQTT controller; --emulate writes a serial line")
     return args.pace, args.baud
 
 

@@ -22,8 +22,8 @@ from typing import TextIO
 
 from scoreboard.cli import UsageError
 from scoreboard.commands.arg_types import DAY, clock, seconds, whole
-from scoreboard.commands.demo import limits_from_args
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
+from scoreboard.commands.table_args import spec_limits
 from scoreboard.config import Config
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.cards import UnknownCardError, parse_cards
@@ -161,7 +161,7 @@ def action_from(args: argparse.Namespace, table_id: str, now: float) -> PitActio
         shoe = args.shoe or f"{table_id}-P{time.strftime('%Y%m%d-%H%M%S', time.gmtime(now))}"
         return StartShoe(shoe, args.reason)
     at = None if args.at is None else when(args.at, now)
-    return ChangeLimits(limits_from_args(args), at)
+    return ChangeLimits(spec_limits(args.limits, args), at)
 
 
 def _reason(text: str) -> str:

@@ -153,6 +153,7 @@ def keypad_feed(config: Config, journal: Journal) -> KeypadFeed:
             endpoint,
             client_id=config.mqtt.client_id
             or default_client_id(f"keypad-{config.display_id}", endpoint.topics),
+            limits=config.limits,
             state_dir=config.resolved_state_dir,
         )
     else:

@@ -21,12 +21,12 @@ from pathlib import Path
 
 from scoreboard.cli import UsageError
 from scoreboard.commands.arg_types import DECKS, SEED, clock, output_file, whole
-from scoreboard.commands.demo import LIMITS_HELP, add_table_arguments, limits_from_args
 from scoreboard.commands.display_args import (
     DisplayRequest,
     add_display_arguments,
     display_from_args,
 )
+from scoreboard.commands.table_args import add_table_arguments, add_table_name, spec_limits
 from scoreboard.core.events import CardDealt, CoupReceived, NewShoe, ShoeHealth
 from scoreboard.core.rules import Game
 from scoreboard.core.seats import DEAL_ORDER, Seat, Side
@@ -91,8 +91,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--clock", type=clock, metavar="HH:MM", help="the clock to show (default: now)"
     )
-    parser.add_argument("--table-name", default="", help="table name for the header")
-    add_table_arguments(parser, limits_help=LIMITS_HELP)
+    add_table_name(parser)
+    add_table_arguments(parser, sample=True)
     parser.add_argument(
         "--no-limits",
         action="store_true",
@@ -204,7 +204,7 @@ def shoe_state(table: TableState, dealing: int | None, conditions: list[str]) ->
 
 def build_table(args: argparse.Namespace) -> TableState:
     variant = VARIANTS[args.variant]
-    limits = None if args.no_limits else limits_from_args(args)
+    limits = None if args.no_limits else spec_limits(args.limits, args)
     table = TableState(table_id="T1", table_name=args.table_name, variant=variant, limits=limits)
     dealt = args.coups or args.whole_shoe
     if args.results is not None:

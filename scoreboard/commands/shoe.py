@@ -9,6 +9,7 @@ import argparse
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from scoreboard.cli import UsageError
@@ -24,13 +25,12 @@ from scoreboard.commands.arg_types import (
     seconds,
     whole,
 )
+from scoreboard.commands.table_args import add_table_arguments, limits_from_args, spec_limits
 from scoreboard.config import PROTOCOLS, Config, ConfigError, TlsConfig, parse_brokers, with_mqtt
 from scoreboard.config_endpoint import Endpoint, load_endpoint
-from scoreboard.controller.floor import MAX_TABLES
-from scoreboard.core.limits import limits_from_spec
+from scoreboard.controller.floor import LIMIT_TIERS, MAX_TABLES
+from scoreboard.core.limits import Limits, describe
 from scoreboard.core.shoe import MAX_DECKS, Dealer, run_tag
-from scoreboard.core.table import Limits
-from scoreboard.core.variants import VARIANTS
 from scoreboard.stopping import stop_on_signals
 
 log = logging.getLogger(__name__)
@@ -175,17 +175,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help=(
             "a simulated floor: deal N tables (<table>1 ... <table>N, default T1 ... TN), "
-            "each with its own connection, shoe, seed, pace (within 25%% of --pace) and "
-            "limits tier; --seed makes the whole floor repeatable"
+            "each with its own connection, shoe, seed and pace (within 25%% of --pace), "
+            "and --limits for each; --seed makes the whole floor repeatable"
+        ),
+    )
+    parser.add_argument(
+        "--limit-tiers",
+        action="store_true",
+        help=(
+            "with --tables: each table one of five sample tiers (Player/Banker "
+            f"{', '.join(LIMIT_TIERS)}) in --currency, instead of --limits"
         ),
     )
     parser.add_argument("--decks", type=DECKS, default=MAX_DECKS, help="decks in the shoe")
     parser.add_argument(
         "--shoes", type=SHOES, metavar="N", help="stop after N shoes (default: never)"
     )
-    parser.add_argument(
-        "--variant", choices=sorted(VARIANTS), default="commission", help="pay table to publish"
-    )
+    add_table_arguments(parser, sample=False)
     parser.add_argument(
         "--state-dir",
         type=directory,
@@ -218,6 +224,9 @@ def run(args: argparse.Namespace) -> int:
     shuffle_seconds = 3 * args.pace if args.shuffle_seconds is None else args.shuffle_seconds
     if args.tables is not None:
         return run_floor(args, shuffle_seconds)
+    if args.limit_tiers:
+        raise UsageError("--limit-tiers gives the tables of a floor theirs: only with --tables")
+    limits = limits_from_args(args)
     config = apply_mqtt_arguments(Config(), args)
     try:
         dealer = Dealer(decks=args.decks, seed=args.seed, table_id=config.table_id, run=this_run())
@@ -225,17 +234,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     endpoint = endpoint_from(config)
     controller = Controller(
-        endpoint,
-        limits=Limits.default_for(VARIANTS[args.variant]),
-        state_dir=args.state_dir,
-        cards=not args.no_cards,
+        endpoint, limits=limits, state_dir=args.state_dir, cards=not args.no_cards
     )
     log.info(
-        "shoe: table %s, %d decks, seed %d, pace %.2fs -> %s %s, session %d",
+        "shoe: table %s, %d decks, seed %d, pace %.2fs, limits %s -> %s %s, session %d",
         config.table_id,
         args.decks,
         dealer.seed,
         args.pace,
+        "none (displays keep their config's)" if limits is None else describe(limits),
         endpoint.mqtt.broker_names,
         endpoint.topics.prefix,
         controller.session,
@@ -252,6 +259,23 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def floor_limits(args: argparse.Namespace) -> Callable[[str], Limits | None]:
+    """Each table's limits from its sample tier's spec: ``--limit-tiers``, else ``--limits``.
+
+    Neither given: none, as for one table.  Tiers are sample limits, so they are
+    asked for by name, in a currency the operator gives.
+    """
+    if not args.limit_tiers:
+        limits = limits_from_args(args)
+        return lambda _tier: limits
+    if args.limits is not None:
+        raise UsageError("--limit-tiers and --limits each set the tables' limits: give one")
+    if args.currency is None:
+        raise UsageError("--limit-tiers needs --currency (the floor's, such as USD)")
+    tiers = {tier: spec_limits(tier, args, "--limit-tiers") for tier in LIMIT_TIERS}
+    return tiers.__getitem__
+
+
 def run_floor(args: argparse.Namespace, shuffle_seconds: float) -> int:
     """``--tables N``: every table its own controller, dealt on its own thread."""
     from scoreboard.controller import Controller
@@ -265,6 +289,7 @@ def run_floor(args: argparse.Namespace, shuffle_seconds: float) -> int:
         tables = floor_tables(args.tables, stem, seed, args.pace)
     except ValueError as error:
         raise UsageError(str(error)) from None
+    tier_limits = floor_limits(args)
     base = apply_mqtt_arguments(Config(), args)
     if args.keepalive is None:
         base = replace(base, mqtt=replace(base.mqtt, keepalive=FLOOR_KEEPALIVE))
@@ -281,9 +306,9 @@ def run_floor(args: argparse.Namespace, shuffle_seconds: float) -> int:
         config = replace(base, table_id=table.table_id)
         try:
             dealer = Dealer(decks=args.decks, seed=table.seed, table_id=table.table_id, run=run)
-            limits = limits_from_spec(table.limits, VARIANTS[args.variant], currency="USD")
         except ValueError as error:
             raise UsageError(str(error)) from None
+        limits = tier_limits(table.limits)
         state_dir = None if args.state_dir is None else args.state_dir / table.table_id
         controller = Controller(endpoint_from(config), limits=limits, state_dir=state_dir)
         events = delayed(dealer.timed(table.pace, shuffle_seconds), table.offset)

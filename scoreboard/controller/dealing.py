@@ -62,7 +62,7 @@ class Controller:
         self,
         endpoint: Endpoint,
         *,
-        limits: Limits,
+        limits: Limits | None,
         client_id: str | None = None,
         state_dir: Path | None = None,
         cards: bool = False,
@@ -72,6 +72,7 @@ class Controller:
         self.endpoint = endpoint
         self.cards = cards
         self.topics = endpoint.topics
+        #: The limits it was given; None: it knows none and publishes none (displays keep theirs).
         self.limits = limits
         self.inbox = ControllerInbox(endpoint.topics, endpoint.hmac_key)
         self.sessions = SessionStore(state_dir)
@@ -171,11 +172,14 @@ class Controller:
 
     def _publish_limits(self) -> None:
         """The limits now (retained), then a schedule still to come, so the retained one
-        that late displays get is the schedule (docs/protocol.md, "Scheduled limits")."""
+        that late displays get is the schedule (docs/protocol.md, "Scheduled limits").
+
+        A controller that knows no limits publishes none (displays keep theirs)."""
         due = self.scheduled
         if due is not None and (due.effective_at or 0.0) <= time.time():
             self.limits, self.scheduled = due.limits, None
-        self.publish(LimitsReceived(self.limits), retain=True)
+        if self.limits is not None:
+            self.publish(LimitsReceived(self.limits), retain=True)
         if self.scheduled is not None:
             self.publish(self.scheduled, retain=True)
 
@@ -357,7 +361,7 @@ def start_background_controller(
     endpoint: Endpoint,
     *,
     dealer: Dealer,
-    limits: Limits,
+    limits: Limits | None,
     pace: float = 2.0,
     shuffle_seconds: float | None = None,
     history: Iterable[ShoeEvent] = (),

@@ -4,9 +4,10 @@ Each table is its own controller, as on a real floor: its own connection, sessio
 last will and topics (``baccarat/v2/<id>``), its own shoe and seed, its own pace
 (within a quarter of the asked one, so tables drift apart as real ones do), its
 own start offset (so a hundred tables do not all deal in the same instant) and
-limits from a few typical tiers (a lobby sorts and filters by minimum bet).  All
-of it follows from the table's number and the floor's seed, so a floor is
-repeatable.
+its tier of a few typical limits (a lobby sorts and filters by minimum bet),
+which the command publishes only when asked to (``--limit-tiers``): a floor
+invents no limits.  All of it follows from the table's number and the floor's
+seed, so a floor is repeatable.
 
 >>> [(t.table_id, t.limits) for t in floor_tables(3, stem="T", seed=7, pace=2.0)]
 [('T1', '10-5000'), ('T2', '25-10000'), ('T3', '50-20000')]

@@ -219,3 +219,24 @@ def limits_from_spec(spec: str, variant: Variant, *, currency: str = "USD") -> L
             raise LimitsSpecError(f"{name} is given twice")
         bets[name] = parse_span(span, name)
     return Limits(currency, bets, pays)
+
+
+def describe(limits: Limits) -> str:
+    """The limits in a few words for a log line: the currency and the main bet's span.
+
+    >>> from scoreboard.core.variants import VARIANTS
+    >>> describe(limits_from_spec("50-20000", VARIANTS["commission"], currency="EUR"))
+    'EUR 50-20,000'
+    >>> describe(Limits("GBP", {"tie": (5, 500)})), describe(Limits.unknown(VARIANTS["ez"]))
+    ('GBP tie 5-500', 'none')
+    """
+    if not limits.known:
+        return "none"
+    bet = next(name for name in limits.order if name in limits.bets)
+    low, high = limits.bets[bet]
+    named = (
+        ""
+        if bet in MAIN_BETS and limits.bets.get("player") == limits.bets.get("banker")
+        else f"{bet} "
+    )
+    return f"{limits.currency} {named}{low:,}-{high:,}"

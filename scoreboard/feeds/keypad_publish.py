@@ -29,6 +29,7 @@ from scoreboard.controller import RESYNC_MIN_INTERVAL, ControllerInbox, SessionS
 from scoreboard.controller.dealing import utc_now
 from scoreboard.controller.pit_counter import PitCounter
 from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, Snapshot
+from scoreboard.core.limits import Limits
 from scoreboard.core.table import FeedStatus, TableState
 
 log = logging.getLogger(__name__)
@@ -66,10 +67,16 @@ class KeypadPublisher:
         endpoint: Endpoint,
         *,
         client_id: str,
+        limits: Limits | None = None,
         state_dir: Path | None = None,
         wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.endpoint = endpoint
+        #: The limits it was configured with (``table.limits``), the only ones it publishes:
+        #: never those the board shows from another controller, nor any it made up.
+        self.limits = limits
+        #: Limits a pit's command scheduled through this keypad, until they come due.
+        self._scheduled: Limits | None = None
         self.client_id = client_id
         self.state_dir = state_dir
         self.wall_clock = wall_clock
@@ -137,12 +144,16 @@ class KeypadPublisher:
             self.pit.serve(self.inbox, lambda: shoe_snapshot(table), apply, stream.answer)
 
     def _announce(self, table: TableState) -> None:
-        """A new session's birth, the table's limits and its shoe, all retained."""
+        """A new session's birth, its configured limits and the table's shoe, all retained."""
         self._publish(ControllerStatus(True), retain=True)
-        if table.limits.known:
-            self._publish(LimitsReceived(table.limits), retain=True)
-        if table.scheduled is not None:  # last: the retained message late displays get
-            later = table.scheduled
+        if self._scheduled is not None and table.scheduled is None:
+            if table.limits == self._scheduled:  # the pit's schedule came due: its own now
+                self.limits = self._scheduled
+            self._scheduled = None
+        if self.limits is not None:
+            self._publish(LimitsReceived(self.limits), retain=True)
+        if table.scheduled is not None and self._scheduled is not None:
+            later = table.scheduled  # last: the retained message late displays get
             self._publish(LimitsReceived(later.limits, effective_at=later.at), retain=True)
         self._publish_snapshot(table)
         log.info("keypad: online as the controller of %s", self.endpoint.topics.prefix)
@@ -158,6 +169,10 @@ class KeypadPublisher:
         shoe's predecessor, kept for resyncs)."""
         if finished is not None:
             self.previous = finished
+        if isinstance(event, LimitsReceived) and event.effective_at is None:
+            self.limits = event.limits  # its own now (the pit's): announced on every connect
+        elif isinstance(event, LimitsReceived):
+            self._scheduled = event.limits  # the pit's, for later: its own once it comes due
         if not self.inbox.connected:
             log.debug("keypad: broker away; the next connect's snapshot carries %s", event)
             return

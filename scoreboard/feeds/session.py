@@ -51,8 +51,17 @@ from typing import Protocol
 
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.config_reader import host_port
-from scoreboard.core.events import ControllerStatus, Event, Origin, ResyncRequest, Snapshot
+from scoreboard.core.events import (
+    ControllerStatus,
+    Event,
+    LimitsReceived,
+    Origin,
+    ResyncRequest,
+    Snapshot,
+)
+from scoreboard.core.limits import Limits, describe
 from scoreboard.core.table import Applied, FeedStatus, TableState, apply_event
+from scoreboard.core.visible import escaped
 from scoreboard.feeds.backlog import STEP_BUDGET, Backlog
 from scoreboard.feeds.following import Following
 from scoreboard.feeds.pacing import BURST_STATUS_INTERVAL, FRAME_STATUS_INTERVAL, StatusPacing
@@ -176,6 +185,8 @@ class DisplaySession:
         self.snapshots_decoded = 0
         #: The kiosk's last word on drawing (:meth:`report`), for the status.
         self.render = RenderHealth()
+        #: The controller sent limits: the status names it, not the config, as their source.
+        self.limits_heard = False
         self._pending = Backlog(endpoint.topics.snapshot)
         self._failures = OnceLog(lambda level, line: log.log(level, "%s", line))
         self._missing: tuple[int, ...] = ()
@@ -368,7 +379,7 @@ class DisplaySession:
 
     def _apply(self, event: Event, message: Message, table: TableState, now: float) -> bool:
         """Apply, count, log and journal ``event``; True when it was stale (ignored)."""
-        before = table.position
+        before, limits = table.position, table.limits
         shoe = getattr(event, "shoe", None)
         finished = shoe is not None and table.is_archived(shoe)
         applied = apply_event(table, event)
@@ -393,6 +404,7 @@ class DisplaySession:
             )
         if applied.changed:
             self.applied += 1
+        self._limits_said(event, limits, table)
         self._announce(applied, now)
         # Rejected or not, a retired original is journaled: a restart must remember it.
         if self.journal is not None and self._refusals.worth_a_line(event, applied):
@@ -400,6 +412,18 @@ class DisplaySession:
         if applied.changed and self.on_applied is not None:
             self.on_applied(event, message.received_at)
         return False
+
+    def _limits_said(self, event: Event, before: Limits, table: TableState) -> None:
+        """The controller's limits replace the config's (or its earlier ones): one line."""
+        if not isinstance(event, LimitsReceived):
+            return
+        self.limits_heard = True
+        if table.limits != before:
+            log.info(
+                "mqtt: limits %s -> %s (the controller's)",
+                escaped(describe(before)),
+                escaped(describe(table.limits)),
+            )
 
     def _heard_live(self, event: Event) -> None:
         """A payload the controller published just now, applied: it is online.
@@ -475,6 +499,7 @@ class DisplaySession:
             render=self.render,
             journal=self.journal_health(),
             ignored={reason: self.ignored[reason] for reason in IGNORED},
+            limits_heard=self.limits_heard,
         )
         status["broker"] = self.broker
         payload = self._pacing.offer(status, now, busy=bool(self._pending))

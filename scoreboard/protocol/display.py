@@ -55,12 +55,15 @@ def display_status(
     render: Drawing | None = None,
     journal: Keeping | None = None,
     ignored: Mapping[str, int] | None = None,
+    limits_heard: bool = False,
 ) -> dict[str, Any]:
     """The retained status payload a display publishes about itself.
 
     Without ``render`` the board is taken as drawing fine with no frame yet; without
     ``journal``, as keeping none (``off``).  ``ignored`` counts what was received
     and left unapplied, by reason (superseded snapshots, stale events...).
+    ``limits_heard``: the controller sent the limits shown (else they are the
+    config's, until it does).
 
     >>> status = display_status("T1-a", TableState(), rejected=0, feed="connected")
     >>> status["games"], status["last_game"], status["counts"]
@@ -69,6 +72,8 @@ def display_status(
     (0, [], None)
     >>> status["shoe_health"]
     {'mark': None, 'raised': [], 'seen': {}}
+    >>> status["limits"]
+    {'currency': '', 'bets': {}, 'from': 'none'}
     >>> status["render"], status["journal"], status["position"], status["unfinished"]
     ({'ok': True, 'failing': [], 'failures': 0, 'last_frame': None}, \
 {'state': 'off', 'reason': ''}, None, None)
@@ -91,6 +96,7 @@ def display_status(
         "position": _position(table),
         "unfinished": _unfinished(table),
         "ignored": dict(ignored or {}),
+        "limits": _limits(table, limits_heard),
         "corrections": len(table.amendments),
         "alerts": [
             {"kind": alert.kind.value, "game": alert.game, "detail": alert.detail}
@@ -119,6 +125,21 @@ def _dealing(table: TableState) -> dict[str, Any] | None:
     if forming is None:
         return None
     return {"game": forming.game, "seats": [str(seat) for seat in forming.seats]}
+
+
+def _limits(table: TableState, heard: bool) -> dict[str, Any]:
+    """The limits shown and who said them: the controller, the config, or nobody yet.
+
+    A journal that brought back a controller's limits (they carry its origin) counts
+    as the controller's.
+    """
+    limits = table.limits
+    if heard or table.limits_origin is not None:
+        source = "controller"
+    else:
+        source = "config" if limits.known else "none"
+    bets = {bet: list(limits.bets[bet]) for bet in limits.order if bet in limits.bets}
+    return {"currency": limits.currency, "bets": bets, "from": source}
 
 
 def _render(render: Drawing | None) -> dict[str, Any]:
