@@ -67,8 +67,11 @@ class KeypadPublisher:
         client_id: str,
         state_dir: Path | None = None,
         wall_clock: Callable[[], float] = time.time,
+        name: str = "keypad",
     ) -> None:
+        """``name``: who publishes, in the log (the shoe bridge reuses this publisher)."""
         self.endpoint = endpoint
+        self.name = name
         self.client_id = client_id
         self.state_dir = state_dir
         self.wall_clock = wall_clock
@@ -86,7 +89,8 @@ class KeypadPublisher:
             self.endpoint, sessions=sessions, client_id=self.client_id, wake=wake
         )
         log.info(
-            "keypad: publishing to %s %s as the table's controller, session %d",
+            "%s: publishing to %s %s as the table's controller, session %d",
+            self.name,
             self.endpoint.mqtt.broker_names,
             self.endpoint.topics.prefix,
             self.stream.session,
@@ -116,7 +120,7 @@ class KeypadPublisher:
         if self.inbox.renew_due:
             self.inbox.renew_due = False
             stream.renew()
-            log.info("keypad: new session %d", stream.session)
+            log.info("%s: new session %d", self.name, stream.session)
         if self.inbox.announce_due:
             self.inbox.announce_due = False
             self.ever_connected = True
@@ -132,7 +136,7 @@ class KeypadPublisher:
         if table.limits.known:
             self._publish(LimitsReceived(table.limits), retain=True)
         self._publish_snapshot(table)
-        log.info("keypad: online as the controller of %s", self.endpoint.topics.prefix)
+        log.info("%s: online as the controller of %s", self.name, self.endpoint.topics.prefix)
 
     def _answer_resync(self, table: TableState) -> None:
         asked, self.inbox.shoes_asked = self.inbox.shoes_asked, set()
@@ -146,10 +150,16 @@ class KeypadPublisher:
         if finished is not None:
             self.previous = finished
         if not self.inbox.connected:
-            log.debug("keypad: broker away; the next connect's snapshot carries %s", event)
+            log.debug("%s: broker away; the next connect's snapshot carries %s", self.name, event)
             return
         self._publish(event)
         self._publish_snapshot(table)
+
+    def tell(self, event: Event) -> None:
+        """An event that changes no shoe (a card dealt, the shoe's health), if connected:
+        a broker away misses it (what lasts goes out in the status)."""
+        if self.inbox.connected:
+            self._publish(event)
 
     def _publish_snapshot(self, table: TableState) -> None:
         snapshot = shoe_snapshot(table)
@@ -168,5 +178,5 @@ class KeypadPublisher:
         if self.inbox.connected:
             self._publish(ControllerStatus(False), retain=True)
             if not stream.flush(GOODBYE_SECONDS):
-                log.warning("keypad: the broker did not take the goodbye in time")
+                log.warning("%s: the broker did not take the goodbye in time", self.name)
         stream.link.stop()

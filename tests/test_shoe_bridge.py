@@ -1,0 +1,329 @@
+"""``scoreboard bridge``, from the outside: a real process reading a pseudo-terminal, a real broker.
+
+The test holds the pty's master and writes a shoe's bytes into it (the emulator's
+chunks, or frames built with the writer); the bridge opens a symlink to the slave
+with pyserial as it would a ``/dev/serial/by-id`` name.  A recorder subscribed to
+the table's topics decodes everything published with the project's protocol.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from mqtt_broker import Broker, Recorder, needs_mosquitto, running_broker, unique_prefix, wait_for
+
+from scoreboard.controller.emulated_shoe import BAUDS, PseudoTerminal
+from scoreboard.core.cards import Card, parse_cards
+from scoreboard.core.events import Burn, ControllerStatus, CoupReceived, NewShoe, Snapshot
+from scoreboard.core.rules import Coup, Winner
+from scoreboard.core.seats import DEAL_ORDER, Seat, Side
+from scoreboard.core.shoe import Dealer
+from scoreboard.protocol import ProtocolError, Topics, parse_message
+from scoreboard.shoes.angel_eye import Drawn, Identity, Position, PowerOn, Result
+from scoreboard.shoes.angel_eye_writer import Transmitter
+from scoreboard.shoes.emulate import Chunk, Habits, angel_eye, bee_tek
+
+pytestmark = [needs_mosquitto, pytest.mark.slow]
+
+
+@dataclass(frozen=True)
+class Hand:
+    """The bytes of one step of a shoe (its opening, or one hand) and what they complete."""
+
+    data: bytes
+    truth: tuple
+    draws: bytes = b""  # the hand's cards leaving the shoe, before its reveal
+
+
+def steps(chunks: Iterator[Chunk]) -> list[Hand]:
+    """The emulator's chunks grouped into the opening and the hands, each ending in its truth."""
+    out, data, draws = [], b"", b""
+    for chunk in chunks:
+        data += chunk.data
+        if not chunk.truth:
+            draws = data
+            continue
+        out.append(Hand(data, chunk.truth, draws if draws != data else b""))
+        data = draws = b""
+    return out
+
+
+class Bridged:
+    """A ``scoreboard bridge`` process on a pty, and a recorder on its table's topics."""
+
+    def __init__(self, tmp_path: Path, broker: Broker, shoe: str = "angel-eye") -> None:
+        self.tmp_path, self.shoe = tmp_path, shoe
+        self.pty = PseudoTerminal(BAUDS[shoe])
+        self.device = tmp_path / "shoe"
+        self.device.symlink_to(self.pty.path)
+        self.prefix = unique_prefix()
+        self.topics = Topics(self.prefix)
+        self.recorder = Recorder(broker.settings(), f"{self.prefix}/#").start()
+        self.argv = [
+            sys.executable, "-m", "scoreboard", "bridge", "--shoe", shoe,
+            "--serial", str(self.device), "--mqtt", broker.address, "--prefix", self.prefix,
+            "--state-dir", str(tmp_path / "state"),
+        ]  # fmt: skip
+        self.process: subprocess.Popen | None = None
+        self.boots = 0
+
+    def start(self) -> Bridged:
+        """A boot; back once its session is online (its port opened before that)."""
+        online = self.onlines()
+        self.boots += 1
+        with open(self.tmp_path / f"bridge-{self.boots}.log", "wb") as log:
+            self.process = subprocess.Popen(self.argv, stderr=log)
+        assert wait_for(lambda: self.onlines() > online, 20), self.log_text()
+        return self
+
+    def log_text(self) -> str:
+        return "".join(
+            path.read_text(errors="replace") for path in sorted(self.tmp_path.glob("bridge-*.log"))
+        )
+
+    def events(self) -> list:
+        out = []
+        for message in list(self.recorder.messages):
+            try:
+                out.append(parse_message(self.topics, message.topic, bytes(message.payload)))
+            except ProtocolError:
+                continue
+        return out
+
+    def onlines(self) -> int:
+        return sum(isinstance(e, ControllerStatus) and e.online for e in self.events())
+
+    def coups(self) -> list[CoupReceived]:
+        return [event for event in self.events() if isinstance(event, CoupReceived)]
+
+    def snapshot(self) -> Snapshot:
+        return [event for event in self.events() if isinstance(event, Snapshot)][-1]
+
+    def write(self, data: bytes) -> None:
+        """All of ``data`` into the line, as fast as the reader takes it."""
+        while data:
+            written = self.pty.write(data)
+            data = data[written:]
+            if data:
+                time.sleep(0.005)
+
+    def until_coups(self, count: int, timeout: float = 20) -> list[CoupReceived]:
+        assert wait_for(lambda: len(self.coups()) >= count, timeout), self.log_text()
+        return self.coups()
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(20)
+
+    def stop(self) -> int | None:
+        code = None
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                code = self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.recorder.stop()
+        self.pty.close()
+        return code
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    with running_broker(tmp_path / "broker") as broker:
+        yield broker
+
+
+@pytest.fixture
+def bridges(broker: Broker) -> Iterator[list[Bridged]]:  # noqa: ARG001 - stopped before it
+    made: list[Bridged] = []
+    yield made
+    for bridge in made:
+        bridge.stop()
+
+
+def bridge_on(bridges: list[Bridged], tmp_path: Path, broker: Broker, shoe: str) -> Bridged:
+    bridge = Bridged(tmp_path, broker, shoe)
+    bridges.append(bridge)
+    return bridge.start()
+
+
+def same_hand(published: Coup, truth: Coup) -> bool:
+    return (published.player, published.banker, published.winner) == (
+        truth.player,
+        truth.banker,
+        truth.winner,
+    )
+
+
+def check_shoe(bridge: Bridged, hands: list[Hand]) -> None:
+    """Every truth of ``hands`` was published: one new shoe, its burn, each coup once in order."""
+    truths = [event for hand in hands for event in hand.truth]
+    coups = [event for event in truths if isinstance(event, CoupReceived)]
+    published = bridge.until_coups(len(coups))
+    assert [coup.game.number for coup in published] == list(range(1, len(coups) + 1))
+    for mine, truth in zip(published, coups, strict=True):
+        assert same_hand(mine.game.coup, truth.game.coup), (mine, truth)
+    events = bridge.events()
+    shoes = [event for event in events if isinstance(event, NewShoe)]
+    burns = [event for event in events if isinstance(event, Burn)]
+    assert len(shoes) == 1 and {coup.shoe for coup in published} == {shoes[0].shoe}
+    truth_burn = next(event for event in truths if isinstance(event, Burn))
+    assert [burn.cards for burn in burns] == [truth_burn.cards]
+    assert wait_for(lambda: len(bridge.snapshot().games) == len(coups))
+
+
+def test_a_whole_angel_eye_shoe_with_over_draws_both_ways_and_power_cuts(
+    tmp_path: Path, broker: Broker, bridges: list[Bridged]
+) -> None:
+    habits = Habits(overdraw_kept=0.1, overdraw_discarded=0.1, power_cut=0.05)
+    hands = steps(angel_eye(Dealer(decks=8, seed=11), seed=11, habits=habits, shoes=1))
+    wire = b"".join(hand.data for hand in hands)
+    assert b"R" in wire and b"i" in wire  # the seed deals both kinds of over-draw
+    bridge = bridge_on(bridges, tmp_path, broker, "angel-eye")
+    bridge.write(wire)
+    check_shoe(bridge, hands)
+    assert "abandoned" in bridge.log_text()  # the power cuts' hands: logged, never coups
+    assert bridge.stop() == 0
+
+
+def test_a_whole_bee_tek_shoe_dealt_by_the_tableau(
+    tmp_path: Path, broker: Broker, bridges: list[Bridged]
+) -> None:
+    hands = steps(bee_tek(Dealer(decks=8, seed=5), seed=5, habits=Habits(warning=0.1), shoes=1))
+    bridge = bridge_on(bridges, tmp_path, broker, "bee-tek")
+    bridge.write(b"".join(hand.data for hand in hands))
+    check_shoe(bridge, hands)
+    assert bridge.stop() == 0
+
+
+def opening(wire: Transmitter) -> bytes:
+    """Power-on, the face-up 3 of clubs, three burned cards."""
+    burned = parse_cards(["9S", "2D", "KH"])
+    data = wire.send(PowerOn(), Drawn(Position(Seat(Side.PLAYER, 0), burn=True), Card("3", "C")))
+    for left, card in zip((2, 1, 0), burned, strict=True):
+        data += wire.send(Drawn(Position(Seat(Side.BANKER, left), burn=True), card))
+    return data
+
+
+def dealt(wire: Transmitter, cards: list[Card], result: Result) -> tuple[bytes, bytes]:
+    """A four-card hand's draws, and its reveal with ``result``."""
+    seats = DEAL_ORDER[: len(cards)]
+    draws = wire.send(*(Drawn(Position(seat), None) for seat in seats))
+    shown = (Identity(Position(seat), card) for seat, card in zip(seats, cards, strict=True))
+    return draws, wire.send(*shown, result)
+
+
+def test_a_result_that_disagrees_with_its_cards_is_the_shoe_s_result_alone(
+    tmp_path: Path, broker: Broker, bridges: list[Bridged]
+) -> None:
+    wire = Transmitter()
+    bridge = bridge_on(bridges, tmp_path, broker, "angel-eye")
+    cards = parse_cards(["9H", "2C", "KD", "3S"])  # Player 9 natural, Banker 5
+    draws, reveal = dealt(wire, cards, Result(Winner.BANKER, False, False, False))
+    bridge.write(opening(wire) + draws + reveal)
+    (coup,) = bridge.until_coups(1)
+    assert coup.game.coup.winner is Winner.BANKER and coup.game.coup.player == ()
+    assert "cards_disagree" in bridge.log_text() and "9H 2C" not in bridge.log_text()
+
+
+def test_garbage_is_counted_never_a_crash_and_the_next_hand_still_comes(
+    tmp_path: Path, broker: Broker, bridges: list[Bridged]
+) -> None:
+    wire = Transmitter()
+    bridge = bridge_on(bridges, tmp_path, broker, "angel-eye")
+    assert bridge.process is not None
+    rss = _rss_kib(bridge.process.pid)
+    noise = random.Random(3).randbytes(10 * 2**20)
+    bridge.write(opening(wire) + noise)
+    draws, reveal = dealt(
+        wire, parse_cards(["9H", "2C", "KD", "3S"]), Result(Winner.PLAYER, False, False, False)
+    )
+    bridge.write(draws + reveal)
+    (coup,) = bridge.until_coups(1, timeout=60)
+    assert coup.game.coup.winner is Winner.PLAYER
+    assert bridge.process.poll() is None
+    assert _rss_kib(bridge.process.pid) - rss < 10 * 1024  # 10 MB through it cost less than 10 MB
+    assert "bad_bytes" in bridge.log_text()
+    assert bridge.stop() == 0
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.parametrize("mid_hand", [False, True], ids=["between-hands", "mid-hand"])
+@pytest.mark.parametrize("shoe", ["angel-eye", "bee-tek"])
+def test_killed_and_restarted_it_goes_on_with_the_same_shoe(
+    tmp_path: Path, broker: Broker, bridges: list[Bridged], shoe: str, mid_hand: bool
+) -> None:
+    deal = angel_eye if shoe == "angel-eye" else bee_tek
+    habits = Habits(overdraw_kept=0, overdraw_discarded=0, noise=b"", warning=0)
+    hands = steps(deal(Dealer(decks=8, seed=21), seed=21, habits=habits, shoes=1))
+    bridge = bridge_on(bridges, tmp_path, broker, shoe)
+    bridge.write(b"".join(hand.data for hand in hands[:4]))  # the opening and three hands
+    bridge.until_coups(3)
+    fourth = hands[4]
+    if mid_hand:
+        assert fourth.draws
+        bridge.write(fourth.draws)
+        time.sleep(0.5)  # the bridge has read them
+    bridge.kill()
+    bridge.start()
+    bridge.write(fourth.data[len(fourth.draws) if mid_hand else 0 :] + hands[5].data)
+    coups = bridge.until_coups(5)
+    assert [coup.game.number for coup in coups] == [1, 2, 3, 4, 5]
+    assert len({coup.shoe for coup in coups}) == 1
+    truths = [event for hand in hands[1:6] for event in hand.truth]
+    for mine, truth in zip(coups, truths, strict=True):
+        assert same_hand(mine.game.coup, truth.game.coup)
+    assert sum(isinstance(event, NewShoe) for event in bridge.events()) == 1
+    assert wait_for(lambda: [game.number for game in bridge.snapshot().games] == [1, 2, 3, 4, 5])
+
+
+def test_the_cable_pulled_and_put_back_reading_resumes_by_itself(
+    tmp_path: Path, broker: Broker, bridges: list[Bridged]
+) -> None:
+    habits = Habits(overdraw_kept=0, overdraw_discarded=0, noise=b"")
+    hands = steps(angel_eye(Dealer(decks=8, seed=4), seed=4, habits=habits, shoes=1))
+    bridge = bridge_on(bridges, tmp_path, broker, "angel-eye")
+    bridge.write(b"".join(hand.data for hand in hands[:3]))
+    bridge.until_coups(2)
+    bridge.pty.close()
+    bridge.device.unlink()
+    assert wait_for(lambda: "line is down" in bridge.log_text(), 10), bridge.log_text()
+    time.sleep(1.0)  # a few reopening attempts fail meanwhile
+    bridge.pty = PseudoTerminal(BAUDS["angel-eye"])
+    bridge.device.symlink_to(bridge.pty.path)
+    assert wait_for(lambda: "is back" in bridge.log_text(), 10), bridge.log_text()
+    bridge.write(b"".join(hand.data for hand in hands[3:5]))
+    coups = bridge.until_coups(4)
+    assert [coup.game.number for coup in coups] == [1, 2, 3, 4]
+    assert bridge.stop() == 0
+
+
+def test_sigterm_says_offline_and_exits_0(
+    tmp_path: Path, broker: Broker, bridges: list[Bridged]
+) -> None:
+    bridge = bridge_on(bridges, tmp_path, broker, "bee-tek")
+    assert bridge.process is not None
+    bridge.process.send_signal(signal.SIGTERM)
+    assert bridge.process.wait(10) == 0
+
+    def last_status() -> bool:
+        return [e for e in bridge.events() if isinstance(e, ControllerStatus)][-1].online
+
+    assert wait_for(lambda: not last_status())
