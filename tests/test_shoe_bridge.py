@@ -8,6 +8,7 @@ the table's topics decodes everything published with the project's protocol.
 
 from __future__ import annotations
 
+import json
 import random
 import signal
 import subprocess
@@ -18,15 +19,31 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from mqtt_broker import Broker, Recorder, needs_mosquitto, running_broker, unique_prefix, wait_for
+from mqtt_broker import (
+    Broker,
+    Recorder,
+    needs_mosquitto,
+    publisher,
+    running_broker,
+    unique_prefix,
+    wait_for,
+)
 
 from scoreboard.controller.emulated_shoe import BAUDS, PseudoTerminal
 from scoreboard.core.cards import Card, parse_cards
-from scoreboard.core.events import Burn, ControllerStatus, CoupReceived, NewShoe, Snapshot
+from scoreboard.core.events import (
+    Burn,
+    ControllerStatus,
+    CoupReceived,
+    LimitsReceived,
+    NewShoe,
+    ResyncRequest,
+    Snapshot,
+)
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.seats import DEAL_ORDER, Seat, Side
 from scoreboard.core.shoe import Dealer
-from scoreboard.protocol import ProtocolError, Topics, parse_message
+from scoreboard.protocol import ProtocolError, Topics, parse_message, wire
 from scoreboard.shoes.angel_eye import Drawn, Identity, Position, PowerOn, Result
 from scoreboard.shoes.angel_eye_writer import Transmitter
 from scoreboard.shoes.emulate import Chunk, Habits, angel_eye, bee_tek
@@ -59,8 +76,15 @@ def steps(chunks: Iterator[Chunk]) -> list[Hand]:
 class Bridged:
     """A ``scoreboard bridge`` process on a pty, and a recorder on its table's topics."""
 
-    def __init__(self, tmp_path: Path, broker: Broker, shoe: str = "angel-eye") -> None:
-        self.tmp_path, self.shoe = tmp_path, shoe
+    def __init__(
+        self,
+        tmp_path: Path,
+        broker: Broker,
+        shoe: str = "angel-eye",
+        *flags: str,
+        key: bytes | None = None,
+    ) -> None:
+        self.tmp_path, self.shoe, self.key = tmp_path, shoe, key
         self.pty = PseudoTerminal(BAUDS[shoe])
         self.device = tmp_path / "shoe"
         self.device.symlink_to(self.pty.path)
@@ -70,7 +94,7 @@ class Bridged:
         self.argv = [
             sys.executable, "-m", "scoreboard", "bridge", "--shoe", shoe,
             "--serial", str(self.device), "--mqtt", broker.address, "--prefix", self.prefix,
-            "--state-dir", str(tmp_path / "state"),
+            "--state-dir", str(tmp_path / "state"), *flags,
         ]  # fmt: skip
         self.process: subprocess.Popen | None = None
         self.boots = 0
@@ -93,7 +117,8 @@ class Bridged:
         out = []
         for message in list(self.recorder.messages):
             try:
-                out.append(parse_message(self.topics, message.topic, bytes(message.payload)))
+                payload = bytes(message.payload)
+                out.append(parse_message(self.topics, message.topic, payload, key=self.key))
             except ProtocolError:
                 continue
         return out
@@ -152,8 +177,15 @@ def bridges(broker: Broker) -> Iterator[list[Bridged]]:  # noqa: ARG001 - stoppe
         bridge.stop()
 
 
-def bridge_on(bridges: list[Bridged], tmp_path: Path, broker: Broker, shoe: str) -> Bridged:
-    bridge = Bridged(tmp_path, broker, shoe)
+def bridge_on(
+    bridges: list[Bridged],
+    tmp_path: Path,
+    broker: Broker,
+    shoe: str,
+    *flags: str,
+    key: bytes | None = None,
+) -> Bridged:
+    bridge = Bridged(tmp_path, broker, shoe, *flags, key=key)
     bridges.append(bridge)
     return bridge.start()
 
@@ -327,3 +359,36 @@ def test_sigterm_says_offline_and_exits_0(
         return [e for e in bridge.events() if isinstance(e, ControllerStatus)][-1].online
 
     assert wait_for(lambda: not last_status())
+
+
+def test_no_limits_are_invented(tmp_path: Path, broker: Broker, bridges: list[Bridged]) -> None:
+    hands = steps(bee_tek(Dealer(decks=8, seed=2), seed=2, shoes=1))
+    bridge = bridge_on(bridges, tmp_path, broker, "bee-tek")
+    bridge.write(b"".join(hand.data for hand in hands[:2]))
+    bridge.until_coups(1)
+    assert bridge.recorder.on(bridge.topics.limits) == []
+
+
+def test_configured_limits_signed_and_resyncs_answered(
+    tmp_path: Path, broker: Broker, bridges: list[Bridged]
+) -> None:
+    key = b"a table key of enough bytes, 32+"
+    (tmp_path / "key").write_bytes(key)
+    config = tmp_path / "bridge.yaml"
+    config.write_text("table:\n  limits:\n    currency: EUR\n    bets: 50-20000\n")
+    flags = ("--config", str(config), "--hmac-key-file", str(tmp_path / "key"))
+    bridge = bridge_on(bridges, tmp_path, broker, "bee-tek", *flags, key=key)
+    hands = steps(bee_tek(Dealer(decks=8, seed=2), seed=2, shoes=1))
+    bridge.write(b"".join(hand.data for hand in hands[:3]))
+    bridge.until_coups(2)
+    (limits,) = [event for event in bridge.events() if isinstance(event, LimitsReceived)]
+    assert limits.limits.currency == "EUR" and limits.limits.bets["player"] == (50, 20000)
+    coups = [json.loads(payload) for payload in bridge.recorder.on(bridge.topics.coup)]
+    assert coups and all("sig" in coup for coup in coups)  # and the key checked them above
+    before = sum(isinstance(event, Snapshot) for event in bridge.events())
+    topic, payload = wire(bridge.topics, ResyncRequest("d9", missing=(2,)), key)
+    client = publisher(broker.settings())
+    client.publish(topic, payload, qos=1).wait_for_publish(5)
+    client.disconnect()
+    assert wait_for(lambda: sum(isinstance(e, Snapshot) for e in bridge.events()) > before)
+    assert [game.number for game in bridge.snapshot().games] == [1, 2]
