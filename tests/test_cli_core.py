@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 
 import pytest
 
 from tests.cli import scoreboard
+
+CARD = re.compile(r"(?:10|[2-9TJQKA])[SHDC]")
 
 COUP_KEYS = {
     "player",
@@ -118,3 +122,18 @@ def test_argument_mistakes_are_one_line_without_the_usage_block(args: list[str])
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
     assert "usage:" not in result.stderr and "(see --help)" in result.stderr
+
+
+def test_every_example_in_coup_help_runs() -> None:
+    """A reader copies the help's examples first: each must work as printed."""
+    text = scoreboard("coup", "--help").stdout
+    examples = [
+        line.split()[2:] for line in text.splitlines() if line.startswith("  scoreboard coup ")
+    ]
+    examples = [list(itertools.takewhile(CARD.fullmatch, example)) for example in examples]
+    examples.append(text.split("e.g.")[1].split("\n")[0].split())
+    assert len(examples) == 4
+    for cards in examples:
+        result = scoreboard("coup", *cards)
+        assert result.returncode == 0, (cards, result.stderr)
+        assert json.loads(result.stdout)["player"]

@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoreboard.core.cards import parse_cards
+from scoreboard.core.events import HEALTH_STATES, CardDealt, ShoeHealth
 from scoreboard.core.rules import Game, Winner, record_coup, result_coup
+from scoreboard.core.seats import Seat, Side
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import Limits
 from scoreboard.core.variants import VARIANTS
@@ -36,6 +38,7 @@ from scoreboard.protocol import (
     parse_message,
     sign,
 )
+from scoreboard.protocol.shoe_events import CONDITION
 
 T = Topics("baccarat/v1/T1")
 CARDS = {"player": ["9S", "KH"], "banker": ["4D", "3C"]}
@@ -353,6 +356,7 @@ RESULT_ONLY = st.builds(
     NUMBERS, st.sampled_from(list(Winner)), st.booleans(), st.booleans(),
 )  # fmt: skip
 ANY_GAME = GAME | RESULT_ONLY
+CONDITIONS = st.from_regex(CONDITION, fullmatch=True)
 LIMITS = st.builds(
     Limits,
     st.from_regex(r"([A-Z]{3})?", fullmatch=True),  # ISO 4217's form, or "": not known
@@ -383,6 +387,13 @@ EVENTS = st.one_of(
     st.builds(ControllerStatus, st.booleans()),
     st.builds(ResyncRequest, st.none() | st.text(SHOWABLE, max_size=64), st.none() | SHOE_IDS,
               st.lists(NUMBERS, max_size=10).map(tuple)),
+    st.builds(CardDealt, SHOE_IDS, NUMBERS, st.builds(Seat, st.sampled_from(list(Side)),
+              st.integers(1, 3)), st.none() | st.sampled_from(GAMES_DEALT[0].coup.player)),
+    st.builds(ShoeHealth, CONDITIONS, st.sampled_from(HEALTH_STATES),
+              st.text(SHOWABLE, max_size=500), st.none() | SHOE_IDS, st.none() | NUMBERS),
+    st.builds(ControllerStatus, st.just(True), st.none(),
+              st.lists(CONDITIONS, max_size=32, unique=True).map(
+                  lambda names: tuple(ShoeHealth(name, "raised", name) for name in names))),
 )  # fmt: skip
 
 

@@ -15,11 +15,13 @@ from jsonschema import Draft202012Validator
 
 from scoreboard.core.cards import parse_cards
 from scoreboard.core.rules import Game, Winner, record_coup, result_coup
+from scoreboard.core.seats import Seat, Side
 from scoreboard.core.shoe import Dealer
 from scoreboard.core.table import Limits, TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.protocol import (
     Burn,
+    CardDealt,
     ControllerStatus,
     Correct,
     CoupReceived,
@@ -28,6 +30,7 @@ from scoreboard.protocol import (
     NewShoe,
     ResyncRequest,
     SchemaError,
+    ShoeHealth,
     Shuffle,
     Snapshot,
     Topics,
@@ -70,6 +73,16 @@ EXAMPLES = {
         {"v": 1, "type": "shuffle"},
         {"v": 1, "type": "burn", "cards": ["7H", "2C"]},
         {"v": 1, "type": "cut_card"},
+        {"v": 2, "type": "deal", "shoe": "S", "game": 18, "side": "player", "card_number": 1,
+         "card": None, "session": 7, "seq": 40},
+        {"v": 2, "type": "deal", "shoe": "S", "game": 18, "side": "banker", "card_number": 3,
+         "card": "9H", "session": 7, "seq": 45},
+        {"v": 2, "type": "shoe_health", "condition": "device", "state": "raised",
+         "detail": "/dev/ttyUSB0 is gone", "shoe": None, "game": None, "session": 7, "seq": 46},
+        {"v": 2, "type": "shoe_health", "condition": "error:2", "state": "cleared",
+         "detail": "card not read", "shoe": "S", "game": 18, "session": 7, "seq": 47},
+        {"v": 2, "type": "shoe_health", "condition": "bad_bytes", "state": "seen",
+         "detail": "05 41 ff", "shoe": "S", "game": None, "session": 7, "seq": 48},
     ],
     "snapshot": [{"v": 1, "shoe": "S", "coups": [{"game": 1, "result": "P"}], "voided": [2],
                   "ts": "2026-11-29T14:03:11Z"}],
@@ -78,7 +91,11 @@ EXAMPLES = {
                          "player_pair": [5, 500], "banker_pair": [5, 500]},
                 "pays": {"player": "1:1", "banker": "0.95:1", "tie": "8:1",
                          "player_pair": "11:1", "banker_pair": "11:1"}}],
-    "controller_status": [{"v": 1, "online": True}, {"v": 1, "online": False}],
+    "controller_status": [
+        {"v": 1, "online": True}, {"v": 1, "online": False},
+        {"v": 2, "online": True, "session": 7, "seq": 49,
+         "raised": [{"condition": "device", "detail": "/dev/ttyUSB0 is gone"}]},
+    ],
     "resync": [{"v": 1, "display": "T1-a", "shoe": "S", "missing": [18]}],
     "display_status": [
         {"v": 1, "online": True, "display": "T1-a", "shoe": "S", "games": 17, "last_game": 17,
@@ -118,7 +135,12 @@ def test_everything_the_controller_and_display_emit_validates():
         Snapshot(shoe, tuple(games), (90,), "2026-11-29T14:03:11Z"),
         LimitsReceived(Limits.default_for(VARIANTS["ez"])),
         ControllerStatus(True),
+        ControllerStatus(True, raised=(ShoeHealth("device", "raised", "gone"),)),
         ResyncRequest("d1", shoe, (3, 4)),
+        CardDealt(shoe, 6, Seat(Side.PLAYER, 1)),
+        CardDealt(shoe, 6, Seat(Side.BANKER, 3), parse_cards(["TD"])[0]),
+        ShoeHealth("error:E05", "raised", "over-draw", shoe, 6),
+        ShoeHealth("hand_abandoned", "seen"),
     ]  # fmt: skip
     for event in emitted:  # as v1 (no origin), as the journal keeps the demo's events
         kind, data = encode(event)
@@ -151,6 +173,29 @@ def test_the_display_status_validates():
         ("limits", {"v": 1, "bets": {"tie": [5]}, "pays": {}}),
         ("snapshot", {"v": 1, "coups": []}),
         ("controller_status", {"v": 1, "online": "yes"}),
+        ("controller_status", {"v": 1, "online": True, "raised": [{"condition": "Device!"}]}),
+        (
+            "event",
+            {"v": 1, "type": "deal", "shoe": "S", "game": 1, "side": "tie", "card_number": 1},
+        ),
+        (
+            "event",
+            {"v": 1, "type": "deal", "shoe": "S", "game": 1, "side": "player", "card_number": 4},
+        ),
+        (
+            "event",
+            {
+                "v": 1,
+                "type": "deal",
+                "shoe": "S",
+                "game": 1,
+                "side": "player",
+                "card_number": 1,
+                "card": "1X",
+            },
+        ),
+        ("event", {"v": 1, "type": "shoe_health", "condition": "device", "state": "up"}),
+        ("event", {"v": 1, "type": "shoe_health", "condition": "error 2", "state": "seen"}),
     ],
 )
 def test_the_schemas_reject_what_the_parser_rejects(kind, bad):

@@ -14,12 +14,14 @@ from jsonschema import Draft202012Validator
 from scoreboard.controller import SessionStore, next_session
 from scoreboard.core.cards import parse_cards
 from scoreboard.core.rules import Game, Winner, result_coup
+from scoreboard.core.seats import Seat, Side
 from scoreboard.core.table import Limits
 from scoreboard.core.variants import VARIANTS
 from scoreboard.protocol import (
     MAX_SEQ,
     WILL_SEQ,
     Burn,
+    CardDealt,
     ControllerStatus,
     Correct,
     CoupReceived,
@@ -29,6 +31,7 @@ from scoreboard.protocol import (
     Origin,
     ProtocolError,
     ResyncRequest,
+    ShoeHealth,
     Shuffle,
     SignatureError,
     Snapshot,
@@ -65,6 +68,11 @@ def v2_events() -> list[Any]:
         ControllerStatus(True, origin=Origin(AT.session, 1)),
         ControllerStatus(False, origin=AT),  # a clean goodbye: it has a seq
         ControllerStatus(False, origin=Origin(AT.session, WILL_SEQ)),  # the last will: none
+        ControllerStatus(True, origin=AT, raised=(ShoeHealth("device", "raised", "gone"),)),
+        CardDealt(SHOE.shoe, 4, Seat(Side.PLAYER, 1), origin=AT),
+        CardDealt(SHOE.shoe, 4, Seat(Side.BANKER, 3), parse_cards(["9H"])[0], origin=AT),
+        ShoeHealth("error:2", "raised", "card not read", SHOE.shoe, 4, origin=AT),
+        ShoeHealth("bad_bytes", "seen", "05 ff", origin=AT),
     ]
 
 

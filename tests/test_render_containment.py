@@ -17,6 +17,7 @@ from scoreboard.health import JournalHealth, JournalState, RenderHealth
 from scoreboard.render.screen import Renderer
 from scoreboard.render.text import TextCache
 from scoreboard.theme import load_theme
+from tests.cli import scoreboard
 
 SIZE = (1280, 720)
 WALL = 1_700_000_000.0
@@ -301,3 +302,12 @@ def test_undrawable_text_from_the_feed_is_drawn_visibly_without_a_failing_panel(
     table.table_name = "Salon"
     renderer.render(table, FeedStatus.DEMO)
     assert pixels(frame, header) != with_mark  # the replacement was drawn, not dropped
+
+
+def test_a_simulated_fault_is_one_log_line_without_a_traceback(tmp_path):
+    """A fault shown on purpose is a demonstration: a traceback would read as a defect."""
+    out = tmp_path / "faulty.png"
+    result = scoreboard("screenshot", "-o", str(out), "--fault", "counters", "--size", "640x360")
+    assert result.returncode == 0 and out.stat().st_size > 0
+    assert "Traceback" not in result.stderr
+    assert "panel counters shows a placeholder" in result.stderr

@@ -144,8 +144,45 @@ def test_bad_results_exit_2(tmp_path, capsys):
     assert "--results" in capsys.readouterr().err
 
 
-def test_coups_need_a_seed(tmp_path):
-    assert main(["screenshot", "-o", str(tmp_path / "x.png"), "--coups", "3"]) == 2
+def test_coups_without_a_seed_deal_a_random_shoe_and_print_its_seed(tmp_path, capsys):
+    first, again = tmp_path / "first.png", tmp_path / "again.png"
+    assert main(["screenshot", "-o", str(first), "--clock", "12:00", "--coups", "12"]) == 0
+    said = capsys.readouterr().out
+    seed = said.split()[1]
+    assert said.startswith("seed ") and seed.isdigit()
+    shoot(again, "--seed", seed, "--coups", "12")
+    assert first.read_bytes() == again.read_bytes()  # the printed seed draws it again
+
+
+def test_a_whole_shoe_is_the_first_shoe_dealt_to_its_cut_card(tmp_path, capsys):
+    from scoreboard.core.events import CoupReceived, NewShoe
+    from scoreboard.core.shoe import Dealer
+
+    coups = 0
+    for event in Dealer(seed=7):
+        if isinstance(event, NewShoe) and coups:
+            break
+        coups += isinstance(event, CoupReceived)
+    shot = shoot(tmp_path / "whole.png", "--seed", "7", "--whole-shoe")
+    table = dealt_table(seed=7, coups=coups, table=demo_table())
+    assert table.shoe_number == 1 and table.last_number == coups > 60
+    assert capsys.readouterr().out == ""  # no note: the shoe shown is the first
+    expected = Renderer(load_theme("classic"), (1920, 1080)).render(
+        table, FeedStatus.DEMO, clock="12:00"
+    )
+    assert pygame.image.tobytes(shot, "RGB") == pygame.image.tobytes(expected, "RGB")
+
+
+def test_coups_past_the_shoe_say_which_shoe_is_shown(tmp_path, capsys):
+    shoot(tmp_path / "x.png", "--seed", "7", "--coups", "80")
+    said = capsys.readouterr().out
+    assert "--coups 80: shoe 2 is shown, at game 1" in said and "--whole-shoe" in said
+
+
+def test_dealing_options_are_refused_with_results(tmp_path, capsys):
+    out = str(tmp_path / "x.png")
+    assert main(["screenshot", "-o", out, "--results", "BP", "--whole-shoe"]) == 2
+    assert "not with --results" in capsys.readouterr().err
 
 
 def test_many_coups_cross_into_the_next_shoe_and_show_it():

@@ -382,3 +382,30 @@ def test_a_headless_display_is_ready_reports_live_games_and_pings(notify, tmp_pa
         assert "Traceback" not in err
         notify.drain()
         assert notify.messages[-1] == b"STOPPING=1"
+
+
+def test_a_demo_over_mqtt_marks_its_simulated_shoe_demo_never_live(notify, tmp_path):
+    """A trade-show board dealt through a broker must not tell players it is a live game."""
+    from mqtt_broker import running_broker, unique_prefix
+
+    with running_broker(tmp_path / "broker") as broker:
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "NOTIFY_SOCKET": notify.address}
+        env.pop("WATCHDOG_PID", None)
+        args = ["demo", "--windowed", "--size", "640x360", "--duration", "30", "--pace", "0.1"]
+        mqtt = ["--mqtt", broker.address, "--prefix", unique_prefix()]
+        demo = subprocess.Popen(
+            [sys.executable, "-m", "scoreboard", *args, *mqtt],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            first = notify.wait_for(lambda m: b", game " in m, timeout=30)
+            notify.wait_for(lambda m: b", game " in m and m != first, timeout=30)  # dealing
+        finally:
+            err = stop(demo)
+        statuses = [m for m in notify.messages if b"STATUS=" in m]
+        assert not [m for m in statuses if b"STATUS=LIVE" in m], statuses
+        assert [m for m in statuses if m.startswith(b"STATUS=DEMO, shoe")], statuses
+        assert "Traceback" not in err

@@ -256,7 +256,7 @@ def run_over_mqtt(
         endpoint.topics.prefix,
         display_id,
     )
-    feed = MqttFeed(endpoint, display_id=display_id)
+    feed = MqttFeed(endpoint, display_id=display_id, simulated=True)
     shuffle = 3 * args.pace if args.shuffle_seconds is None else args.shuffle_seconds
     history, timed = split_history(dealer.timed(args.pace, shuffle), start_at(args, dealer))
     from scoreboard.app import run_kiosk

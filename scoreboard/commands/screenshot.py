@@ -25,6 +25,7 @@ from scoreboard.commands.display_args import (
     add_display_arguments,
     display_from_args,
 )
+from scoreboard.core.events import CoupReceived, NewShoe
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer, opening
 from scoreboard.core.table import FeedStatus, TableState, apply_event
@@ -49,7 +50,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument(
         "--results", metavar="TOKENS", help='coups as in `scoreboard roads`, e.g. "BBPT Bbn"'
     )
-    source.add_argument("--seed", type=SEED, help="seed of a simulated shoe (with --coups)")
+    source.add_argument(
+        "--seed",
+        type=SEED,
+        help="seed of the simulated shoe of --coups and --whole-shoe (default: random, printed)",
+    )
     source.add_argument(
         "--lobby",
         type=whole(1, MAX_LOBBY_TABLES),
@@ -62,8 +67,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=whole(0, MAX_COUPS),
         default=0,
         metavar="N",
-        help="coups to deal (with --seed); past the cut card a new shoe begins, as at a"
-        " table (8 decks: about 70-80 coups a shoe)",
+        help="coups of a simulated shoe to deal; past the cut card a new shoe begins, as at a"
+        " table (8 decks: about 70-80 coups a shoe), and a line says so",
+    )
+    parser.add_argument(
+        "--whole-shoe",
+        action="store_true",
+        help="deal a simulated shoe to its end (its last coup just dealt)",
     )
     parser.add_argument(
         "--decks", type=DECKS, default=8, metavar="N", help="decks in the simulated shoe"
@@ -107,12 +117,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-class ShownAsFailedError(RuntimeError):
-    """Raised by a panel ``--fault`` names, so the frame shows its placeholder."""
-
-
 def failing_panel(_surface: object, _body: object, _table: object) -> None:
-    raise ShownAsFailedError("shown as failed by scoreboard screenshot --fault")
+    from scoreboard.render.guard import SimulatedFault
+
+    raise SimulatedFault("shown as failed by scoreboard screenshot --fault")
 
 
 def results_games(text: str) -> list[Game]:
@@ -145,21 +153,49 @@ def dealt_table(
     return table
 
 
+def whole_shoe_table(seed: int, decks: int = 8, table: TableState | None = None) -> TableState:
+    """A table with the first shoe of ``seed`` dealt to its end: every coup before the shuffle."""
+    table = table or TableState(table_id="T1")
+    shoes = 0
+    for event in Dealer(decks=decks, seed=seed):
+        if isinstance(event, NewShoe):
+            shoes += 1
+            if shoes == 2:
+                break
+        if isinstance(event, NewShoe | CoupReceived):
+            apply_event(table, event)
+    return table
+
+
 def build_table(args: argparse.Namespace) -> TableState:
-    if args.coups and args.seed is None:
-        raise UsageError("--coups needs --seed")
     variant = VARIANTS[args.variant]
     limits = None if args.no_limits else limits_from_args(args)
     table = TableState(table_id="T1", table_name=args.table_name, variant=variant, limits=limits)
-    if args.seed is not None and args.results is None:
-        try:
-            return dealt_table(args.seed, args.coups, args.decks, table)
-        except ValueError as error:
-            raise UsageError(str(error)) from None
-    table.new_shoe("screenshot")
+    dealt = args.coups or args.whole_shoe
     if args.results is not None:
+        if dealt:
+            raise UsageError("--coups and --whole-shoe deal a simulated shoe: not with --results")
+        table.new_shoe("screenshot")
         for game in results_games(args.results):
             table.add_game(game)
+        return table
+    if args.seed is None and not dealt:
+        table.new_shoe("screenshot")
+        return table
+    seed = Dealer(seed=args.seed).seed
+    if args.seed is None:
+        print(f"seed {seed} (--seed {seed} draws this board again)")
+    try:
+        if args.whole_shoe:
+            return whole_shoe_table(seed, args.decks, table)
+        dealt_table(seed, args.coups, args.decks, table)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if table.shoe_number > 1:
+        print(
+            f"--coups {args.coups}: shoe {table.shoe_number} is shown, at game {len(table.games)}"
+            " (the earlier shoes ended at their cut card; --whole-shoe shows one to its end)"
+        )
     return table
 
 

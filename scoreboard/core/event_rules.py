@@ -27,11 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 from scoreboard.core.events import (
     Burn,
+    CardDealt,
     Correct,
     CoupReceived,
     CutCard,
     LimitsReceived,
     NewShoe,
+    ShoeHealth,
     Shuffle,
     Snapshot,
     Void,
@@ -115,4 +117,7 @@ RULES: dict[type, Rule] = {
     Correct: _on_correct,
     Snapshot: _on_snapshot,
     LimitsReceived: _on_limits,
+    # The shoe's own events (issue 23): the board takes them in without a change yet.
+    CardDealt: lambda _table, _event: None,
+    ShoeHealth: lambda _table, _event: None,
 }

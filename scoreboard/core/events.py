@@ -146,11 +146,15 @@ class ControllerStatus:
 
     In v2 the online status is the session's birth (its origin names the new
     session) and the offline one, the controller's last will, names the session
-    it ends: a will of an older session is stale and ignored.
+    it ends: a will of an older session is stale and ignored.  ``raised``: the
+    shoe's conditions raised as of this status (a controller that reads a shoe
+    republishes its retained status when one is raised or cleared), so a display
+    that joins late shows SHOE OFFLINE too.
     """
 
     online: bool
     origin: Origin | None = None
+    raised: tuple[ShoeHealth, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,4 +217,6 @@ Event = (
     | LimitsReceived
     | ControllerStatus
     | ResyncRequest
+    | CardDealt
+    | ShoeHealth
 )

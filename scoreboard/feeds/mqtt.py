@@ -40,7 +40,11 @@ class MqttFeed:
         client_id: str | None = None,
         clock: Callable[[], float] = time.monotonic,
         budget: float = STEP_BUDGET,
+        simulated: bool = False,
     ) -> None:
+        """``simulated``: the table's controller is a simulated shoe (``demo --mqtt``), so a
+        live stream is marked DEMO: a player must never take a demo for a live game."""
+        self.simulated = simulated
         self.session = DisplaySession(
             endpoint, display_id, journal=journal, budget=budget, clock=clock
         )
@@ -77,7 +81,8 @@ class MqttFeed:
             self.link.publish(message)
 
     def status(self, now: float) -> FeedStatus:
-        return self.session.status(now)
+        status = self.session.status(now)
+        return FeedStatus.DEMO if self.simulated and status is FeedStatus.LIVE else status
 
     def report(self, render: RenderHealth) -> None:
         """The kiosk's word on its last frame attempt, for the next status."""

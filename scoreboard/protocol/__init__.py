@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from scoreboard.core.events import (
     Burn,
+    CardDealt,
     ControllerStatus,
     Correct,
     CoupReceived,
@@ -39,6 +40,7 @@ from scoreboard.core.events import (
     NewShoe,
     Origin,
     ResyncRequest,
+    ShoeHealth,
     Shuffle,
     Snapshot,
     Void,
@@ -96,6 +98,7 @@ __all__ = [
     "WILL_SEQ",
     "BadCardError",
     "Burn",
+    "CardDealt",
     "ControllerStatus",
     "Correct",
     "CoupReceived",
@@ -112,6 +115,7 @@ __all__ = [
     "ProtocolError",
     "ResyncRequest",
     "SchemaError",
+    "ShoeHealth",
     "Shuffle",
     "SignatureError",
     "Snapshot",

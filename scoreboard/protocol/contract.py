@@ -12,6 +12,7 @@ __all__ = [
     "MAX_BET",
     "MAX_BURN",
     "MAX_DECKS",
+    "MAX_DETAIL",
     "MAX_GAME",
     "MAX_PAYLOAD",
     "MAX_REASON",
@@ -33,6 +34,8 @@ MAX_BURN = 12
 #: The largest bet limit a board shows: a trillion fits every currency's table stakes.
 MAX_BET = 10**12
 MAX_REASON = 200
+#: The longest ``detail`` of a shoe health message: words and the bad bytes in hex.
+MAX_DETAIL = 500
 #: The largest session and seq: 2^53 - 1, the largest integer every JSON reader keeps exact.
 MAX_SEQ = 2**53 - 1
 #: The seq a last will stands at: after every payload of the session it ends.

@@ -48,12 +48,14 @@ from scoreboard.protocol.fields import (
     _game,
     _game_number,
     _get,
+    _objects,
     _shoe,
     _showable,
     _string,
     _ts,
     _utc_time,
 )
+from scoreboard.protocol.shoe_events import decode_raised
 from scoreboard.protocol.signing import verify
 
 
@@ -147,7 +149,8 @@ def _reason(data: Mapping[str, Any], where: str) -> str:
 
 
 def decode_controller_status(data: Mapping[str, Any], where: str) -> ControllerStatus:
-    return ControllerStatus(online=_get(data, "online", bool, where))
+    online = _get(data, "online", bool, where)
+    return ControllerStatus(online=online, raised=decode_raised(data, where))
 
 
 def decode_limits(data: Mapping[str, Any], where: str) -> LimitsReceived:
@@ -166,10 +169,7 @@ def decode_snapshot(data: Mapping[str, Any], where: str) -> Snapshot:
     if len(entries) > MAX_GAME or len(voided_raw) > MAX_GAME:
         raise SchemaError(where, f"keys coups/voided: more than {MAX_GAME} games")
     games: dict[int, Game] = {}
-    for index, entry in enumerate(entries):
-        at = f"{where} coups[{index}]"
-        if not isinstance(entry, dict):
-            raise SchemaError(at, f"expected an object, got {entry!r:.40}")
+    for at, entry in _objects(entries, "coups", where):
         entry_shoe = _string(entry, "shoe", at, limit=MAX_SHOE_ID, default=shoe)
         if entry_shoe != shoe:
             raise SchemaError(at, f"key shoe: {entry_shoe!r} differs from the snapshot's {shoe!r}")

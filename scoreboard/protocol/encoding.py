@@ -25,6 +25,7 @@ from scoreboard.core.events import (
     Void,
 )
 from scoreboard.core.rules import Coup, Game
+from scoreboard.protocol.shoe_events import encode_raised
 
 
 def coup_fields(game: Game) -> dict[str, Any]:
@@ -125,6 +126,8 @@ def utc_text(at: float) -> str:
 
 
 def encode_controller_status(event: ControllerStatus) -> dict[str, Any]:
+    if event.raised:  # only a shoe's controller with a condition raised says it
+        return {"online": event.online, "raised": encode_raised(event.raised)}
     return {"online": event.online}
 
 

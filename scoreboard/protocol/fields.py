@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -125,6 +125,15 @@ def _showable(text: str, key: str, where: str) -> str:
                 where, f"key {key}: U+{ord(char):04X} at position {position} is {what}"
             )
     return text
+
+
+def _objects(entries: list[Any], key: str, where: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Each entry of the list ``key`` with where it stands (``key[i]``), if it is an object."""
+    for index, entry in enumerate(entries):
+        at = f"{where} {key}[{index}]"
+        if not isinstance(entry, dict):
+            raise SchemaError(at, f"expected an object, got {entry!r:.40}")
+        yield at, entry
 
 
 def _shoe(data: Mapping[str, Any], where: str) -> str:

@@ -29,6 +29,7 @@ from typing import Any
 
 from scoreboard.core.events import (
     Burn,
+    CardDealt,
     ControllerStatus,
     Correct,
     CoupReceived,
@@ -38,12 +39,14 @@ from scoreboard.core.events import (
     NewShoe,
     Origin,
     ResyncRequest,
+    ShoeHealth,
     Shuffle,
     Snapshot,
     Void,
 )
 from scoreboard.protocol import decoding as read
 from scoreboard.protocol import encoding as write
+from scoreboard.protocol import shoe_events
 from scoreboard.protocol.contract import VERSION, WILL_SEQ
 from scoreboard.protocol.errors import SchemaError, UnknownTopicError
 from scoreboard.protocol.fields import _origin, _string, _version
@@ -83,6 +86,13 @@ MESSAGES: tuple[MessageType, ...] = (
     ),
     MessageType(Kind.EVENT, "void", Void, read.decode_void, write.encode_void),
     MessageType(Kind.EVENT, "correct", Correct, read.decode_correct, write.encode_correct),
+    # -- the card-reading shoe's own events (issue 23) --
+    MessageType(Kind.EVENT, "deal", CardDealt, shoe_events.decode_deal, shoe_events.encode_deal),
+    MessageType(
+        Kind.EVENT, "shoe_health", ShoeHealth,
+        shoe_events.decode_shoe_health, shoe_events.encode_shoe_health,
+    ),
+    # -- end of the shoe's events --
     MessageType(Kind.SNAPSHOT, None, Snapshot, read.decode_snapshot, write.encode_snapshot),
     MessageType(Kind.LIMITS, None, LimitsReceived, read.decode_limits, write.encode_limits),
     MessageType(

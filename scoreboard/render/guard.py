@@ -16,6 +16,14 @@ log = logging.getLogger("scoreboard.render.screen")
 REPEAT_LOG_SECONDS = 60.0
 
 
+class SimulatedFault(RuntimeError):
+    """Raised on purpose by a panel shown as failed (``screenshot --fault``).
+
+    Logged as one line: the fault is a demonstration, and a traceback of it would
+    read as a defect.
+    """
+
+
 class PanelGuard:
     """Runs draws, counting and naming the ones that raised."""
 
@@ -38,12 +46,15 @@ class PanelGuard:
         """Run ``draw()``; False when it raised: counted, named, logged once a minute."""
         try:
             draw()
-        except Exception:
+        except Exception as error:
             self.failures += 1
             self._failing[name] = None
             if self._logged.get(name, -REPEAT_LOG_SECONDS) + REPEAT_LOG_SECONDS <= now:
                 self._logged[name] = now
-                log.exception("panel %s failed to draw; it shows a placeholder", name)
+                if isinstance(error, SimulatedFault):
+                    log.warning("panel %s shows a placeholder: %s", name, error)
+                else:
+                    log.exception("panel %s failed to draw; it shows a placeholder", name)
             return False
         self._failing.pop(name, None)
         return True
