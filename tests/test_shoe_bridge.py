@@ -33,15 +33,17 @@ from scoreboard.controller.emulated_shoe import BAUDS, PseudoTerminal
 from scoreboard.core.cards import Card, parse_cards
 from scoreboard.core.events import (
     Burn,
+    CardDealt,
     ControllerStatus,
     CoupReceived,
     LimitsReceived,
     NewShoe,
     ResyncRequest,
+    ShoeHealth,
     Snapshot,
 )
-from scoreboard.core.rules import Coup, Winner
-from scoreboard.core.seats import DEAL_ORDER, Seat, Side
+from scoreboard.core.rules import Coup, Winner, deal_order
+from scoreboard.core.seats import DEAL_ORDER, Seat, Side, seats_of
 from scoreboard.core.shoe import Dealer
 from scoreboard.protocol import ProtocolError, Topics, parse_message, wire
 from scoreboard.shoes.angel_eye import Drawn, Identity, Position, PowerOn, Result
@@ -122,6 +124,17 @@ class Bridged:
             except ProtocolError:
                 continue
         return out
+
+    def health(self, condition: str) -> list[ShoeHealth]:
+        return [e for e in self.events() if isinstance(e, ShoeHealth) and e.condition == condition]
+
+    def deals(self, game: int) -> list[CardDealt]:
+        return [e for e in self.events() if isinstance(e, CardDealt) and e.game == game]
+
+    def raised(self) -> list[str]:
+        """The conditions the last retained controller status says are raised."""
+        statuses = [e for e in self.events() if isinstance(e, ControllerStatus)]
+        return [health.condition for health in statuses[-1].raised]
 
     def onlines(self) -> int:
         return sum(isinstance(e, ControllerStatus) and e.online for e in self.events())
@@ -225,7 +238,16 @@ def test_a_whole_angel_eye_shoe_with_over_draws_both_ways_and_power_cuts(
     bridge = bridge_on(bridges, tmp_path, broker, "angel-eye")
     bridge.write(wire)
     check_shoe(bridge, hands)
-    assert "abandoned" in bridge.log_text()  # the power cuts' hands: logged, never coups
+    abandoned = bridge.health("hand_abandoned")  # the power cuts' hands: told, never coups
+    assert abandoned and all("the shoe powered on" in each.detail for each in abandoned)
+    assert "abandoned" in bridge.log_text()
+    for coup in bridge.coups():  # each card face down as it left the shoe, withheld
+        deals = bridge.deals(coup.game.number)
+        assert len(deals) >= len(coup.game.coup.player) + len(coup.game.coup.banker)
+        assert all(deal.card is None for deal in deals)
+    extra = bridge.health("extra_card")
+    assert {each.state for each in extra} == {"raised", "cleared"}
+    assert {each.detail for each in extra if each.state == "cleared"} == {"used", "discarded"}
     assert bridge.stop() == 0
 
 
@@ -236,6 +258,16 @@ def test_a_whole_bee_tek_shoe_dealt_by_the_tableau(
     bridge = bridge_on(bridges, tmp_path, broker, "bee-tek")
     bridge.write(b"".join(hand.data for hand in hands))
     check_shoe(bridge, hands)
+    for coup in bridge.coups():  # dealt by the tableau: each card to its seat as it came
+        deals = bridge.deals(coup.game.number)
+        assert [(str(deal.seat), deal.card) for deal in deals] == list(
+            zip(
+                map(str, seats_of(coup.game.coup)),
+                deal_order(coup.game.coup.player, coup.game.coup.banker),
+                strict=True,
+            )
+        )
+    assert bridge.health("error:W0x01")  # the warnings the seed put on the line
     assert bridge.stop() == 0
 
 
@@ -266,7 +298,10 @@ def test_a_result_that_disagrees_with_its_cards_is_the_shoe_s_result_alone(
     bridge.write(opening(wire) + draws + reveal)
     (coup,) = bridge.until_coups(1)
     assert coup.game.coup.winner is Winner.BANKER and coup.game.coup.player == ()
-    assert "cards_disagree" in bridge.log_text() and "9H 2C" not in bridge.log_text()
+    assert wait_for(lambda: bridge.health("cards_disagree"))
+    (alert,) = bridge.health("cards_disagree")
+    assert (alert.shoe, alert.game) == (coup.shoe, 1)
+    assert "Player 9H KD, Banker 2C 3S" in alert.detail and "cards_disagree" in bridge.log_text()
 
 
 def test_garbage_is_counted_never_a_crash_and_the_next_hand_still_comes(
@@ -286,7 +321,8 @@ def test_garbage_is_counted_never_a_crash_and_the_next_hand_still_comes(
     assert coup.game.coup.winner is Winner.PLAYER
     assert bridge.process.poll() is None
     assert _rss_kib(bridge.process.pid) - rss < 10 * 1024  # 10 MB through it cost less than 10 MB
-    assert "bad_bytes" in bridge.log_text()
+    reports = bridge.health("bad_bytes")
+    assert 1 <= len(reports) < 100 and "bad_bytes" in bridge.log_text()
     assert bridge.stop() == 0
 
 
@@ -336,11 +372,14 @@ def test_the_cable_pulled_and_put_back_reading_resumes_by_itself(
     bridge.until_coups(2)
     bridge.pty.close()
     bridge.device.unlink()
-    assert wait_for(lambda: "line is down" in bridge.log_text(), 10), bridge.log_text()
+    assert wait_for(lambda: bridge.raised() == ["device"], 10), bridge.log_text()
+    (down,) = bridge.health("device")
+    assert down.state == "raised" and str(bridge.device) in down.detail
     time.sleep(1.0)  # a few reopening attempts fail meanwhile
     bridge.pty = PseudoTerminal(BAUDS["angel-eye"])
     bridge.device.symlink_to(bridge.pty.path)
-    assert wait_for(lambda: "is back" in bridge.log_text(), 10), bridge.log_text()
+    assert wait_for(lambda: bridge.raised() == [], 10), bridge.log_text()
+    assert [each.state for each in bridge.health("device")] == ["raised", "cleared"]
     bridge.write(b"".join(hand.data for hand in hands[3:5]))
     coups = bridge.until_coups(4)
     assert [coup.game.number for coup in coups] == [1, 2, 3, 4]

@@ -7,8 +7,11 @@ A new shoe, its burn and each coup change the bridge's own table: applied,
 journaled (fsync'd) and only then published, each followed by the shoe's
 retained snapshot, so a bridge killed at any point comes back on the same state
 dir with the same shoe and game numbers, and the snapshot of its first connect
-carries every coup it ever took.  A card dealt and the shoe's health change no
-shoe: they are published as they come, and logged.
+carries every coup it ever took.  A card dealt (face down) and the shoe's health
+change no shoe: they are published as they come (lost while the broker is away),
+the health logged too; the conditions raised now (the device gone, an error, an
+extra card held) ride on the retained controller status, said again when they
+change, so a display that joins late shows SHOE OFFLINE too.
 
 The broker side is the keypad's publisher
 (:class:`~scoreboard.feeds.keypad_publish.KeypadPublisher`): sessions and seq,
@@ -27,7 +30,7 @@ from scoreboard.controller.dealing import utc_now
 from scoreboard.controller.open_hand import HandFile
 from scoreboard.controller.shoe_desk import DeskEvent, ShoeDesk
 from scoreboard.controller.shoe_line import LineDown, LineNews, LineUp
-from scoreboard.core.events import Burn, CardDealt, CoupReceived, NewShoe, ShoeHealth
+from scoreboard.core.events import Burn, CoupReceived, NewShoe, ShoeHealth
 from scoreboard.core.table import FeedStatus, TableState, apply_event
 from scoreboard.feeds.keypad_publish import KeypadPublisher, shoe_snapshot
 from scoreboard.journal import Journal
@@ -127,8 +130,12 @@ class Bridge:
             self._record(event)
         elif isinstance(event, ShoeHealth):
             _log_health(event)
-        elif isinstance(event, CardDealt):
+            self.publisher.tell(event)
+            if event.state != "seen":
+                self.publisher.conditions(tuple(self.desk.raised.values()))
+        else:
             log.debug("bridge: game %d %s dealt", event.game, event.seat)
+            self.publisher.tell(event)
 
     def _record(self, event: NewShoe | Burn | CoupReceived) -> None:
         finished = shoe_snapshot(self.table) if isinstance(event, NewShoe) else None

@@ -19,12 +19,14 @@ tally counts them all.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from scoreboard.controller.open_hand import Hand
 from scoreboard.core.cards import Card
 from scoreboard.core.events import Burn, CardDealt, CoupReceived, NewShoe, ShoeHealth
+from scoreboard.protocol.contract import MAX_DETAIL
 from scoreboard.shoes import (
     AngelEyeHands,
     AngelEyeReader,
@@ -48,6 +50,8 @@ from scoreboard.shoes.emulate import Emulated
 
 __all__ = ["SEEN_EVERY", "DeskEvent", "ShoeDesk", "cards_text"]
 
+#: A shoe's own code that can name a condition (``error:E3``, ``error:W0x01``); others: ``alarm``.
+_CODE = re.compile(r"[0-9A-Za-z_.-]{1,16}")
 #: Seconds between two published reports of the same noise condition.
 SEEN_EVERY = 1.0
 #: The conditions a noisy line repeats: paced.  An abandoned hand or a disagreement never is.
@@ -123,7 +127,7 @@ class ShoeDesk:
 
     def line_down(self, reason: str) -> list[DeskEvent]:
         """The serial device is gone (or never opened): a lasting condition, raised once."""
-        return self._lasting(ShoeHealth("device", "raised", reason))
+        return self._lasting(ShoeHealth("device", "raised", _clipped(reason)))
 
     def line_up(self, path: str) -> list[DeskEvent]:
         return self._lasting(ShoeHealth("device", "cleared", f"{path} is back"))
@@ -140,7 +144,8 @@ class ShoeDesk:
         return self._seen(_condition(item), _detail(item), now, item)
 
     def _alarm(self, alarm: ShoeAlarm) -> list[DeskEvent]:
-        condition = f"error:{alarm.code or 'alarm'}"
+        code = alarm.code if _CODE.fullmatch(alarm.code) else "alarm"
+        condition = f"error:{code}"
         if self.kind is Emulated.BEE_TEK:  # Bee-Tek never clears: each alarm is seen once
             return [self._health(condition, "seen", alarm.meaning)]
         state = "raised" if alarm.raised else "cleared"
@@ -160,7 +165,7 @@ class ShoeDesk:
     def _seen(self, condition: str, detail: str, now: float, item: News) -> list[DeskEvent]:
         shoe, game = _place(item)
         if condition not in PACED:
-            return [ShoeHealth(condition, "seen", detail, shoe, game)]
+            return [ShoeHealth(condition, "seen", _clipped(detail), shoe, game)]
         held = self._held.get(condition)
         if held is not None and now - held.last < SEEN_EVERY:
             held.count += 1
@@ -168,10 +173,15 @@ class ShoeDesk:
         if held is not None and held.count:
             detail = f"{detail} ({held.count} more since the last report)"
         self._held[condition] = _Held(now)
-        return [ShoeHealth(condition, "seen", detail, shoe, game)]
+        return [ShoeHealth(condition, "seen", _clipped(detail), shoe, game)]
 
     def _health(self, condition: str, state: str, detail: str) -> ShoeHealth:
-        return ShoeHealth(condition, state, detail, self.book.shoe, self.book.game)
+        return ShoeHealth(condition, state, _clipped(detail), self.book.shoe, self.book.game)
+
+
+def _clipped(detail: str) -> str:
+    """``detail`` within what the protocol carries (:data:`MAX_DETAIL` characters)."""
+    return detail if len(detail) <= MAX_DETAIL else detail[: MAX_DETAIL - 3] + "..."
 
 
 def cards_text(cards: tuple[Card | None, ...]) -> str:

@@ -98,7 +98,7 @@ class ShoeLine:
             if waiting:
                 data += self.port.read(min(waiting, MAX_READ - 1))
         except (serial.SerialException, OSError) as error:
-            return self._lost(f"reading failed: {error}")
+            return self._lost(f"reading {self.path} failed: {error}")
         return [bytes(data)] if data else []
 
     def _reopen(self) -> list[LineNews]:

@@ -27,7 +27,7 @@ from pathlib import Path
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import RESYNC_MIN_INTERVAL, ControllerInbox, SessionStore, SessionStream
 from scoreboard.controller.dealing import utc_now
-from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, Snapshot
+from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, ShoeHealth, Snapshot
 from scoreboard.core.table import FeedStatus, TableState
 
 log = logging.getLogger(__name__)
@@ -81,6 +81,8 @@ class KeypadPublisher:
         self._last_resync = float("-inf")
         #: The shoe before the current one, kept to answer a resync that names it.
         self.previous: Snapshot | None = None
+        #: A card-reading shoe's conditions raised now, carried by the retained status.
+        self.raised: tuple[ShoeHealth, ...] = ()
 
     def start(self, wake: Callable[[], None], table: TableState) -> None:
         """Connect in the background with a session newer than the one ``table`` followed."""
@@ -132,7 +134,7 @@ class KeypadPublisher:
 
     def _announce(self, table: TableState) -> None:
         """A new session's birth, the table's limits and its shoe, all retained."""
-        self._publish(ControllerStatus(True), retain=True)
+        self._publish(ControllerStatus(True, raised=self.raised), retain=True)
         if table.limits.known:
             self._publish(LimitsReceived(table.limits), retain=True)
         self._publish_snapshot(table)
@@ -160,6 +162,15 @@ class KeypadPublisher:
         a broker away misses it (what lasts goes out in the status)."""
         if self.inbox.connected:
             self._publish(event)
+
+    def conditions(self, raised: tuple[ShoeHealth, ...]) -> None:
+        """The shoe's conditions raised now: the retained status says them again, so a
+        display that joins later shows them too (a broker away: the next connect does)."""
+        if raised == self.raised:
+            return
+        self.raised = raised
+        if self.inbox.connected:
+            self._publish(ControllerStatus(True, raised=raised), retain=True)
 
     def _publish_snapshot(self, table: TableState) -> None:
         snapshot = shoe_snapshot(table)
