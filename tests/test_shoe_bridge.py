@@ -9,6 +9,7 @@ the table's topics decodes everything published with the project's protocol.
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import subprocess
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from install_root import NotifySocket
 from mqtt_broker import (
     Broker,
     Recorder,
@@ -100,13 +102,14 @@ class Bridged:
         ]  # fmt: skip
         self.process: subprocess.Popen | None = None
         self.boots = 0
+        self.env = {k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"}
 
     def start(self) -> Bridged:
         """A boot; back once its session is online (its port opened before that)."""
         online = self.onlines()
         self.boots += 1
         with open(self.tmp_path / f"bridge-{self.boots}.log", "wb") as log:
-            self.process = subprocess.Popen(self.argv, stderr=log)
+            self.process = subprocess.Popen(self.argv, stderr=log, env=self.env)
         assert wait_for(lambda: self.onlines() > online, 20), self.log_text()
         return self
 
@@ -386,13 +389,25 @@ def test_the_cable_pulled_and_put_back_reading_resumes_by_itself(
     assert bridge.stop() == 0
 
 
-def test_sigterm_says_offline_and_exits_0(
+def test_systemd_hears_ready_and_the_watchdog_and_sigterm_says_offline_and_exits_0(
     tmp_path: Path, broker: Broker, bridges: list[Bridged]
 ) -> None:
-    bridge = bridge_on(bridges, tmp_path, broker, "bee-tek")
+    systemd = NotifySocket(tmp_path)
+    bridge = Bridged(tmp_path, broker, "bee-tek")
+    bridges.append(bridge)
+    bridge.env.update(NOTIFY_SOCKET=str(systemd.path), WATCHDOG_USEC="600000")
+    bridge.start()
     assert bridge.process is not None
+    ready = systemd.wait_for("READY=1", 10)
+    assert ready.pid == bridge.process.pid
+    pings = len([n for n in systemd.received if n.has("WATCHDOG=1")])
+    time.sleep(0.6)
+    systemd.drain()
+    assert len([n for n in systemd.received if n.has("WATCHDOG=1")]) > pings + 1
     bridge.process.send_signal(signal.SIGTERM)
     assert bridge.process.wait(10) == 0
+    systemd.wait_for("STOPPING=1", 5)
+    systemd.close()
 
     def last_status() -> bool:
         return [e for e in bridge.events() if isinstance(e, ControllerStatus)][-1].online
@@ -431,3 +446,39 @@ def test_configured_limits_signed_and_resyncs_answered(
     client.disconnect()
     assert wait_for(lambda: sum(isinstance(e, Snapshot) for e in bridge.events()) > before)
     assert [game.number for game in bridge.snapshot().games] == [1, 2]
+
+
+def test_a_device_absent_at_start_is_offline_until_it_appears(
+    tmp_path: Path, broker: Broker, bridges: list[Bridged]
+) -> None:
+    bridge = Bridged(tmp_path, broker, "bee-tek")
+    bridges.append(bridge)
+    bridge.device.unlink()
+    bridge.start()
+    assert wait_for(lambda: bridge.raised() == ["device"], 10), bridge.log_text()
+    bridge.device.symlink_to(bridge.pty.path)
+    assert wait_for(lambda: bridge.raised() == [], 10), bridge.log_text()
+    hands = steps(bee_tek(Dealer(decks=8, seed=2), seed=2, shoes=1))
+    bridge.write(b"".join(hand.data for hand in hands[:2]))
+    assert [coup.game.number for coup in bridge.until_coups(1)] == [1]
+
+
+def test_the_broker_away_loses_no_coup(
+    tmp_path: Path, broker: Broker, bridges: list[Bridged]
+) -> None:
+    hands = steps(bee_tek(Dealer(decks=8, seed=8), seed=8, habits=Habits(warning=0), shoes=1))
+    bridge = bridge_on(bridges, tmp_path, broker, "bee-tek")
+    bridge.write(b"".join(hand.data for hand in hands[:3]))
+    bridge.until_coups(2)
+    broker.stop()
+    bridge.write(b"".join(hand.data for hand in hands[3:6]))  # three coups while it is away
+    time.sleep(1.0)
+    broker.start()
+    assert bridge.recorder.connected.wait(10)
+
+    def numbers() -> list[int]:
+        return [game.number for game in bridge.snapshot().games]
+
+    assert wait_for(lambda: numbers() == [1, 2, 3, 4, 5], 30), bridge.log_text()
+    coups = bridge.until_coups(2)
+    assert len({coup.game.number for coup in coups}) == len(coups)  # never sent twice
