@@ -23,6 +23,7 @@ import pytest
 from install_root import NotifySocket
 from mqtt_broker import (
     Broker,
+    Display,
     Recorder,
     needs_mosquitto,
     publisher,
@@ -103,6 +104,8 @@ class Bridged:
         self.process: subprocess.Popen | None = None
         self.boots = 0
         self.env = {k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"}
+        self._events: list = []
+        self._read = 0
 
     def start(self) -> Bridged:
         """A boot; back once its session is online (its port opened before that)."""
@@ -119,14 +122,18 @@ class Bridged:
         )
 
     def events(self) -> list:
-        out = []
-        for message in list(self.recorder.messages):
+        """Everything published so far, decoded (each message once: the list only grows)."""
+        messages = list(self.recorder.messages)
+        for message in messages[self._read :]:
             try:
                 payload = bytes(message.payload)
-                out.append(parse_message(self.topics, message.topic, payload, key=self.key))
+                self._events.append(
+                    parse_message(self.topics, message.topic, payload, key=self.key)
+                )
             except ProtocolError:
                 continue
-        return out
+        self._read = len(messages)
+        return list(self._events)
 
     def health(self, condition: str) -> list[ShoeHealth]:
         return [e for e in self.events() if isinstance(e, ShoeHealth) and e.condition == condition]
@@ -259,8 +266,16 @@ def test_a_whole_bee_tek_shoe_dealt_by_the_tableau(
 ) -> None:
     hands = steps(bee_tek(Dealer(decks=8, seed=5), seed=5, habits=Habits(warning=0.1), shoes=1))
     bridge = bridge_on(bridges, tmp_path, broker, "bee-tek")
+    display = Display(broker.settings(), bridge.prefix).start()
     bridge.write(b"".join(hand.data for hand in hands))
     check_shoe(bridge, hands)
+    games = len(bridge.coups())
+    try:  # a board follows the bridge as it follows any controller: every game, in order
+        assert display.until(lambda: display.table.last_number == games)
+        assert [game.number for game in display.table.games] == list(range(1, games + 1))
+        assert display.table.shoe_id == bridge.coups()[0].shoe
+    finally:
+        display.stop()
     for coup in bridge.coups():  # dealt by the tableau: each card to its seat as it came
         deals = bridge.deals(coup.game.number)
         assert [(str(deal.seat), deal.card) for deal in deals] == list(

@@ -103,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
     from scoreboard.shoes import SuitOrder
 
     kind = Emulated(args.shoe)
+    if args.suits and kind is not Emulated.ANGEL_EYE:
+        raise UsageError("--suits numbers Angel Eye's card byte; a Bee-Tek names its suits")
     try:
         suits = SuitOrder(args.suits.upper()) if args.suits else None
     except ValueError as error:

@@ -31,7 +31,7 @@ from scoreboard.controller.open_hand import HandFile
 from scoreboard.controller.shoe_desk import DeskEvent, ShoeDesk
 from scoreboard.controller.shoe_line import LineDown, LineNews, LineUp
 from scoreboard.core.events import Burn, CoupReceived, NewShoe, ShoeHealth
-from scoreboard.core.table import FeedStatus, TableState, apply_event
+from scoreboard.core.table import TableState, apply_event
 from scoreboard.feeds.keypad_publish import KeypadPublisher, shoe_snapshot
 from scoreboard.journal import Journal
 
@@ -155,12 +155,6 @@ class Bridge:
         elif isinstance(event, NewShoe):
             log.info("bridge: new shoe %s (after %s)", event.shoe, event.previous)
         self.publisher.send(event, self.table, finished=finished)
-
-    def status(self) -> FeedStatus:
-        """LIVE while the broker takes what the bridge publishes and the shoe's line is up."""
-        if self.desk.raised.get("device") is not None:
-            return FeedStatus.OFFLINE
-        return self.publisher.status()
 
     def summary(self) -> str:
         """One line for ``systemctl status``."""
