@@ -130,6 +130,9 @@ class Bridge:
             self._record(event)
         elif isinstance(event, ShoeHealth):
             _log_health(event)
+            applied = apply_event(self.table, event)  # the table's rules decide what it keeps
+            if self.journal is not None:
+                self.journal.keep(event, self.table, applied)
             self.publisher.tell(event)
             if event.state != "seen":
                 self.publisher.conditions(tuple(self.desk.raised.values()))
