@@ -8,12 +8,15 @@ cached: dealing one is the same work for every file that asks.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from scoreboard.core.events import CoupReceived, Event, NewShoe
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer, ShoeEvent
-from scoreboard.core.table import TableState
+from scoreboard.core.table import TableState, apply_event
+from scoreboard.journal import Journal
 from scoreboard.protocol import Topics, wire
 
 
@@ -73,4 +76,14 @@ def table_with(games: list[Game], shoe: str = "dealt") -> TableState:
     table.new_shoe(shoe)
     for game in games:
         table.add_game(game)
+    return table
+
+
+def journaled_table(state: Path, events: Iterable[Event]) -> TableState:
+    """The table of a display restarted on ``state``, then ``events`` applied and journaled."""
+    table = TableState()
+    with Journal(state) as journal:
+        journal.replay(table)
+        for event in events:
+            journal.keep(event, table, apply_event(table, event))
     return table

@@ -6,6 +6,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
+from dealt import journaled_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -171,16 +172,6 @@ def _with_origin(event: Event, seq: int) -> Event:
     return replace(event, origin=Origin(1, seq))  # type: ignore[type-var]
 
 
-def _kept(state: Path, events: list[Event]) -> TableState:
-    """Apply ``events`` live, each journaled as a display does; returns the live table."""
-    table = TableState()
-    with Journal(state) as journal:
-        journal.replay(table)
-        for event in events:
-            journal.keep(event, table, apply_event(table, event))
-    return table
-
-
 def _replayed(state: Path) -> TableState:
     table = TableState()
     with Journal(state) as journal:
@@ -202,7 +193,7 @@ def test_a_journal_replay_rebuilds_the_same_amendments(tmp_path: Path) -> None:
         # a newer snapshot (it has every game the display knows) corrects game 5
         Snapshot("S1", tuple(Game(n, SHOWN.get(n, B)) for n in range(1, 21) if n != 17), (17,)),
     ]
-    live = _kept(tmp_path, events)
+    live = journaled_table(tmp_path, events)
     again = _replayed(tmp_path)
     assert len(live.amendments) == 4
     assert again.amendments == live.amendments
@@ -239,7 +230,7 @@ def test_any_run_of_voids_and_corrections_replays_to_the_same_amendments(
             events.append(Correct("S1", game, "misread"))
         else:
             events.append(Snapshot("S1", tuple(Game(n, coup) for n in range(1, number + 1))))
-    live = _kept(state, events)
+    live = journaled_table(state, events)
     again = _replayed(state)
     assert again.amendments == live.amendments
     assert [n for n in range(1, 7) if again.corrected(n)] == [

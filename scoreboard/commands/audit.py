@@ -5,10 +5,10 @@ Exit status 0 when the chain is intact, 1 naming the file and line of the first
 broken link (a file not on the chain is one), 2 when STATE_DIR is not a
 display's state dir.  The listing: the chain's tip (its last line's hash, for
 surveillance to keep off the box and give back as ``--expect-tip``), every shoe
-the files hold (games, voids, corrections, refused messages, alerts; a file not
-on the chain is marked so), the gaps the display wrote down (when it could not
-write, and why) and notes (a torn last line, files set aside).  ``--json``
-prints the same as one JSON object.
+the files hold (games, voids, corrections, refused messages, alerts, the
+shoe's health reports; a file not on the chain is marked so), the gaps the
+display wrote down (when it could not write, and why) and notes (a torn last
+line, files set aside).  ``--json`` prints the same as one JSON object.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 from scoreboard.cli import CommandError, UsageError
 from scoreboard.core.visible import escaped
 from scoreboard.journal.chain import ChainReport, Gap, NotAStateDir, verify
-from scoreboard.journal.contents import ShoeHeld, shoes_held
+from scoreboard.journal.contents import HealthLine, ShoeHeld, shoes_held
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -107,6 +107,7 @@ def as_text(report: ChainReport, shoes: list[ShoeHeld], state_dir: Path) -> str:
         out += [f"    game {c.game} {_verb(c.kind)}{_reason(c.reason)} (line {c.line})"
                 for c in shoe.changes]  # fmt: skip
         out += [f"    game {game}: a refused coup (line {line})" for game, line in shoe.refused]
+        out += [f"    shoe health: {_health_line(h)}" for h in shoe.health]
     gaps = [f"  {_gap_line(gap, state_dir)}" for gap in report.gaps]
     out += ["gaps:", *gaps] if gaps else ["gaps: none"]
     alerts = [alert for shoe in shoes for alert in shoe.alerts]
@@ -173,6 +174,12 @@ def _gap_line(gap: Gap, state_dir: Path) -> str:
     return text
 
 
+def _health_line(health: HealthLine) -> str:
+    """``error:2 raised: card not read (line 7)``: a shoe health report for staff."""
+    detail = f": {health.detail}" if health.detail else ""
+    return f"{health.condition} {health.state}{detail} (line {health.line})"
+
+
 def _alert_line(alert: dict[str, Any]) -> str:
     return f"shoe {alert.get('shoe')} game {alert.get('game')}: {alert.get('kind')}: " + str(
         alert.get("detail")
@@ -218,6 +225,10 @@ def as_json(report: ChainReport, shoes: list[ShoeHeld], state_dir: Path) -> dict
                 ],
                 "refused": [{"game": game, "line": line} for game, line in shoe.refused],
                 "alerts": list(shoe.alerts),
+                "health": [
+                    {"condition": h.condition, "state": h.state, "detail": h.detail, "line": h.line}
+                    for h in shoe.health
+                ],
                 "first_at": shoe.first_at,
                 "last_at": shoe.last_at,
             }

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from scoreboard.core.amendments import Amendment
 from scoreboard.core.integrity import IntegrityAlert
 
-__all__ = ["CHANGED", "STALE", "UNCHANGED", "Applied", "FeedStatus"]
+__all__ = ["CHANGED", "STALE", "TRANSIENT", "UNCHANGED", "Applied", "FeedStatus"]
 
 
 class FeedStatus(enum.Enum):
@@ -45,6 +45,8 @@ class Applied:
     (the journal archives the snapshot as that shoe's truth).  ``amendments``:
     the voids and corrections the event made (:mod:`scoreboard.core.amendments`);
     ``alerts``: the integrity alerts it raised (:mod:`scoreboard.core.integrity`).
+    ``transient``: the change lasts only until the coup (a card dealt face down):
+    the board redraws, the journal keeps no line of it.
     """
 
     changed: bool = False
@@ -55,6 +57,7 @@ class Applied:
     completed: str | None = None
     amendments: tuple[Amendment, ...] = ()
     alerts: tuple[IntegrityAlert, ...] = ()
+    transient: bool = False
 
     def __bool__(self) -> bool:
         raise TypeError("an Applied is not a truth value: ask .changed or .worth_keeping")
@@ -62,9 +65,11 @@ class Applied:
     @property
     def worth_keeping(self) -> bool:
         """True when the journal must record the event."""
-        return self.changed or self.retired > 0 or self.completed is not None
+        changed = self.changed and not self.transient
+        return changed or self.retired > 0 or self.completed is not None
 
 
 UNCHANGED = Applied()
 CHANGED = Applied(changed=True)
 STALE = Applied(stale=True)
+TRANSIENT = Applied(changed=True, transient=True)

@@ -117,7 +117,7 @@ RULES: dict[type, Rule] = {
     Correct: _on_correct,
     Snapshot: _on_snapshot,
     LimitsReceived: _on_limits,
-    # The shoe's own events (issue 23): the board takes them in without a change yet.
-    CardDealt: lambda _table, _event: None,
-    ShoeHealth: lambda _table, _event: None,
+    # The card-reading shoe's own events (issue 23): the hand face down, the shoe's health.
+    CardDealt: lambda table, event: table.deal(event),
+    ShoeHealth: lambda table, event: table.take_health(event),
 }

@@ -168,10 +168,13 @@ def shows(table: TableState, snapshot: Snapshot) -> bool:
 
 #: The rules of a v2 event already found newer than the position: the stream's
 #: order settles what v1 guessed, so coups and snapshots follow simpler rules, and
-#: a controller status (a birth or a will) moves the position only.
+#: a controller status (a birth or a will) moves the position and, online, says which
+#: of the shoe's conditions are raised (none when it does not say).
 ORDERED_RULES: dict[type, Rule] = {
     **RULES,
     CoupReceived: _dealt,
     Snapshot: _restated,
-    ControllerStatus: lambda _table, _event: None,
+    ControllerStatus: lambda table, event: (
+        table.restate_health(event.raised) if event.online else None
+    ),
 }

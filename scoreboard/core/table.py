@@ -33,10 +33,10 @@ from collections.abc import Iterable, Mapping
 
 from scoreboard.core import order
 from scoreboard.core.amendments import Amendment, AmendmentLog, amendment, dropped
-from scoreboard.core.applied import CHANGED, STALE, UNCHANGED, Applied, FeedStatus
+from scoreboard.core.applied import CHANGED, STALE, TRANSIENT, UNCHANGED, Applied, FeedStatus
 from scoreboard.core.cards import Card
 from scoreboard.core.event_rules import RULES, in_shoe
-from scoreboard.core.events import Event, Origin, Snapshot
+from scoreboard.core.events import CardDealt, Event, Origin, ShoeHealth, Snapshot
 from scoreboard.core.integrity import IntegrityAlert, ShoeIntegrity, valid_decks
 from scoreboard.core.limits import Limits, ScheduledLimits, limits_after
 from scoreboard.core.records import (
@@ -52,6 +52,7 @@ from scoreboard.core.records import (
 )
 from scoreboard.core.roads import GameOrderError, Roads
 from scoreboard.core.rules import Coup, Game
+from scoreboard.core.shoe_watch import Forming, ShoeWatch, settles
 from scoreboard.core.unfinished import UnfinishedShoe, completes
 from scoreboard.core.variants import VARIANTS, Variant
 
@@ -117,6 +118,10 @@ class TableState:
         self._archived: deque[str] = deque(maxlen=ARCHIVED_SHOES)
         self._amended = AmendmentLog()
         self._integrity = ShoeIntegrity("", decks)
+        #: The hand being dealt, face down (None: none); see :mod:`scoreboard.core.shoe_watch`.
+        self.forming: Forming | None = None
+        #: The card-reading shoe's health as its controller reported it.
+        self.shoe_watch = ShoeWatch()
 
     # -- reading -----------------------------------------------------------
     @property
@@ -197,6 +202,14 @@ class TableState:
     # -- changing ------------------------------------------------------------
     def apply(self, event: Event) -> Applied:
         """Apply one event the way protocol.md says (see :func:`apply_event`)."""
+        applied = self._apply(event)
+        forming = self.forming
+        if forming is not None and not applied.stale and settles(forming, event, self.shoe_id):
+            self.forming = None  # its coup shows the faces
+            self.version += 1
+        return applied
+
+    def _apply(self, event: Event) -> Applied:
         if isinstance(event, Snapshot) and completes(self.unfinished, event):
             self.unfinished = None
             return Applied(completed=event.shoe)
@@ -224,6 +237,36 @@ class TableState:
         if not applied.conflicts:
             order.advance(self, event, origin)
         return applied
+
+    # -- the card-reading shoe (issue 23) --
+    def deal(self, event: CardDealt) -> Applied | None:
+        """A card of the hand being dealt, face down; None for a game already on the board."""
+        record = self._records.get(event.game)
+        if event.shoe != self.shoe_id or (record is not None and record.recorded):
+            return None
+        forming = Forming.started(event) if self.forming is None else self.forming.dealt(event)
+        if forming == self.forming:
+            return None
+        self.forming = forming
+        self.version += 1
+        return TRANSIENT
+
+    def take_health(self, event: ShoeHealth) -> Applied:
+        """The shoe's health report: its mark, its counts (and the journal keeps it)."""
+        self.shoe_watch = self.shoe_watch.took(event)
+        self.version += 1
+        return CHANGED
+
+    def restate_health(self, raised: tuple[ShoeHealth, ...]) -> Applied | None:
+        """The conditions a controller status says are raised now (a display joining late)."""
+        watch = self.shoe_watch.restated(raised)
+        if watch == self.shoe_watch:
+            return None
+        self.shoe_watch = watch
+        self.version += 1
+        return CHANGED
+
+    # -- the end of the card-reading shoe's part --
 
     def new_shoe(self, shoe_id: str, decks: int | None = None) -> Applied:
         """Start a new shoe of ``decks`` (else the default): roads clear, the number advances."""

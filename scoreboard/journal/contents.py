@@ -4,7 +4,8 @@ Each file of the chain is one shoe's journal (an archive, or the live one), so
 its lines replayed into a fresh table give that shoe as the display showed it;
 the voids and corrections are read off what applying each event did, the
 refused messages are the journaled coups the table rejected (kept so a restart
-remembers them), and the alerts are the chain's ``alert`` lines.
+remembers them), and the alerts are the chain's ``alert`` lines.  The shoe's
+health reports (``shoe_health`` events) are listed as they came, for staff.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scoreboard.core.events import ShoeHealth
 from scoreboard.core.table import Applied, TableState, apply_event
 from scoreboard.journal.chain import Held
 from scoreboard.journal.records import ALERT_KIND, INFORMATIONAL
@@ -33,6 +35,16 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True)
+class HealthLine:
+    """A shoe health report the journal kept: a condition raised, cleared or seen."""
+
+    condition: str
+    state: str
+    detail: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class ShoeHeld:
     """One file of the chain replayed: the shoe it holds and what happened to it."""
 
@@ -47,6 +59,7 @@ class ShoeHeld:
     alerts: tuple[dict[str, Any], ...]
     first_at: float | None
     last_at: float | None
+    health: tuple[HealthLine, ...] = ()
 
 
 def shoes_held(held: Iterable[Held]) -> list[ShoeHeld]:
@@ -62,6 +75,7 @@ def _replayed(path: Path, lines: list[Held]) -> ShoeHeld:
     changes: list[Change] = []
     refused: list[tuple[int, int]] = []
     alerts: list[dict[str, Any]] = []
+    health: list[HealthLine] = []
     times = [
         float(h.line.record["at"])
         for h in lines
@@ -83,6 +97,8 @@ def _replayed(path: Path, lines: list[Held]) -> ShoeHeld:
             applied = apply_event(table, event)
         except (ValueError, KeyError, TypeError, ProtocolError):
             continue  # audit reports the chain; a line replay cannot read changes nothing
+        if isinstance(event, ShoeHealth):
+            health.append(HealthLine(event.condition, event.state, event.detail, line.number))
         refused += [(game, line.number) for game in applied.conflicts]
         changes += _changes(applied, line.number)
     return ShoeHeld(
@@ -96,6 +112,7 @@ def _replayed(path: Path, lines: list[Held]) -> ShoeHeld:
         alerts=tuple(alerts),
         first_at=min(times, default=None),
         last_at=max(times, default=None),
+        health=tuple(health),
     )
 
 
