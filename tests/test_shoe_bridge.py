@@ -344,6 +344,14 @@ def test_garbage_is_counted_never_a_crash_and_the_next_hand_still_comes(
     assert bridge.stop() == 0
 
 
+def audited(state: Path) -> str:
+    """``scoreboard audit`` of the bridge's state dir: it must find the chain whole."""
+    command = [sys.executable, "-m", "scoreboard", "audit", str(state)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
 def _rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -378,6 +386,7 @@ def test_killed_and_restarted_it_goes_on_with_the_same_shoe(
         assert same_hand(mine.game.coup, truth.game.coup)
     assert sum(isinstance(event, NewShoe) for event in bridge.events()) == 1
     assert wait_for(lambda: [game.number for game in bridge.snapshot().games] == [1, 2, 3, 4, 5])
+    audited(tmp_path / "state")  # a kill -9 left the journal's chain whole
 
 
 def test_the_cable_pulled_and_put_back_reading_resumes_by_itself(
@@ -402,6 +411,8 @@ def test_the_cable_pulled_and_put_back_reading_resumes_by_itself(
     coups = bridge.until_coups(4)
     assert [coup.game.number for coup in coups] == [1, 2, 3, 4]
     assert bridge.stop() == 0
+    audit = audited(tmp_path / "state")  # the device's going and coming is on the record
+    assert "device" in audit
 
 
 def test_systemd_hears_ready_and_the_watchdog_and_sigterm_says_offline_and_exits_0(
