@@ -149,7 +149,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "every coup with its cards, the shoe events, a retained snapshot after every "
             "coup, retained limits and the controller status (with a last will), each "
             "stamped with the connection's session and a sequence number (contract v2). "
-            "Answers cmd/resync for the current and the previous shoe."
+            "Answers cmd/resync for the current and the previous shoe, and applies the pit's "
+            "commands (cmd/pit: scoreboard pit), answering on cmd/pit/answer."
         ),
     )
     add_mqtt_arguments(parser)

@@ -1,7 +1,7 @@
 """The simulated shoe controller's dealing: timed dealer events out, resyncs answered.
 
 The :class:`Controller` publishes on the calling thread only; the link's
-events (a (re)connect, a resync request) are read by its
+events (a (re)connect, a resync request, a pit command) are read by its
 :class:`~scoreboard.controller.inbox.ControllerInbox` on that same thread.
 While the broker is unreachable it waits (a real shoe cannot deal into the
 void either) and on reconnect re-announces its status, the limits and the
@@ -20,6 +20,8 @@ from pathlib import Path
 
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller.inbox import ControllerInbox
+from scoreboard.controller.pit_counter import PitCounter
+from scoreboard.controller.pit_desk import after
 from scoreboard.controller.sessions import SessionStore, ShoeMark
 from scoreboard.controller.stream import SessionStream
 from scoreboard.core.limits import Limits
@@ -81,6 +83,11 @@ class Controller:
         self.games: list[Game] = []
         #: The last finished shoe, kept to answer a resync that names it.
         self.previous: Snapshot | None = None
+        #: The pit's commands (cmd/pit): voided games, and the dealer's game numbers
+        #: skipped by a new shoe the pit started in the middle of the dealer's.
+        self.pit = PitCounter()
+        self.voided: list[int] = []
+        self._skipped = 0
 
     @property
     def client_id(self) -> str:
@@ -135,7 +142,7 @@ class Controller:
     def snapshot(self) -> Snapshot | None:
         if self.shoe_id is None:
             return None
-        return Snapshot(self.shoe_id, tuple(self.games), (), utc_now())
+        return Snapshot(self.shoe_id, tuple(self.games), tuple(self.voided), utc_now())
 
     def _publish_snapshot(self) -> None:
         snapshot = self.snapshot()
@@ -199,6 +206,24 @@ class Controller:
             self.inbox.resync_due = False
             self._last_resync = now
             self._answer_resync()
+        self.pit.serve(self.inbox, self.snapshot, self._apply_pit, self.stream.answer)
+
+    def _apply_pit(self, event: Event) -> None:
+        """A pit command's event: this shoe changed, the event, then the fresh snapshot."""
+        if isinstance(event, LimitsReceived):
+            if event.effective_at is None:
+                self.limits = event.limits
+            self.publish(event, retain=True)
+            return
+        if isinstance(event, NewShoe):
+            self._skipped += len(self.games) + len(self.voided)
+            event = self._begin_shoe(event.shoe)
+        else:
+            shoe = after(self.snapshot(), (event,))
+            assert shoe is not None  # the desk voids and corrects only games of this shoe
+            self.games, self.voided = list(shoe.games), list(shoe.voided)
+        self.publish(event)
+        self._publish_shoe_snapshot()
 
     def wait(self, seconds: float) -> None:
         """Sleep for the pace, answering resyncs and reconnects meanwhile."""
@@ -243,25 +268,31 @@ class Controller:
     def _publish_shoe_event(self, event: ShoeEvent) -> None:
         """Publish one dealer event as protocol.md says (a snapshot after what changes it)."""
         if isinstance(event, CoupReceived):
-            self.games.append(event.game)
-            event = CoupReceived(event.shoe, event.game, utc_now())
+            game = Game(event.game.number - self._skipped, event.game.coup)
+            self.games.append(game)
+            event = CoupReceived(self.shoe_id or event.shoe, game, utc_now())
         elif isinstance(event, NewShoe):
+            self._skipped = 0
             event = self._begin_shoe(event.shoe, event.decks)
         elif isinstance(event, Shuffle | Burn | CutCard) and event.shoe is None:
             event = dataclasses.replace(event, shoe=self.shoe_id)
         self.publish(event)
         if isinstance(event, CoupReceived | NewShoe):
-            if self.shoe_id is not None:
-                self.sessions.remember_shoe(self.shoe_id, len(self.games))
-            self._publish_snapshot()
+            self._publish_shoe_snapshot()
+
+    def _publish_shoe_snapshot(self) -> None:
+        """Remember how far the shoe went (across restarts), then publish its snapshot."""
+        if self.shoe_id is not None:
+            self.sessions.remember_shoe(self.shoe_id, len(self.games) + len(self.voided))
+        self._publish_snapshot()
 
     def _begin_shoe(self, shoe: str, decks: int | None = None) -> NewShoe:
         """The new shoe's event (with its decks), naming the one before it (kept for resyncs)."""
         before = self.sessions.last_shoe
         if self.shoe_id is not None:
-            self.previous = Snapshot(self.shoe_id, tuple(self.games))
-            before = ShoeMark(self.shoe_id, len(self.games))
-        self.shoe_id, self.games = shoe, []
+            self.previous = Snapshot(self.shoe_id, tuple(self.games), tuple(self.voided))
+            before = ShoeMark(self.shoe_id, len(self.games) + len(self.voided))
+        self.shoe_id, self.games, self.voided = shoe, [], []
         log.info("controller: shoe %s", shoe)
         if before is None:
             return NewShoe(shoe, decks=decks)  # the very first shoe of a controller with no history

@@ -10,6 +10,8 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from scoreboard.controller.pit_desk import Ruling, refused
+from scoreboard.core.pit import PitCommand
 from scoreboard.link import (
     Connected,
     Disconnected,
@@ -20,8 +22,14 @@ from scoreboard.link import (
     Unreachable,
 )
 from scoreboard.protocol import ProtocolError, ResyncRequest, Topics, parse_message
+from scoreboard.protocol.messages import parse_pit
+from scoreboard.protocol.pit import command_id_of
 
 log = logging.getLogger("scoreboard.controller")  # one name in the logs for the whole controller
+
+#: Pit commands held for the controller's pit counter at most: beyond, dropped unanswered
+#: (a controller that serves none, or a flood), so memory stays bounded.
+MAX_PIT_HEARD = 64
 
 
 @dataclass(slots=True)
@@ -71,6 +79,9 @@ class ControllerInbox:
         self.shoes_asked: set[str] = set()
         #: ``broker: why`` of the last connection attempt that failed (for the waiting log line).
         self.last_failure: str | None = None
+        #: Pit commands heard on ``cmd/pit`` (and refusals of those that could not be read),
+        #: for the controller's :class:`~scoreboard.controller.pit_counter.PitCounter`.
+        self.pit_heard: list[PitCommand | Ruling] = []
 
     def take(self, events: Iterable[LinkEvent], *, stopping: bool = False) -> None:
         """Read a batch of link events (``stopping``: a disconnect is expected, say nothing)."""
@@ -102,6 +113,9 @@ class ControllerInbox:
         self._log(batch)
 
     def _read(self, message: Message, batch: _Batch) -> None:
+        if message.topic == self.topics.pit:
+            self._read_pit(message, batch)
+            return
         try:
             event = parse_message(self.topics, message.topic, message.payload, key=self.hmac_key)
         except ProtocolError as error:
@@ -117,6 +131,23 @@ class ControllerInbox:
             self.resync_due = True
             if event.shoe is not None:
                 self.shoes_asked.add(event.shoe)
+
+    def _read_pit(self, message: Message, batch: _Batch) -> None:
+        """A pit command; one that cannot be trusted or read is refused by its id, if it has one."""
+        if len(self.pit_heard) >= MAX_PIT_HEARD:
+            batch.ignored.append(f"pit command: {MAX_PIT_HEARD} already wait for an answer")
+            return
+        try:
+            command = parse_pit(self.topics, message.topic, message.payload, key=self.hmac_key)
+        except ProtocolError as error:
+            command_id = command_id_of(message.payload)
+            if command_id is None:
+                batch.ignored.append(f"pit command without a readable id: {error}")
+            else:
+                self.pit_heard.append(refused(command_id, f"{error.reason}: {error}"))
+            return
+        if isinstance(command, PitCommand):
+            self.pit_heard.append(command)
 
     @staticmethod
     def _log(batch: _Batch) -> None:

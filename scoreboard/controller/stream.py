@@ -17,8 +17,10 @@ from typing import Any
 
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller.sessions import SessionStore
+from scoreboard.core.pit import PitAnswer
 from scoreboard.link import Delivery, Link, Publish
 from scoreboard.protocol import WILL_SEQ, ControllerStatus, Event, Origin, Snapshot, wire
+from scoreboard.protocol.messages import pit_wire
 
 
 class SessionStream:
@@ -58,7 +60,7 @@ class SessionStream:
         return Link(
             self.endpoint,
             client_id=self.client_id,
-            subscriptions=(self.topics.resync,),
+            subscriptions=(self.topics.resync, self.topics.pit),
             will=self._message(will, retain=True),
         )
 
@@ -94,6 +96,12 @@ class SessionStream:
             self._pending.append(info)
             if len(self._pending) > 256:
                 self._pending = [item for item in self._pending if not item.is_published()]
+
+    def answer(self, answer: PitAnswer) -> None:
+        """Answer a pit command on ``cmd/pit/answer`` (QoS 1, not retained, not stamped)."""
+        topic, payload = pit_wire(self.topics, answer, self.endpoint.hmac_key)
+        with self._lock:
+            self._pending.append(self.link.publish(Publish(topic, payload, qos=1)))
 
     def flush(self, timeout: float) -> bool:
         """Wait until everything published so far has been acknowledged by the broker."""

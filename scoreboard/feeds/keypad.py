@@ -9,7 +9,9 @@ of the one vocabulary: a results-only coup (``result_coup`` with the pairs,
 natural and banker 6 pressed before the result key), a void of the last game,
 a new shoe.  Each is applied with ``apply_event`` and journaled like any
 feed's; with a broker configured it is also published as the table's
-controller (:mod:`scoreboard.feeds.keypad_publish`).
+controller (:mod:`scoreboard.feeds.keypad_publish`), which also takes the pit's
+commands (``scoreboard pit``: void or correct any game of the shoe, a new shoe,
+limits), applied here like keyed entries.
 
 :meth:`KeypadFeed.prompt` is the line the board shows the dealer: a question
 waiting for its confirmation ("Void game 17? Press - again or hold it"), a
@@ -19,6 +21,7 @@ modifiers pressed so far ("Banker pair + Natural +").
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections import deque
@@ -165,6 +168,7 @@ class KeypadFeed:
             if not self._started:
                 self.publisher.start(self._wake, table)
             self.publisher.service(table, now)
+            self.publisher.serve_pit(table, lambda event: self._pit(event, table))
         self._started = True
         while self._strokes:
             self._take(self.debounce.stroke(self._strokes.popleft()), table)
@@ -298,6 +302,14 @@ class KeypadFeed:
         event = NewShoe(new_shoe_id(table, self.wall_clock()), previous, count, decks=self.decks)
         self._apply(event, table, finished=finished)
         log.info("keypad: new shoe %s (after %s, %s games)", event.shoe, previous, count)
+
+    def _pit(self, event: Event, table: TableState) -> None:
+        """An event of a pit command (void, correct, new shoe, limits), taken as a keyed one."""
+        if isinstance(event, NewShoe):
+            finished = shoe_snapshot(table)
+            self._apply(dataclasses.replace(event, decks=self.decks), table, finished=finished)
+        else:
+            self._apply(event, table)
 
     def _apply(self, event: Event, table: TableState, *, finished: Snapshot | None = None) -> None:
         applied = apply_event(table, event)

@@ -27,6 +27,7 @@ from pathlib import Path
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import RESYNC_MIN_INTERVAL, ControllerInbox, SessionStore, SessionStream
 from scoreboard.controller.dealing import utc_now
+from scoreboard.controller.pit_counter import PitCounter
 from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, ShoeHealth, Snapshot
 from scoreboard.core.table import FeedStatus, TableState
 
@@ -83,6 +84,8 @@ class KeypadPublisher:
         self.previous: Snapshot | None = None
         #: A card-reading shoe's conditions raised now, carried by the retained status.
         self.raised: tuple[ShoeHealth, ...] = ()
+        #: The pit's commands (cmd/pit), ruled on against the keypad's own table.
+        self.pit = PitCounter(wall_clock=wall_clock)
 
     def start(self, wake: Callable[[], None], table: TableState) -> None:
         """Connect in the background with a session newer than the one ``table`` followed."""
@@ -132,6 +135,13 @@ class KeypadPublisher:
             self._last_resync = now
             self._answer_resync(table)
 
+    def serve_pit(self, table: TableState, apply: Callable[[Event], None]) -> None:
+        """Rule on the pit's commands against ``table``; ``apply`` takes each event (the feed
+        applies, journals and publishes it as a keyed entry), then the answer goes out."""
+        stream = self.stream
+        if stream is not None:
+            self.pit.serve(self.inbox, lambda: shoe_snapshot(table), apply, stream.answer)
+
     def _announce(self, table: TableState) -> None:
         """A new session's birth, the table's limits and its shoe, all retained."""
         self._publish(ControllerStatus(True, raised=self.raised), retain=True)
@@ -154,7 +164,7 @@ class KeypadPublisher:
         if not self.inbox.connected:
             log.debug("%s: broker away; the next connect's snapshot carries %s", self.name, event)
             return
-        self._publish(event)
+        self._publish(event, retain=isinstance(event, LimitsReceived))
         self._publish_snapshot(table)
 
     def tell(self, event: Event) -> None:

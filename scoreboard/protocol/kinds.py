@@ -22,6 +22,9 @@ class Kind(enum.StrEnum):
     LIMITS = "limits"
     CONTROLLER_STATUS = "controller_status"
     RESYNC = "resync"
+    # Pit commands: read by the table's controller, answered by it; no board reads them.
+    PIT = "pit"
+    PIT_ANSWER = "pit_answer"
 
     @property
     def suffix(self) -> str:
@@ -35,3 +38,4 @@ class Kind(enum.StrEnum):
 
 
 _SUFFIXES = {Kind.CONTROLLER_STATUS: "controller/status", Kind.RESYNC: "cmd/resync"}
+_SUFFIXES |= {Kind.PIT: "cmd/pit", Kind.PIT_ANSWER: "cmd/pit/answer"}

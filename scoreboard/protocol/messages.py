@@ -44,9 +44,10 @@ from scoreboard.core.events import (
     Snapshot,
     Void,
 )
+from scoreboard.core.pit import PitAnswer, PitCommand
 from scoreboard.protocol import decoding as read
 from scoreboard.protocol import encoding as write
-from scoreboard.protocol import shoe_events
+from scoreboard.protocol import pit, shoe_events
 from scoreboard.protocol.contract import VERSION, WILL_SEQ
 from scoreboard.protocol.errors import SchemaError, UnknownTopicError
 from scoreboard.protocol.fields import _origin, _string, _version
@@ -106,6 +107,19 @@ MESSAGES: tuple[MessageType, ...] = (
         Kind.RESYNC, None, ResyncRequest, read.decode_resync, write.encode_resync, stamped=False
     ),
 )  # fmt: skip
+
+#: Pit commands and answers: messages between the pit and the controller, never table
+#: events (:func:`parse_dict` refuses them; :func:`parse_pit` reads them).
+PIT_MESSAGES: tuple[MessageType, ...] = (
+    MessageType(
+        Kind.PIT, None, PitCommand, pit.decode_pit_command, pit.encode_pit_command, stamped=False
+    ),
+    MessageType(
+        Kind.PIT_ANSWER, None, PitAnswer, pit.decode_pit_answer, pit.encode_pit_answer,
+        stamped=False,
+    ),
+)  # fmt: skip
+_PIT_BY_KIND = {message.kind: message for message in PIT_MESSAGES}
 
 _BY_EVENT = {message.event: message for message in MESSAGES}
 _BY_TAG = {(message.kind, message.tag): message for message in MESSAGES}
@@ -172,6 +186,8 @@ def parse_dict(kind: Kind | str, data: Mapping[str, Any], where: str) -> Event:
         tag = _string(data, "type", where, limit=32)
         where = f"{where} ({tag})"
     message = _BY_TAG.get((kind, tag))
+    if kind in _PIT_BY_KIND:
+        raise UnknownTopicError(where, "a pit command or answer, not a table event")
     if message is None:
         raise SchemaError(where, f"key type: unknown event type {tag!r}")
     event: Event = message.decode(data, where)
@@ -197,3 +213,36 @@ def parse_message(topics: Topics, topic: str, payload: bytes, *, key: bytes | No
         if text in (b"online", b"offline"):
             return ControllerStatus(online=text == b"online")
     return parse_dict(kind, read.decode(topic, payload, key), topic)
+
+
+PitMessage = PitCommand | PitAnswer
+
+
+def pit_wire(topics: Topics, message: PitMessage, key: bytes | None = None) -> tuple[str, bytes]:
+    """``(topic, payload)`` of a pit command (``cmd/pit``) or answer (``cmd/pit/answer``),
+    canonical JSON signed with ``key`` over the topic, as every v2 payload.
+
+    >>> from scoreboard.core.pit import PitAnswer
+    >>> pit_wire(Topics("doc/v2/T1"), PitAnswer("c-1", False, "no game 40"))
+    ('doc/v2/T1/cmd/pit/answer', b'{"applied":false,"detail":"no game 40","id":"c-1","v":2}')
+    """
+    kind = Kind.PIT if isinstance(message, PitCommand) else Kind.PIT_ANSWER
+    topic = topics.by_kind[kind]
+    data = {"v": VERSION, **_PIT_BY_KIND[kind].encode(message)}
+    return topic, encode_payload(data, key, topic)
+
+
+def parse_pit(
+    topics: Topics, topic: str, payload: bytes, *, key: bytes | None = None
+) -> PitMessage:
+    """A pit command or answer, checked (size, JSON, ``key``'s signature, every field),
+    else :class:`ProtocolError`."""
+    kind = topics.kind_of(topic)
+    message = None if kind is None else _PIT_BY_KIND.get(kind)
+    if message is None:
+        raise UnknownTopicError(topic, "not a pit topic of this table")
+    data = read.decode(topic, payload, key)
+    if _version(data, topic) != VERSION:
+        raise SchemaError(topic, f"key v: pit messages are protocol v{VERSION} only")
+    parsed: PitMessage = message.decode(data, topic)
+    return parsed

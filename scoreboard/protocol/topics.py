@@ -50,6 +50,8 @@ class Topics:
         self.limits = self.by_kind[Kind.LIMITS]
         self.controller_status = self.by_kind[Kind.CONTROLLER_STATUS]
         self.resync = self.by_kind[Kind.RESYNC]
+        self.pit = self.by_kind[Kind.PIT]
+        self.pit_answer = self.by_kind[Kind.PIT_ANSWER]
 
     @property
     def version(self) -> int:
