@@ -489,13 +489,21 @@ def test_a_device_absent_at_start_is_offline_until_it_appears(
     assert [coup.game.number for coup in bridge.until_coups(1)] == [1]
 
 
+def dealt_into(
+    bridges: list[Bridged], tmp_path: Path, broker: Broker, *, seed: int, count: int
+) -> tuple[Bridged, list[Hand]]:
+    """A Bee-Tek bridge that published the opening and ``count`` hands of a seeded shoe."""
+    hands = steps(bee_tek(Dealer(decks=8, seed=seed), seed=seed, habits=Habits(warning=0), shoes=1))
+    bridge = bridge_on(bridges, tmp_path, broker, "bee-tek")
+    bridge.write(b"".join(hand.data for hand in hands[: count + 1]))
+    bridge.until_coups(count)
+    return bridge, hands
+
+
 def test_the_broker_away_loses_no_coup(
     tmp_path: Path, broker: Broker, bridges: list[Bridged]
 ) -> None:
-    hands = steps(bee_tek(Dealer(decks=8, seed=8), seed=8, habits=Habits(warning=0), shoes=1))
-    bridge = bridge_on(bridges, tmp_path, broker, "bee-tek")
-    bridge.write(b"".join(hand.data for hand in hands[:3]))
-    bridge.until_coups(2)
+    bridge, hands = dealt_into(bridges, tmp_path, broker, seed=8, count=2)
     broker.stop()
     bridge.write(b"".join(hand.data for hand in hands[3:6]))  # three coups while it is away
     time.sleep(1.0)
@@ -508,3 +516,36 @@ def test_the_broker_away_loses_no_coup(
     assert wait_for(lambda: numbers() == [1, 2, 3, 4, 5], 30), bridge.log_text()
     coups = bridge.until_coups(2)
     assert len({coup.game.number for coup in coups}) == len(coups)  # never sent twice
+
+
+def pit(broker: Broker, prefix: str, *argv: str) -> subprocess.CompletedProcess:
+    """``scoreboard pit ...`` as the pit's own process."""
+    action, *rest = argv
+    command = [
+        sys.executable, "-m", "scoreboard", "pit", action, "--mqtt", broker.address,
+        "--prefix", prefix, "--by", "tester", *rest,
+    ]  # fmt: skip
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_the_pit_voids_and_starts_a_shoe_the_bridge_keeps_across_a_restart(
+    tmp_path: Path, broker: Broker, bridges: list[Bridged]
+) -> None:
+    bridge, hands = dealt_into(bridges, tmp_path, broker, seed=9, count=3)
+    shoe = bridge.coups()[0].shoe
+    void = pit(broker, bridge.prefix, "void", "--game", "2", "--reason", "misdeal")
+    assert void.returncode == 0 and f"game 2 of shoe {shoe} voided" in void.stdout, void.stderr
+    assert wait_for(lambda: bridge.snapshot().voided == (2,))
+    again = pit(broker, bridge.prefix, "void", "--game", "2", "--reason", "again")
+    assert again.returncode == 1 and "already voided" in again.stderr
+    new = pit(broker, bridge.prefix, "new-shoe", "--shoe", "PIT-2")
+    assert new.returncode == 0, new.stderr
+    bridge.write(hands[4].data)
+    (coup,) = bridge.until_coups(4)[3:]
+    assert (coup.shoe, coup.game.number) == ("PIT-2", 1)
+    bridge.kill()
+    bridge.start()
+    bridge.write(hands[5].data)
+    (coup,) = bridge.until_coups(5)[4:]
+    assert (coup.shoe, coup.game.number) == ("PIT-2", 2)
+    assert "void" in audited(tmp_path / "state")

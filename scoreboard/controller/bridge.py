@@ -16,11 +16,14 @@ change, so a display that joins late shows SHOE OFFLINE too.
 The broker side is the keypad's publisher
 (:class:`~scoreboard.feeds.keypad_publish.KeypadPublisher`): sessions and seq,
 the will, the retained status, limits (only configured ones) and snapshot,
-answers to ``cmd/resync``, signatures when the table has a key.
+answers to ``cmd/resync``, signatures when the table has a key, and the
+pit's commands (``cmd/pit``: void, correct, new shoe, limits) ruled on against
+the bridge's table, applied, journaled and published like the shoe's own events.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -30,7 +33,7 @@ from scoreboard.controller.dealing import utc_now
 from scoreboard.controller.open_hand import HandFile
 from scoreboard.controller.shoe_desk import DeskEvent, ShoeDesk
 from scoreboard.controller.shoe_line import LineDown, LineNews, LineUp
-from scoreboard.core.events import Burn, CoupReceived, NewShoe, ShoeHealth
+from scoreboard.core.events import Burn, CoupReceived, Event, NewShoe, ShoeHealth
 from scoreboard.core.table import TableState, apply_event
 from scoreboard.feeds.keypad_publish import KeypadPublisher, shoe_snapshot
 from scoreboard.journal import Journal
@@ -98,6 +101,7 @@ class Bridge:
         for item in self.line.read():
             self.take(item)
         self.publisher.service(self.table, self.clock())
+        self.publisher.serve_pit(self.table, self._pit)
         if self.journal is not None:
             self.journal.heal()
 
@@ -140,7 +144,18 @@ class Bridge:
             log.debug("bridge: game %d %s dealt", event.game, event.seat)
             self.publisher.tell(event)
 
-    def _record(self, event: NewShoe | Burn | CoupReceived) -> None:
+    def _pit(self, event: Event) -> None:
+        """A pit command's event (void, correct, new shoe, limits), taken like the shoe's own.
+
+        A new shoe the pit starts is the one the shoe's next hands belong to, until
+        the shoe itself starts another (its face-up card and burn).
+        """
+        if isinstance(event, NewShoe):
+            event = dataclasses.replace(event, decks=self.desk.book.decks)
+            self.desk.follow(event.shoe)
+        self._record(event)
+
+    def _record(self, event: Event) -> None:
         finished = shoe_snapshot(self.table) if isinstance(event, NewShoe) else None
         if isinstance(event, CoupReceived):
             event = CoupReceived(event.shoe, event.game, utc_now())

@@ -120,6 +120,10 @@ class ShoeDesk:
         self.hands.cards = list(cards)
         return True
 
+    def follow(self, shoe: str) -> None:
+        """The pit started shoe ``shoe``: the next hands are its games, from 1."""
+        self.book.shoe, self.book.games = shoe, 0
+
     def feed(self, data: bytes, now: float) -> list[DeskEvent]:
         """The events ``data`` completes, in order (``now``: a monotonic time, for the pacing)."""
         news = self._hear(data)
