@@ -31,6 +31,7 @@ from mqtt_broker import (
     unique_prefix,
     wait_for,
 )
+from shoes_md import SESSION_WIRE
 
 from scoreboard.controller.emulated_shoe import BAUDS, PseudoTerminal
 from scoreboard.core.cards import Card, parse_cards
@@ -255,6 +256,9 @@ def test_a_whole_angel_eye_shoe_with_over_draws_both_ways_and_power_cuts(
         deals = bridge.deals(coup.game.number)
         assert len(deals) >= len(coup.game.coup.player) + len(coup.game.coup.banker)
         assert all(deal.card is None for deal in deals)
+    errors = bridge.health("error:2")  # each over-draw raised and cleared its error
+    assert errors and errors[0].state == "raised" and errors[-1].state == "cleared"
+    assert errors[0].detail == "over-draw" and bridge.raised() == []
     extra = bridge.health("extra_card")
     assert {each.state for each in extra} == {"raised", "cleared"}
     assert {each.detail for each in extra if each.state == "cleared"} == {"used", "discarded"}
@@ -549,3 +553,19 @@ def test_the_pit_voids_and_starts_a_shoe_the_bridge_keeps_across_a_restart(
     (coup,) = bridge.until_coups(5)[4:]
     assert (coup.shoe, coup.game.number) == ("PIT-2", 2)
     assert "void" in audited(tmp_path / "state")
+
+
+def test_the_session_of_shoes_md_byte_for_byte(
+    tmp_path: Path, broker: Broker, bridges: list[Bridged]
+) -> None:
+    bridge = bridge_on(bridges, tmp_path, broker, "angel-eye")
+    bridge.write(SESSION_WIRE)
+    (coup,) = bridge.until_coups(1)
+    assert coup.game.number == 1 and coup.game.coup.winner is Winner.BANKER
+    assert coup.game.coup.player == tuple(parse_cards(["4C", "AH", "5S"]))
+    assert coup.game.coup.banker == tuple(parse_cards(["7S", "7D", "4C"]))
+    assert coup.game.coup.banker_pair and not coup.game.coup.player_pair
+    (burn,) = [event for event in bridge.events() if isinstance(event, Burn)]
+    assert burn.cards == tuple(parse_cards(["3C", "9S", "KD", "4H"]))
+    assert [deal.seat for deal in bridge.deals(1)] == list(seats_of(coup.game.coup))
+    assert [each.state for each in bridge.health("powered_on")] == ["seen"]

@@ -50,6 +50,13 @@ def test_an_error_is_raised_and_cleared_once_each() -> None:
     assert shoe.raised == {}
 
 
+def test_an_error_the_shoe_never_clears_is_seen_never_left_raised() -> None:
+    wire, shoe = Transmitter(), desk()
+    told = shoe.feed(wire.send(PowerOn(), ErrorRaised(7, bit6=True)), 0)
+    assert health(told) == [("powered_on", "seen"), ("error:7", "seen")]
+    assert shoe.raised == {}
+
+
 def test_a_bee_tek_alarm_is_seen_never_left_raised() -> None:
     shoe = desk(Emulated.BEE_TEK)
     assert health(shoe.feed(b"[GameAlarm]<Alarm:E3 Card Not Read>\r\n", 0)) == [

@@ -150,7 +150,7 @@ class ShoeDesk:
     def _alarm(self, alarm: ShoeAlarm) -> list[DeskEvent]:
         code = alarm.code if _CODE.fullmatch(alarm.code) else "alarm"
         condition = f"error:{code}"
-        if self.kind is Emulated.BEE_TEK:  # Bee-Tek never clears: each alarm is seen once
+        if self.kind is Emulated.BEE_TEK or alarm.once:  # never cleared: each one seen once
             return [self._health(condition, "seen", alarm.meaning)]
         state = "raised" if alarm.raised else "cleared"
         return self._lasting(self._health(condition, state, alarm.meaning))
