@@ -51,7 +51,7 @@ from scoreboard.core.seats import DEAL_ORDER, Seat, Side, seats_of
 from scoreboard.core.shoe import Dealer
 from scoreboard.protocol import ProtocolError, Topics, parse_message, wire
 from scoreboard.shoes.angel_eye import Drawn, Identity, Position, PowerOn, Result
-from scoreboard.shoes.angel_eye_writer import Transmitter
+from scoreboard.shoes.angel_eye_writer import Transmitter, frame
 from scoreboard.shoes.emulate import Chunk, Habits, angel_eye, bee_tek
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
@@ -333,6 +333,12 @@ def test_garbage_is_counted_never_a_crash_and_the_next_hand_still_comes(
     bridge = bridge_on(bridges, tmp_path, broker, "angel-eye")
     assert bridge.process is not None
     rss = _rss_kib(bridge.process.pid)
+    bad_bcc = frame(4, "P")[:-1] + b"0"
+    bridge.write(bad_bcc * 3 + frame(5, "L", b"\x81") * 3)
+    assert wait_for(lambda: bridge.health("unknown_message"))
+    (bcc,) = bridge.health("bad_bytes")
+    assert bcc.detail.startswith("BCC mismatch") and "05 34 50 03" in bcc.detail
+    assert "'L': 81" in bridge.health("unknown_message")[0].detail
     noise = random.Random(3).randbytes(10 * 2**20)
     bridge.write(opening(wire) + noise)
     draws, reveal = dealt(
