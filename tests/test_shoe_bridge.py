@@ -91,7 +91,7 @@ class Bridged:
         key: bytes | None = None,
     ) -> None:
         self.tmp_path, self.shoe, self.key = tmp_path, shoe, key
-        self.pty = PseudoTerminal(BAUDS[shoe])
+        self.pty: PseudoTerminal | None = PseudoTerminal(BAUDS[shoe])
         self.device = tmp_path / "shoe"
         self.device.symlink_to(self.pty.path)
         self.prefix = unique_prefix()
@@ -158,6 +158,7 @@ class Bridged:
 
     def write(self, data: bytes) -> None:
         """All of ``data`` into the line, as fast as the reader takes it."""
+        assert self.pty is not None
         while data:
             written = self.pty.write(data)
             data = data[written:]
@@ -167,6 +168,18 @@ class Bridged:
     def until_coups(self, count: int, timeout: float = 20) -> list[CoupReceived]:
         assert wait_for(lambda: len(self.coups()) >= count, timeout), self.log_text()
         return self.coups()
+
+    def pull(self) -> None:
+        """The cable pulled: the line's pty closed, the device's name gone."""
+        if self.pty is not None:
+            self.pty.close()
+            self.pty = None
+        self.device.unlink()
+
+    def plug(self) -> None:
+        """A new line at the same name, as a USB adapter plugged back."""
+        self.pty = PseudoTerminal(BAUDS[self.shoe])
+        self.device.symlink_to(self.pty.path)
 
     def kill(self) -> None:
         assert self.process is not None
@@ -183,7 +196,8 @@ class Bridged:
                 self.process.kill()
                 self.process.wait()
         self.recorder.stop()
-        self.pty.close()
+        if self.pty is not None:
+            self.pty.close()
         return code
 
 
@@ -407,14 +421,12 @@ def test_the_cable_pulled_and_put_back_reading_resumes_by_itself(
     bridge = bridge_on(bridges, tmp_path, broker, "angel-eye")
     bridge.write(b"".join(hand.data for hand in hands[:3]))
     bridge.until_coups(2)
-    bridge.pty.close()
-    bridge.device.unlink()
+    bridge.pull()
     assert wait_for(lambda: bridge.raised() == ["device"], 10), bridge.log_text()
     (down,) = bridge.health("device")
     assert down.state == "raised" and str(bridge.device) in down.detail
     time.sleep(1.0)  # a few reopening attempts fail meanwhile
-    bridge.pty = PseudoTerminal(BAUDS["angel-eye"])
-    bridge.device.symlink_to(bridge.pty.path)
+    bridge.plug()
     assert wait_for(lambda: bridge.raised() == [], 10), bridge.log_text()
     assert [each.state for each in bridge.health("device")] == ["raised", "cleared"]
     bridge.write(b"".join(hand.data for hand in hands[3:5]))
@@ -440,6 +452,14 @@ def test_systemd_hears_ready_and_the_watchdog_and_sigterm_says_offline_and_exits
     time.sleep(0.6)
     systemd.drain()
     assert len([n for n in systemd.received if n.has("WATCHDOG=1")]) > pings + 1
+    bridge.pull()
+
+    def offline_said() -> bool:  # systemctl status says the shoe is gone
+        systemd.drain()
+        fields = [field for note in systemd.received for field in note.fields]
+        return any(field.startswith("STATUS=SHOE OFFLINE") for field in fields)
+
+    assert wait_for(offline_said, 10)
     bridge.process.send_signal(signal.SIGTERM)
     assert bridge.process.wait(10) == 0
     systemd.wait_for("STOPPING=1", 5)
@@ -489,10 +509,10 @@ def test_a_device_absent_at_start_is_offline_until_it_appears(
 ) -> None:
     bridge = Bridged(tmp_path, broker, "bee-tek")
     bridges.append(bridge)
-    bridge.device.unlink()
+    bridge.pull()
     bridge.start()
     assert wait_for(lambda: bridge.raised() == ["device"], 10), bridge.log_text()
-    bridge.device.symlink_to(bridge.pty.path)
+    bridge.plug()
     assert wait_for(lambda: bridge.raised() == [], 10), bridge.log_text()
     hands = steps(bee_tek(Dealer(decks=8, seed=2), seed=2, shoes=1))
     bridge.write(b"".join(hand.data for hand in hands[:2]))

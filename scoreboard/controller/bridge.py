@@ -185,6 +185,8 @@ class Bridge:
         ]
         if tally.bad_runs or tally.unknown:
             parts.append(f"{tally.bad_bytes} bad bytes, {tally.unknown} unknown messages")
+        if self.journal is not None and not self.journal.health.ok:
+            parts.append("JOURNAL FAILING")
         return ", ".join(parts)
 
 
