@@ -383,32 +383,39 @@ def _rss_kib(pid: int) -> int:
     raise AssertionError("no VmRSS")
 
 
-@pytest.mark.parametrize("mid_hand", [False, True], ids=["between-hands", "mid-hand"])
+@pytest.mark.parametrize("cut", ["between-hands", "mid-hand", "mid-burn"])
 @pytest.mark.parametrize("shoe", ["angel-eye", "bee-tek"])
 def test_killed_and_restarted_it_goes_on_with_the_same_shoe(
-    tmp_path: Path, broker: Broker, bridges: list[Bridged], shoe: str, mid_hand: bool
+    tmp_path: Path, broker: Broker, bridges: list[Bridged], shoe: str, cut: str
 ) -> None:
     deal = angel_eye if shoe == "angel-eye" else bee_tek
     habits = Habits(overdraw_kept=0, overdraw_discarded=0, noise=b"", warning=0)
     hands = steps(deal(Dealer(decks=8, seed=21), seed=21, habits=habits, shoes=1))
     bridge = bridge_on(bridges, tmp_path, broker, shoe)
-    bridge.write(b"".join(hand.data for hand in hands[:4]))  # the opening and three hands
-    bridge.until_coups(3)
-    fourth = hands[4]
-    if mid_hand:
-        assert fourth.draws
-        bridge.write(fourth.draws)
+    cut_in = hands[0] if cut == "mid-burn" else hands[4]  # the opening, or the fourth hand
+    before = hands[: hands.index(cut_in)]
+    bridge.write(b"".join(hand.data for hand in before))
+    bridge.until_coups(len(before) - 1)
+    if cut != "between-hands":
+        assert cut_in.draws
+        bridge.write(cut_in.draws)
         time.sleep(0.5)  # the bridge has read them
+        rest = cut_in.data[len(cut_in.draws) :]
+    else:
+        rest = cut_in.data
     bridge.kill()
     bridge.start()
-    bridge.write(fourth.data[len(fourth.draws) if mid_hand else 0 :] + hands[5].data)
+    bridge.write(rest + b"".join(hand.data for hand in hands[hands.index(cut_in) + 1 : 6]))
     coups = bridge.until_coups(5)
     assert [coup.game.number for coup in coups] == [1, 2, 3, 4, 5]
     assert len({coup.shoe for coup in coups}) == 1
     truths = [event for hand in hands[1:6] for event in hand.truth]
     for mine, truth in zip(coups, truths, strict=True):
         assert same_hand(mine.game.coup, truth.game.coup)
-    assert sum(isinstance(event, NewShoe) for event in bridge.events()) == 1
+    events = bridge.events()
+    assert sum(isinstance(event, NewShoe) for event in events) == 1
+    (burn,) = [event for event in events if isinstance(event, Burn)]
+    assert burn.cards == next(e for e in hands[0].truth if isinstance(e, Burn)).cards
     assert wait_for(lambda: [game.number for game in bridge.snapshot().games] == [1, 2, 3, 4, 5])
     audited(tmp_path / "state")  # a kill -9 left the journal's chain whole
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import serial
 
-from scoreboard.controller.open_hand import HandFile
+from scoreboard.controller.open_hand import HandFile, OpenHand
 from scoreboard.controller.shoe_desk import SEEN_EVERY, ShoeDesk
 from scoreboard.controller.shoe_line import FIRST_RETRY, MAX_RETRY, LineDown, LineUp, ShoeLine
 from scoreboard.core.cards import parse_cards
@@ -90,7 +90,7 @@ def test_a_kept_bee_tek_hand_resumes_only_as_the_next_game(tmp_path: Path) -> No
     kept = HandFile(tmp_path)
     kept.keep(shoe.open_hand)
     hand = HandFile(tmp_path).load()
-    assert hand == ("S1", 1, tuple(parse_cards(["4S", "2H"])))
+    assert hand == OpenHand("S1", 1, tuple(parse_cards(["4S", "2H"])))
     again = ShoeDesk(Emulated.BEE_TEK, next_shoe=iter(["S9"]).__next__, shoe="S1", games=0)
     assert again.resume(hand)
     (card,) = [
@@ -99,8 +99,32 @@ def test_a_kept_bee_tek_hand_resumes_only_as_the_next_game(tmp_path: Path) -> No
     assert str(card.seat) == "P2"
     done = ShoeDesk(Emulated.BEE_TEK, next_shoe=iter(["S9"]).__next__, shoe="S1", games=1)
     assert not done.resume(hand)  # its coup was journaled before the kill: not dealt twice
-    kept.keep(("S1", 1, ()))
+    kept.keep(OpenHand("S1", 1))
     assert not (tmp_path / "shoe_hand.json").exists()
+
+
+@pytest.mark.parametrize("kind", list(Emulated))
+def test_a_burn_cut_by_a_restart_is_finished_as_the_same_shoe_s(
+    tmp_path: Path, kind: Emulated
+) -> None:
+    cards = parse_cards(["3C", "9S", "2D", "KH"])
+    if kind is Emulated.ANGEL_EYE:
+        seats = [Seat(Side.PLAYER, 0), *(Seat(Side.BANKER, left) for left in (2, 1, 0))]
+        wire = Transmitter()
+        pieces = [
+            wire.send(Drawn(Position(s, burn=True), c)) for s, c in zip(seats, cards, strict=True)
+        ]
+    else:
+        pieces = [card_line(card, burn=True) for card in cards]
+    shoe = desk(kind)
+    opened = shoe.feed(b"".join(pieces[:2]), 0)
+    assert [type(e).__name__ for e in opened] == ["NewShoe"]
+    HandFile(tmp_path).keep(shoe.open_hand)
+    again = ShoeDesk(kind, next_shoe=iter(["S9"]).__next__, shoe="S1", games=0)
+    kept = HandFile(tmp_path).load()
+    assert kept is not None and again.resume(kept)
+    (burn,) = again.feed(b"".join(pieces[2:]), 0)
+    assert burn == Burn(tuple(cards), "S1")
 
 
 def test_an_unreadable_kept_hand_is_forgotten(tmp_path: Path) -> None:

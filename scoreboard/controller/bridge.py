@@ -72,7 +72,7 @@ class Bridge:
         hand_file: HandFile | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``hand_file``: where a Bee-Tek hand being dealt survives a restart."""
+        """``hand_file``: where a hand or a burn being dealt survives a restart."""
         self.line = line
         self.desk = desk
         self.table = table
@@ -123,9 +123,13 @@ class Bridge:
         """Go on with the hand the last run was dealing, if the shoe still waits for it."""
         kept = None if self.hand_file is None else self.hand_file.load()
         if kept is not None and self.desk.resume(kept):
-            shoe, game, cards = kept
+            burning = "" if kept.burn is None else f", {len(kept.burn)} cards burned"
             log.info(
-                "bridge: going on with shoe %s game %d, %d cards dealt", shoe, game, len(cards)
+                "bridge: going on with shoe %s game %d, %d cards dealt%s",
+                kept.shoe,
+                kept.game,
+                len(kept.cards),
+                burning,
             )
 
     def deliver(self, event: DeskEvent) -> None:

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scoreboard.controller.open_hand import Hand
+from scoreboard.controller.open_hand import OpenHand
 from scoreboard.core.cards import Card
 from scoreboard.core.events import Burn, CardDealt, CoupReceived, NewShoe, ShoeHealth
 from scoreboard.protocol.contract import MAX_DETAIL
@@ -103,21 +103,24 @@ class ShoeDesk:
         return self.hands.tally
 
     @property
-    def open_hand(self) -> Hand | None:
-        """A Bee-Tek hand being dealt (shoe, game, cards): what a restart must not forget."""
-        if not isinstance(self.hands, BeeTekHands) or self.book.shoe is None:
+    def open_hand(self) -> OpenHand | None:
+        """What the shoe is in the middle of (a burn; a Bee-Tek hand): a restart's to go on with."""
+        if self.book.shoe is None:
             return None
-        return self.book.shoe, self.book.game, tuple(self.hands.cards)
+        hands = self.hands
+        burn = None if hands.burn is None else tuple(hands.burn)
+        if isinstance(hands, AngelEyeHands):
+            return OpenHand(self.book.shoe, self.book.game, (), burn)
+        return OpenHand(self.book.shoe, self.book.game, tuple(hands.cards), burn, hands.burn_wanted)
 
-    def resume(self, hand: Hand) -> bool:
+    def resume(self, hand: OpenHand) -> bool:
         """Go on with ``hand`` if it is the next game of the current shoe (else it was done)."""
-        shoe, game, cards = hand
-        if not isinstance(self.hands, BeeTekHands) or (shoe, game) != (
-            self.book.shoe,
-            self.book.game,
-        ):
+        if (hand.shoe, hand.game) != (self.book.shoe, self.book.game):
             return False
-        self.hands.cards = list(cards)
+        self.hands.burn = None if hand.burn is None else list(hand.burn)
+        if isinstance(self.hands, BeeTekHands):
+            self.hands.cards = list(hand.cards)
+            self.hands.burn_wanted = hand.wanted
         return True
 
     def follow(self, shoe: str) -> None:
