@@ -194,3 +194,18 @@ def test_the_suit_numbering_is_the_site_s_setting(order: str) -> None:
     site = ShoeDesk(Emulated.ANGEL_EYE, next_shoe=iter(["S1"]).__next__, suits=suits)
     assert burn_of(site, Transmitter(suits)) == tuple(parse_cards(["3C", "9S", "2D", "KH"]))
     assert burn_of(desk(), Transmitter(suits)) != tuple(parse_cards(["3C", "9S", "2D", "KH"]))
+
+
+def test_a_second_reader_of_the_same_line_is_refused() -> None:
+    master, slave = os.openpty()
+    first = ShoeLine(os.ttyname(slave), 9600, timeout=0.05)
+    second = ShoeLine(os.ttyname(slave), 9600, timeout=0.05)
+    try:
+        assert first.read() == [] and first.up
+        (refused,) = second.read()
+        assert isinstance(refused, LineDown) and "lock" in refused.reason
+    finally:
+        first.close()
+        second.close()
+        for fd in (master, slave):
+            os.close(fd)

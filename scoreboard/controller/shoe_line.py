@@ -107,7 +107,8 @@ class ShoeLine:
             self._sleep(min(self.timeout, self._retry_at - now))
             return []
         try:
-            port = self._opener(self.path, self.baud, timeout=self.timeout)
+            # Exclusive: a second reader of the same shoe would take half its bytes.
+            port = self._opener(self.path, self.baud, timeout=self.timeout, exclusive=True)
             self._device = _device(os.fstat(port.fileno()))
         except (serial.SerialException, OSError, ValueError) as error:
             self._retry_at = self._clock() + self._wait
