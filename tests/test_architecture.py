@@ -115,7 +115,7 @@ def test_feeds_the_link_the_controller_and_the_journal_never_draw(module: str) -
 
 
 #: The modules that open a serial line (pyserial): a shoe's port, or an emulated shoe's.
-SERIAL_LINES = ("scoreboard.controller.emulated_shoe",)
+SERIAL_LINES = ("scoreboard.controller.emulated_shoe", "scoreboard.controller.shoe_line")
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -82,7 +82,7 @@ def test_a_path_option_says_what_it_must_be() -> None:
         "--config", "--password-file", "--tls-ca", "--tls-cert", "--tls-key", "--hmac-key-file",
         "--output",
     }  # fmt: skip
-    assert {name for name, _ in DIRECTORIES} == {"demo", "run", "shoe"}
+    assert {name for name, _ in DIRECTORIES} == {"bridge", "demo", "run", "shoe"}
 
 
 @pytest.mark.parametrize(
@@ -103,6 +103,13 @@ def test_a_hostile_number_exits_2_naming_its_option(command, action, value, caps
     assert err.count("\n") == 1, err
 
 
+#: What a command cannot be parsed without.
+REQUIRED = {
+    "screenshot": ("-o", "x.png"),
+    "bridge": ("--shoe", "angel-eye", "--serial", "/dev/ttyUSB0"),
+}
+
+
 @pytest.mark.parametrize(
     ("command", "action"), [pytest.param(n, a, id=f"{n} {label(a)}") for n, a in NUMERIC]
 )
@@ -114,7 +121,7 @@ def test_the_ends_of_each_range_are_taken(command, action) -> None:
         values = [shown(kind, end) for end in ends]
     else:
         values = [str(choice) for choice in action.choices]
-    argv = ["screenshot", "-o", "x.png"] if command == "screenshot" else [command]
+    argv = [command, *REQUIRED.get(command, ())]
     for value in values:
         args = build_parser().parse_args([*argv, f"{action.option_strings[-1]}={value}"])
         assert getattr(args, action.dest) == kind(value)

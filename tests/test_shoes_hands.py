@@ -210,6 +210,7 @@ def test_an_extra_card_discarded_is_disclosed_and_leaves_the_hand_alone() -> Non
     assert of(news, ExtraCard)[-1] == ExtraCard(ExtraFate.DISCARDED, Card("4", "C"))
     assert [alarm.code for alarm in of(news, ShoeAlarm)] == ["2", "7", "2"]
     assert [alarm.raised for alarm in of(news, ShoeAlarm)] == [True, True, False]
+    assert [alarm.once for alarm in of(news, ShoeAlarm)] == [False, True, False]
 
 
 def test_the_extra_cards_fates_are_words_for_the_wire() -> None:

@@ -2,7 +2,7 @@
 
 Each trial starts a real ``python -m scoreboard`` process (``shoe``, ``shoe
 --tables``, ``run --headless``, ``run`` with its window, ``demo``, ``demo
---mqtt``, ``lobby``, ``bench --quick``), against a real mosquitto or a port where
+--mqtt``, ``lobby``, ``bench --quick``, ``bridge``), against a real mosquitto or a port where
 no broker listens, and sends SIGTERM (a few SIGINT) after a seeded random delay
 from 0 to a few seconds: during start-up, the connect, the steady state, a coup,
 a theme reload (SIGHUP just before), a second stop signal during the stop.
@@ -125,6 +125,10 @@ def trials(broker: Broker, work: Path) -> list[Trial]:
     add("ctrl-c-lobby", 2, lambda at, tag, _d: ["lobby", "--mqtt", at, "--prefix", tag,
                                                  "--lobby-id", f"L{tag}", *SMALL, *common],
         stop=signal.SIGINT, first=0.5)  # fmt: skip
+    # The shoe bridge, its serial device absent: it goes on trying it, SHOE OFFLINE meanwhile.
+    add("bridge", 6, lambda at, tag, d: ["bridge", "--shoe", "bee-tek", "--serial",
+                                          str(d / "shoe"), "--mqtt", at, "--prefix",
+                                          f"{tag}/T1", "--state-dir", str(d), *common])  # fmt: skip
     return made
 
 

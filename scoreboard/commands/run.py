@@ -108,6 +108,17 @@ def kiosk_or_refusal(hint: str = "") -> Iterator[None]:
         raise CommandError(f"{error}{hint}") from None
 
 
+def table_from(config: Config) -> TableState:
+    """An empty table as the config describes it (id, name, variant, limits, decks)."""
+    return TableState(
+        table_id=config.table_id,
+        table_name=config.table_name,
+        variant=VARIANTS[config.variant],
+        limits=config.limits,
+        decks=config.decks,
+    )
+
+
 def use_static_limits(table: TableState, config: Config) -> None:
     """The config's limits, unless the journal brought back a controller's (they win).
 
@@ -174,13 +185,7 @@ def run(args: argparse.Namespace) -> int:
     except ThemeError as error:
         raise UsageError(str(error)) from None
     endpoint = None if keypad else endpoint_from(config)
-    table = TableState(
-        table_id=config.table_id,
-        table_name=config.table_name,
-        variant=VARIANTS[config.variant],
-        limits=config.limits,
-        decks=config.decks,
-    )
+    table = table_from(config)
     # The command owns the journal: whatever way the loop ends, it is closed here.
     with open_journal(config.resolved_state_dir, table, config.journal) as journal:
         use_static_limits(table, config)

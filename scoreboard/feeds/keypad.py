@@ -83,14 +83,16 @@ def next_game(table: TableState) -> int:
     return max(table.last_number, *table.voided, 0) + 1
 
 
-def new_shoe_id(table: TableState, wall: float) -> str:
+def new_shoe_id(table: TableState, wall: float, mark: str = "K") -> str:
     """A shoe id from the table and the wall clock, unlike the current and recent shoes.
+
+    ``mark`` says who opened it: ``K`` the keypad, ``S`` a card-reading shoe's bridge.
 
     >>> new_shoe_id(TableState(table_id="T7"), 1_700_000_000.0)
     'T7-K20231114-221320'
     """
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(wall))
-    base = f"{table.table_id[: MAX_SHOE_ID - 24]}-K{stamp}"
+    base = f"{table.table_id[: MAX_SHOE_ID - 24]}-{mark}{stamp}"
     shoe, copy = base, 1
     while shoe == table.shoe_id or table.is_archived(shoe):
         copy += 1

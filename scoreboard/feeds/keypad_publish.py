@@ -28,7 +28,7 @@ from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import RESYNC_MIN_INTERVAL, ControllerInbox, SessionStore, SessionStream
 from scoreboard.controller.dealing import utc_now
 from scoreboard.controller.pit_counter import PitCounter
-from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, Snapshot
+from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, ShoeHealth, Snapshot
 from scoreboard.core.limits import Limits
 from scoreboard.core.table import FeedStatus, TableState
 
@@ -70,8 +70,11 @@ class KeypadPublisher:
         limits: Limits | None = None,
         state_dir: Path | None = None,
         wall_clock: Callable[[], float] = time.time,
+        name: str = "keypad",
     ) -> None:
+        """``name``: who publishes, in the log (the shoe bridge reuses this publisher)."""
         self.endpoint = endpoint
+        self.name = name
         #: The limits it was configured with (``table.limits``), the only ones it publishes:
         #: never those the board shows from another controller, nor any it made up.
         self.limits = limits
@@ -86,6 +89,8 @@ class KeypadPublisher:
         self._last_resync = float("-inf")
         #: The shoe before the current one, kept to answer a resync that names it.
         self.previous: Snapshot | None = None
+        #: A card-reading shoe's conditions raised now, carried by the retained status.
+        self.raised: tuple[ShoeHealth, ...] = ()
         #: The pit's commands (cmd/pit), ruled on against the keypad's own table.
         self.pit = PitCounter(wall_clock=wall_clock)
 
@@ -96,7 +101,8 @@ class KeypadPublisher:
             self.endpoint, sessions=sessions, client_id=self.client_id, wake=wake
         )
         log.info(
-            "keypad: publishing to %s %s as the table's controller, session %d",
+            "%s: publishing to %s %s as the table's controller, session %d",
+            self.name,
             self.endpoint.mqtt.broker_names,
             self.endpoint.topics.prefix,
             self.stream.session,
@@ -126,7 +132,7 @@ class KeypadPublisher:
         if self.inbox.renew_due:
             self.inbox.renew_due = False
             stream.renew()
-            log.info("keypad: new session %d", stream.session)
+            log.info("%s: new session %d", self.name, stream.session)
         if self.inbox.announce_due:
             self.inbox.announce_due = False
             self.ever_connected = True
@@ -145,7 +151,7 @@ class KeypadPublisher:
 
     def _announce(self, table: TableState) -> None:
         """A new session's birth, its configured limits and the table's shoe, all retained."""
-        self._publish(ControllerStatus(True), retain=True)
+        self._publish(ControllerStatus(True, raised=self.raised), retain=True)
         if self._scheduled is not None and table.scheduled is None:
             if table.limits == self._scheduled:  # the pit's schedule came due: its own now
                 self.limits = self._scheduled
@@ -156,7 +162,7 @@ class KeypadPublisher:
             later = table.scheduled  # last: the retained message late displays get
             self._publish(LimitsReceived(later.limits, effective_at=later.at), retain=True)
         self._publish_snapshot(table)
-        log.info("keypad: online as the controller of %s", self.endpoint.topics.prefix)
+        log.info("%s: online as the controller of %s", self.name, self.endpoint.topics.prefix)
 
     def _answer_resync(self, table: TableState) -> None:
         asked, self.inbox.shoes_asked = self.inbox.shoes_asked, set()
@@ -174,10 +180,25 @@ class KeypadPublisher:
         elif isinstance(event, LimitsReceived):
             self._scheduled = event.limits  # the pit's, for later: its own once it comes due
         if not self.inbox.connected:
-            log.debug("keypad: broker away; the next connect's snapshot carries %s", event)
+            log.debug("%s: broker away; the next connect's snapshot carries %s", self.name, event)
             return
         self._publish(event, retain=isinstance(event, LimitsReceived))
         self._publish_snapshot(table)
+
+    def tell(self, event: Event) -> None:
+        """An event that changes no shoe (a card dealt, the shoe's health), if connected:
+        a broker away misses it (what lasts goes out in the status)."""
+        if self.inbox.connected:
+            self._publish(event)
+
+    def conditions(self, raised: tuple[ShoeHealth, ...]) -> None:
+        """The shoe's conditions raised now: the retained status says them again, so a
+        display that joins later shows them too (a broker away: the next connect does)."""
+        if raised == self.raised:
+            return
+        self.raised = raised
+        if self.inbox.connected:
+            self._publish(ControllerStatus(True, raised=raised), retain=True)
 
     def _publish_snapshot(self, table: TableState) -> None:
         snapshot = shoe_snapshot(table)
@@ -196,5 +217,5 @@ class KeypadPublisher:
         if self.inbox.connected:
             self._publish(ControllerStatus(False), retain=True)
             if not stream.flush(GOODBYE_SECONDS):
-                log.warning("keypad: the broker did not take the goodbye in time")
+                log.warning("%s: the broker did not take the goodbye in time", self.name)
         stream.link.stop()

@@ -42,9 +42,12 @@ from scoreboard.journal.links import ZERO, Line, read_lines, start_link
 from scoreboard.journal.records import COMPLETED_KIND, GAP_KIND, PRUNED_KIND
 
 JOURNAL_NAME = "journal.jsonl"
-#: Files of a state dir that are not records: the keypad's session store
-#: (``scoreboard.controller.sessions.STATE_NAME``, and its temporary while it is written).
-COMPANIONS = frozenset({"controller.json", "controller.tmp"})
+#: Files of a state dir that are not records: a controller's session store
+#: (``scoreboard.controller.sessions.STATE_NAME``), the shoe bridge's open hand
+#: (``scoreboard.controller.open_hand.HAND_NAME``), and their temporaries.
+COMPANIONS = frozenset(
+    {"controller.json", "controller.tmp", "shoe_hand.json", "shoe_hand.json.tmp"}
+)
 
 
 class NotAStateDir(Exception):

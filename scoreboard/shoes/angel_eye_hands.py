@@ -106,7 +106,8 @@ class AngelEyeHands:
     def _health(self, message: Message | BadBytes) -> list[News]:
         if isinstance(message, ErrorRaised | ErrorCleared):
             raised = isinstance(message, ErrorRaised)
-            return [ShoeAlarm(str(message.code), message.meaning, raised)]
+            once = raised and message.bit6  # never cleared: "E C7" beside an over-draw's "E 82"
+            return [ShoeAlarm(str(message.code), message.meaning, raised, once)]
         if isinstance(message, ExtraDrawn):
             self.extra_held = True
             return [ExtraCard(ExtraFate.HELD)]

@@ -49,11 +49,16 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class ShoeAlarm:
-    """The shoe raised (or cleared) an error, an alarm or a warning: staff's, never a result."""
+    """The shoe raised (or cleared) an error, an alarm or a warning: staff's, never a result.
+
+    ``once``: the shoe never clears it (an Angel Eye error with bit 6 set, seen beside
+    an over-draw's), so it is something seen, not a condition that lasts.
+    """
 
     code: str
     meaning: str
     raised: bool = True
+    once: bool = False
 
 
 class ExtraFate(enum.Enum):

@@ -1,0 +1,156 @@
+"""``scoreboard bridge``: a card-reading shoe's serial line, published as the table's controller.
+
+Reads an Angel Eye or a Bee-Tek shoe with pyserial (docs/shoes.md) and publishes
+protocol v2 to the table's broker (:mod:`scoreboard.controller.bridge`).  The
+journal in its state dir keeps the shoe and its games, so a restart continues the
+same shoe.  Settings come from ``--config`` (the same YAML as ``run``: ``mqtt``,
+``table``, ``journal``) and are overridden by flags.  Under systemd it says ready
+after its first turn and feeds the watchdog from its loop; SIGTERM ends it with
+its goodbye on the status topic (exit 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from scoreboard.cli import UsageError
+from scoreboard.commands.arg_types import directory, input_file, whole
+from scoreboard.commands.run import open_journal, table_from, use_static_limits
+from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
+from scoreboard.config import Config, ConfigError, load_config
+from scoreboard.shoes.emulate import Emulated
+from scoreboard.stopping import stop_on_signals
+
+log = logging.getLogger(__name__)
+
+#: Each shoe's line speed (docs/shoes.md).
+BAUDS = {Emulated.ANGEL_EYE: 4800, Emulated.BEE_TEK: 9600}
+#: Under the config's state dir when ``--state-dir`` is not given: a display on the
+#: same box keeps its own journal beside it.
+STATE_SUBDIR = "bridge"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "bridge",
+        help="read a card-reading shoe's serial line and publish it as the table's controller",
+        description=(
+            "Read an Angel Eye or Bee-Tek shoe on a serial line and publish it as the "
+            "table's controller (contract v2): new shoes and burns, each coup with its "
+            "cards, the cards as they are dealt (face down), the shoe's health, a retained "
+            "snapshot, the configured limits, answers to cmd/resync. Journaled in the "
+            "state dir: a restart continues the same shoe."
+        ),
+    )
+    parser.add_argument(
+        "--shoe", required=True, choices=[kind.value for kind in Emulated], help="the shoe"
+    )
+    parser.add_argument(
+        "--serial",
+        required=True,
+        metavar="PATH",
+        help="the shoe's serial device (best a /dev/serial/by-id/... name: it survives a replug)",
+    )
+    parser.add_argument(
+        "--baud",
+        type=whole(50, 4_000_000),
+        metavar="N",
+        help="line speed (default: the shoe's, 4800 Angel Eye, 9600 Bee-Tek)",
+    )
+    parser.add_argument(
+        "--suits",
+        metavar="ORDER",
+        help="Angel Eye: the suits its card byte numbers 1-4 name (default DCSH: "
+        "1 diamonds, 2 clubs, 3 spades, 4 hearts)",
+    )
+    parser.add_argument("--config", metavar="FILE", type=input_file, help="YAML configuration file")
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        type=directory,
+        help="where the bridge's journal and sessions live (default: the config's state "
+        f"dir + /{STATE_SUBDIR})",
+    )
+    add_mqtt_arguments(parser)
+    parser.set_defaults(func=run, stops=True)  # SIGTERM and Ctrl-C: scoreboard.stopping
+
+
+def settings(args: argparse.Namespace) -> tuple[Config, Path]:
+    """The config with the flags applied, and the bridge's state dir."""
+    try:
+        config = load_config(args.config) if args.config else Config()
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+    config = apply_mqtt_arguments(config, args)
+    state_dir = args.state_dir or config.resolved_state_dir / STATE_SUBDIR
+    return replace(config, state_dir=state_dir), state_dir
+
+
+def run(args: argparse.Namespace) -> int:
+    from scoreboard.controller.bridge import Bridge
+    from scoreboard.controller.open_hand import HandFile
+    from scoreboard.controller.shoe_desk import ShoeDesk
+    from scoreboard.controller.shoe_line import ShoeLine
+    from scoreboard.feeds.keypad import new_shoe_id, next_game
+    from scoreboard.feeds.keypad_publish import KeypadPublisher
+    from scoreboard.heartbeat import Heartbeat
+    from scoreboard.link import default_client_id
+    from scoreboard.sdnotify import Notifier
+    from scoreboard.shoes import SuitOrder
+
+    kind = Emulated(args.shoe)
+    if args.suits and kind is not Emulated.ANGEL_EYE:
+        raise UsageError("--suits numbers Angel Eye's card byte; a Bee-Tek names its suits")
+    try:
+        suits = SuitOrder(args.suits.upper()) if args.suits else None
+    except ValueError as error:
+        raise UsageError(f"--suits: {error}") from None
+    config, state_dir = settings(args)
+    endpoint = endpoint_from(config)
+    table = table_from(config)
+    with open_journal(state_dir, table, config.journal) as journal:
+        use_static_limits(table, config)
+        desk = ShoeDesk(
+            kind,
+            next_shoe=lambda: new_shoe_id(table, time.time(), mark="S"),
+            shoe=table.shoe_id,
+            games=next_game(table) - 1,
+            decks=config.decks,
+            suits=suits,
+        )
+        publisher = KeypadPublisher(
+            endpoint,
+            client_id=config.mqtt.client_id or default_client_id("bridge", endpoint.topics),
+            limits=config.limits,  # the configured ones only: no controller invents limits
+            state_dir=state_dir,
+            name="bridge",
+        )
+        line = ShoeLine(args.serial, args.baud or BAUDS[kind])
+        bridge = Bridge(
+            line=line,
+            desk=desk,
+            table=table,
+            publisher=publisher,
+            journal=journal,
+            hand_file=HandFile(state_dir),
+        )
+        log.info(
+            "bridge: %s on %s -> %s %s; shoe %s, %d games so far",
+            kind.value,
+            args.serial,
+            endpoint.mqtt.broker_names,
+            endpoint.topics.prefix,
+            table.shoe_id,
+            len(table.games),
+        )
+        heartbeat = Heartbeat(Notifier.from_environ())
+        with stop_on_signals() as stop:
+            try:
+                bridge.run(stop, heartbeat.good_step)
+            finally:
+                heartbeat.stopping()
+    return 0
