@@ -79,3 +79,13 @@ def test_an_export_to_a_full_device_is_one_line_and_leaves_no_marker(state):
     assert "No space left on device" in done.stderr and "Traceback" not in done.stderr
     assert Path("/dev/full").is_char_device()
     assert not list(state.path.rglob("*.exported"))
+
+
+def test_an_export_to_a_pipe_no_program_reads_is_refused_at_once(state, tmp_path):
+    """Nothing hangs on a FIFO: with no reader the export says so instead of waiting."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    done = scoreboard("export", str(state.path), "-o", str(fifo), timeout=20)
+    assert done.returncode == 2
+    assert "a FIFO with no reader" in done.stderr and "Traceback" not in done.stderr
+    assert fifo.exists() and not fifo.is_file()  # left a pipe, nothing written beside it

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import argparse
 import csv
+import errno
 import io
 import json
 import logging
+import os
+import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -186,12 +189,32 @@ def write_output(output: Path, data: bytes, state_dir: Path) -> None:
         )
     try:
         if target.exists() and not target.is_file():
-            with target.open("wb") as stream:
-                stream.write(data)
+            write_through(target, data)
         else:
             replace_durably(target, data)
     except OSError as error:
+        if error.errno == errno.ENXIO and stat.S_ISFIFO(target.stat().st_mode):
+            raise UsageError(
+                f"cannot write {output}: a FIFO with no reader (start the reading program "
+                "first): nothing is left waiting on it"
+            ) from None
         raise UsageError(f"cannot write {output}: {why(error)}") from None
+
+
+def write_through(target: Path, data: bytes) -> None:
+    """Write ``data`` into a device or a pipe as it is.
+
+    Opened without waiting: a FIFO no program reads fails at once (ENXIO) instead of
+    holding the export until one comes; once open, the writes wait for the reader.
+    """
+    fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    try:
+        os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 def choose(
