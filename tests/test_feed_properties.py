@@ -304,6 +304,7 @@ def test_the_status_has_exactly_the_keys_and_types_of_protocol_md():
         "journal": {"state": "off", "reason": ""}, "position": None, "unfinished": None,
         "ignored": {}, "limits": {"currency": "", "bets": {}, "from": "none"},
         "corrections": 0, "alerts": [],
+        "shoe_health": {"mark": None, "raised": [], "seen": {}}, "dealing": None,
     }  # fmt: skip
     assert status.keys() == example.keys()
     assert {k: type(v) for k, v in status.items()} == {k: type(v) for k, v in example.items()}

@@ -217,9 +217,15 @@ def test_a_scrolled_road_shows_an_earlier_marker_at_its_left_edge(classic, size)
     frame = renderer.render(table_with(dealt_games(seed=3, coups=150)), FeedStatus.DEMO)
     accent = classic.colors.accent
     unit = min(size)
+    scrolled = 0
     for name in ROADS:
         window = renderer.windows[name]
-        assert window.start > 0 and window.offset > 0, name  # every road scrolled together
+        columns = renderer.road_frame.index.columns[name].columns
+        if columns <= window.grid.cols:  # each road scrolls for its own columns only
+            assert window.start == 0 and window.offset == 0, name
+            continue
+        scrolled += 1
+        assert window.start > 0 and window.offset > 0, name
         band = band_of(renderer, name)
         assert band.left == window.grid.rect.left and band.height == window.grid.rect.height
         assert close(tuple(frame.get_at((band.x + 1, band.bottom - 2)))[:3], accent), name
@@ -228,9 +234,11 @@ def test_a_scrolled_road_shows_an_earlier_marker_at_its_left_edge(classic, size)
             across, along = ink_extent(frame, band, accent)
             assert across >= 0.015 * unit, name  # the label's letters, read upwards
             assert along > across, name
+    assert scrolled >= 2  # 150 coups overflow the bead plate and the big road at least
     eye = renderer.windows["big_eye_boy"]
-    first = eye.cell(eye.start, 0)
-    assert first is not None and first.left >= band_of(renderer, "big_eye_boy").right
+    if eye.start:
+        first = eye.cell(eye.start, 0)
+        assert first is not None and first.left >= band_of(renderer, "big_eye_boy").right
 
 
 def test_a_road_that_fits_has_no_marker(classic):

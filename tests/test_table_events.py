@@ -221,7 +221,9 @@ def test_the_display_status_counts_what_is_shown():
         "counts": counts, "missing": [4], "rejected": 3, "feed": "missing games",
         "render": {"ok": True, "failing": [], "failures": 0, "last_frame": None},
         "journal": {"state": "off", "reason": ""}, "position": None, "unfinished": None,
-        "ignored": {}, "corrections": 0, "alerts": [],
+        "ignored": {}, "limits": {"currency": "", "bets": {}, "from": "none"},
+        "corrections": 0, "alerts": [],
+        "shoe_health": {"mark": None, "raised": [], "seen": {}}, "dealing": None,
     }  # fmt: skip
     assert apply_event(table, Snapshot(SHOE, tuple(GAMES[:5]))).changed is True
     assert display_status("d1", table, rejected=3, feed="connected")["missing"] == []

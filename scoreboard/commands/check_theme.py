@@ -62,7 +62,7 @@ def road_report(theme: Theme) -> list[str]:
 
     >>> print(road_report(load_theme("classic"))[0])  # doctest: +NORMALIZE_WHITESPACE
     landscape 1920x1080: bead plate 15 columns, big road 50 (28 px cells),
-    derived 49 (14 px): a whole shoe fits
+    derived 48 (14 px): a whole shoe fits
     """
     lines = []
     for orientation, size in REFERENCE_SIZES.items():
