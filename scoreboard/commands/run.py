@@ -231,6 +231,7 @@ def shoe_feed(config: Config, table: TableState, journal: Journal) -> ShoeFeed:
         publisher=controller_publisher(config, "shoe"),
         journal=journal,
         hand_file=HandFile(config.resolved_state_dir),
+        name="shoe",
     )
     log.info(
         "shoe: reading %s on %s at %d baud; shoe %s, %d games so far",

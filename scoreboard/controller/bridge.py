@@ -91,9 +91,11 @@ class Bridge:
         journal: Journal | None = None,
         hand_file: HandFile | None = None,
         clock: Callable[[], float] = time.monotonic,
+        name: str = "bridge",
     ) -> None:
         """``publisher`` None: nothing published (a display reading its own shoe with no
-        broker); ``hand_file``: where a hand or a burn being dealt survives a restart."""
+        broker); ``hand_file``: where a hand or a burn being dealt survives a restart;
+        ``name``: who reads the shoe, in the log (``shoe`` for a display)."""
         self.line = line
         self.desk = desk
         self.table = table
@@ -101,6 +103,7 @@ class Bridge:
         self.journal = journal
         self.hand_file = hand_file
         self.clock = clock
+        self.name = name
         self.coups = 0  # coups taken since start (the log reads it)
 
     def run(self, stop: Stopping, step: Callable[[float, str], None] = lambda *_: None) -> None:
@@ -125,7 +128,7 @@ class Bridge:
         self.line.close()
         if self.publisher is not None:
             self.publisher.stop()
-        log.info("bridge: stopped after %d coups this run", self.coups)
+        log.info("%s: stopped after %d coups this run", self.name, self.coups)
 
     def turn(self) -> None:
         """One piece of the line (at most its timeout), then the broker's news."""
@@ -143,10 +146,10 @@ class Bridge:
 
     def take(self, item: LineNews) -> None:
         if isinstance(item, LineDown):
-            log.error("bridge: the shoe's line is down (%s); reopening it", item.reason)
+            log.error("%s: the shoe's line is down (%s); reopening it", self.name, item.reason)
             events = self.desk.line_down(item.reason)
         elif isinstance(item, LineUp):
-            log.info("bridge: the shoe's line %s is back", item.path)
+            log.info("%s: the shoe's line %s is back", self.name, item.path)
             events = self.desk.line_up(item.path)
         else:
             events = self.desk.feed(item, self.clock())
@@ -161,7 +164,8 @@ class Bridge:
         if kept is not None and self.desk.resume(kept):
             burning = "" if kept.burn is None else f", {len(kept.burn)} cards burned"
             log.info(
-                "bridge: going on with shoe %s game %d, %d cards dealt%s",
+                "%s: going on with shoe %s game %d, %d cards dealt%s",
+                self.name,
                 kept.shoe,
                 kept.game,
                 len(kept.cards),
@@ -173,7 +177,7 @@ class Bridge:
         if isinstance(event, NewShoe | Burn | CoupReceived):
             self._record(event)
         elif isinstance(event, ShoeHealth):
-            _log_health(event)
+            _log_health(self.name, event)
             applied = apply_event(self.table, event)  # the table's rules decide what it keeps
             if self.journal is not None:
                 self.journal.keep(event, self.table, applied)
@@ -182,7 +186,7 @@ class Bridge:
                 if event.state != "seen":
                     self.publisher.conditions(tuple(self.desk.raised.values()))
         else:
-            log.debug("bridge: game %d %s dealt", event.game, event.seat)
+            log.debug("%s: game %d %s dealt", self.name, event.game, event.seat)
             apply_event(self.table, event)  # face down in the hand forming (never journaled)
             if self.publisher is not None:
                 self.publisher.tell(event)
@@ -206,15 +210,19 @@ class Bridge:
         if self.journal is not None:
             self.journal.keep(event, self.table, applied)
         if not applied.changed:
-            log.warning("bridge: the table refused %s", event)
+            log.warning("%s: the table refused %s", self.name, event)
             return
         if isinstance(event, CoupReceived):
             self.coups += 1
             log.info(
-                "bridge: shoe %s game %d %s", event.shoe, event.game.number, event.game.coup.winner
+                "%s: shoe %s game %d %s",
+                self.name,
+                event.shoe,
+                event.game.number,
+                event.game.coup.winner,
             )
         elif isinstance(event, NewShoe):
-            log.info("bridge: new shoe %s (after %s)", event.shoe, event.previous)
+            log.info("%s: new shoe %s (after %s)", self.name, event.shoe, event.previous)
         if self.publisher is not None:
             self.publisher.send(event, self.table, finished=finished)
 
@@ -234,7 +242,9 @@ class Bridge:
         return ", ".join(parts)
 
 
-def _log_health(health: ShoeHealth) -> None:
+def _log_health(name: str, health: ShoeHealth) -> None:
     where = f" (shoe {health.shoe} game {health.game})" if health.game is not None else ""
     level = logging.INFO if health.state == "cleared" else logging.WARNING
-    log.log(level, "bridge: shoe %s %s: %s%s", health.condition, health.state, health.detail, where)
+    log.log(
+        level, "%s: shoe %s %s: %s%s", name, health.condition, health.state, health.detail, where
+    )
