@@ -45,6 +45,7 @@ from scoreboard.core.limits import (
 from scoreboard.core.variants import VARIANTS
 from scoreboard.keypad_config import KeypadConfig, read_keypad
 from scoreboard.protocol.topics import PREFIX_RULE, check_prefix, default_prefix
+from scoreboard.shoe_config import ShoeConfig, read_shoe
 from scoreboard.yamlfile import YamlSyntaxError, load_yaml
 
 PROTOCOLS = ("5", "3.1.1")
@@ -57,8 +58,9 @@ SESSION_EXPIRY_RANGE = (60, 7 * 86_400)
 ROTATIONS = (0, 90, 180, 270)
 #: MQTT's client id: what mosquitto accepts, and what a topic-safe display id gives.
 CLIENT_ID_RULE = "1-128 letters, digits, '.', '_' or '-'"
-#: Where a display's games come from: the table's broker, or the dealer's keypad.
-FEEDS = ("mqtt", "keypad")
+#: Where a display's games come from: the table's broker, the dealer's keypad, or the
+#: card-reading shoe's serial line (the ``shoe:`` section).
+FEEDS = ("mqtt", "keypad", "shoe")
 #: Decks in a shoe (``table.decks``), as a new_shoe payload may say them.
 DECKS_RANGE = (1, 16)
 KEEP_SHOES_RANGE = (1, 100_000)
@@ -135,11 +137,14 @@ class Config:
     limits: Limits | None = None
     rotate: int = 0
     motion: bool = True
-    #: ``mqtt`` (the table's controller over the broker) or ``keypad`` (the dealer's keys).
+    #: ``mqtt`` (the table's controller over the broker), ``keypad`` (the dealer's keys) or
+    #: ``shoe`` (the card-reading shoe's serial line).
     feed: str = "mqtt"
     #: The file has an ``mqtt`` section (or a flag named a broker): a keypad publishes there.
     mqtt_configured: bool = False
     keypad: KeypadConfig = field(default_factory=KeypadConfig)
+    #: The card-reading shoe a display reads itself (``feed: shoe``).
+    shoe: ShoeConfig = field(default_factory=ShoeConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
     #: Decks in the table's shoe (``table.decks``), unless a new shoe says otherwise.
     decks: int = 8
@@ -180,7 +185,9 @@ def load_config(path: str | os.PathLike[str]) -> Config:
 def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
     """Validate a parsed YAML document (a mapping) into a :class:`Config`."""
     reader = Reader(source)
-    root = reader.mapping(data, "", {"table", "display", "mqtt", "feed", "keypad", "journal"})
+    root = reader.mapping(
+        data, "", {"table", "display", "mqtt", "feed", "keypad", "shoe", "journal"}
+    )
     table = reader.mapping(
         root.get("table", {}), "table", {"id", "name", "variant", "limits", "decks"}
     )
@@ -210,6 +217,7 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         feed=reader.one_of(root.get("feed", defaults.feed), "feed", FEEDS),
         mqtt_configured="mqtt" in root,
         keypad=read_keypad(root.get("keypad"), reader.fail),
+        shoe=read_shoe(reader, root.get("shoe")),
         journal=_read_journal(reader, root.get("journal", {})),
         decks=reader.integer(table.get("decks", defaults.decks), "table.decks", *DECKS_RANGE),
         good_roads=_read_display_good_roads(reader, display.get("good_roads", {})),

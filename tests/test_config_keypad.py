@@ -108,7 +108,7 @@ def test_a_debounce_that_is_not_seconds_in_range_is_refused(value):
 @pytest.mark.parametrize(
     "data, message",
     [
-        ({"feed": "shoe"}, "feed: expected mqtt or keypad, got 'shoe'"),
+        ({"feed": "serial"}, "feed: expected mqtt or keypad or shoe, got 'serial'"),
         ({"keypad": "numeric"}, "keypad: expected a mapping"),
         ({"journal": {"keep_shoes": 0}}, "journal.keep_shoes: expected an integer 1-100000"),
         ({"journal": {"require_export": "no"}}, "journal.require_export: expected true or"),

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -31,9 +30,9 @@ from mqtt_broker import (
     unique_prefix,
     wait_for,
 )
+from shoe_cable import Cable, Hand, audited, same_hand, steps
 from shoes_md import SESSION_WIRE
 
-from scoreboard.controller.emulated_shoe import BAUDS, PseudoTerminal
 from scoreboard.core.cards import Card, parse_cards
 from scoreboard.core.events import (
     Burn,
@@ -46,40 +45,18 @@ from scoreboard.core.events import (
     ShoeHealth,
     Snapshot,
 )
-from scoreboard.core.rules import Coup, Winner, deal_order
+from scoreboard.core.rules import Winner, deal_order
 from scoreboard.core.seats import DEAL_ORDER, Seat, Side, seats_of
 from scoreboard.core.shoe import Dealer
 from scoreboard.protocol import ProtocolError, Topics, parse_message, wire
 from scoreboard.shoes.angel_eye import Drawn, Identity, Position, PowerOn, Result
 from scoreboard.shoes.angel_eye_writer import Transmitter, frame
-from scoreboard.shoes.emulate import Chunk, Habits, angel_eye, bee_tek
+from scoreboard.shoes.emulate import Habits, angel_eye, bee_tek
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 
 
-@dataclass(frozen=True)
-class Hand:
-    """The bytes of one step of a shoe (its opening, or one hand) and what they complete."""
-
-    data: bytes
-    truth: tuple
-    draws: bytes = b""  # the hand's cards leaving the shoe, before its reveal
-
-
-def steps(chunks: Iterator[Chunk]) -> list[Hand]:
-    """The emulator's chunks grouped into the opening and the hands, each ending in its truth."""
-    out, data, draws = [], b"", b""
-    for chunk in chunks:
-        data += chunk.data
-        if not chunk.truth:
-            draws = data
-            continue
-        out.append(Hand(data, chunk.truth, draws if draws != data else b""))
-        data = draws = b""
-    return out
-
-
-class Bridged:
+class Bridged(Cable):
     """A ``scoreboard bridge`` process on a pty, and a recorder on its table's topics."""
 
     def __init__(
@@ -90,10 +67,8 @@ class Bridged:
         *flags: str,
         key: bytes | None = None,
     ) -> None:
-        self.tmp_path, self.shoe, self.key = tmp_path, shoe, key
-        self.pty: PseudoTerminal | None = PseudoTerminal(BAUDS[shoe])
-        self.device = tmp_path / "shoe"
-        self.device.symlink_to(self.pty.path)
+        super().__init__(tmp_path, shoe)
+        self.tmp_path, self.key = tmp_path, key
         self.prefix = unique_prefix()
         self.topics = Topics(self.prefix)
         self.recorder = Recorder(broker.settings(), f"{self.prefix}/#").start()
@@ -102,7 +77,6 @@ class Bridged:
             "--serial", str(self.device), "--mqtt", broker.address, "--prefix", self.prefix,
             "--state-dir", str(tmp_path / "state"), *flags,
         ]  # fmt: skip
-        self.process: subprocess.Popen | None = None
         self.boots = 0
         self.env = {k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"}
         self._events: list = []
@@ -156,48 +130,13 @@ class Bridged:
     def snapshot(self) -> Snapshot:
         return [event for event in self.events() if isinstance(event, Snapshot)][-1]
 
-    def write(self, data: bytes) -> None:
-        """All of ``data`` into the line, as fast as the reader takes it."""
-        assert self.pty is not None
-        while data:
-            written = self.pty.write(data)
-            data = data[written:]
-            if data:
-                time.sleep(0.005)
-
     def until_coups(self, count: int, timeout: float = 20) -> list[CoupReceived]:
         assert wait_for(lambda: len(self.coups()) >= count, timeout), self.log_text()
         return self.coups()
 
-    def pull(self) -> None:
-        """The cable pulled: the line's pty closed, the device's name gone."""
-        if self.pty is not None:
-            self.pty.close()
-            self.pty = None
-        self.device.unlink()
-
-    def plug(self) -> None:
-        """A new line at the same name, as a USB adapter plugged back."""
-        self.pty = PseudoTerminal(BAUDS[self.shoe])
-        self.device.symlink_to(self.pty.path)
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.kill()
-        self.process.wait(20)
-
     def stop(self) -> int | None:
-        code = None
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                code = self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        code = super().stop()
         self.recorder.stop()
-        if self.pty is not None:
-            self.pty.close()
         return code
 
 
@@ -226,14 +165,6 @@ def bridge_on(
     bridge = Bridged(tmp_path, broker, shoe, *flags, key=key)
     bridges.append(bridge)
     return bridge.start()
-
-
-def same_hand(published: Coup, truth: Coup) -> bool:
-    return (published.player, published.banker, published.winner) == (
-        truth.player,
-        truth.banker,
-        truth.winner,
-    )
 
 
 def check_shoe(bridge: Bridged, hands: list[Hand]) -> None:
@@ -366,14 +297,6 @@ def test_garbage_is_counted_never_a_crash_and_the_next_hand_still_comes(
     reports = bridge.health("bad_bytes")
     assert 1 <= len(reports) < 100 and "bad_bytes" in bridge.log_text()
     assert bridge.stop() == 0
-
-
-def audited(state: Path) -> str:
-    """``scoreboard audit`` of the bridge's state dir: it must find the chain whole."""
-    command = [sys.executable, "-m", "scoreboard", "audit", str(state)]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
 
 
 def _rss_kib(pid: int) -> int:

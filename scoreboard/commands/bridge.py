@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -91,11 +90,9 @@ def settings(args: argparse.Namespace) -> tuple[Config, Path]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scoreboard.controller.bridge import Bridge
+    from scoreboard.controller.bridge import Bridge, desk_for
     from scoreboard.controller.open_hand import HandFile
-    from scoreboard.controller.shoe_desk import ShoeDesk
     from scoreboard.controller.shoe_line import ShoeLine
-    from scoreboard.feeds.keypad import new_shoe_id, next_game
     from scoreboard.feeds.keypad_publish import KeypadPublisher
     from scoreboard.heartbeat import Heartbeat
     from scoreboard.link import default_client_id
@@ -114,14 +111,7 @@ def run(args: argparse.Namespace) -> int:
     table = table_from(config)
     with open_journal(state_dir, table, config.journal) as journal:
         use_static_limits(table, config)
-        desk = ShoeDesk(
-            kind,
-            next_shoe=lambda: new_shoe_id(table, time.time(), mark="S"),
-            shoe=table.shoe_id,
-            games=next_game(table) - 1,
-            decks=config.decks,
-            suits=suits,
-        )
+        desk = desk_for(kind, table, decks=config.decks, suits=suits)
         publisher = KeypadPublisher(
             endpoint,
             client_id=config.mqtt.client_id or default_client_id("bridge", endpoint.topics),

@@ -9,7 +9,9 @@ catches up from the broker's retained snapshot.
 numeric keypad instead, for a table whose shoe reads no cards or whose shoe
 failed; with a broker configured (an ``mqtt`` section, or ``--mqtt``) the
 keypad display is then the table's controller there, and the other displays
-follow it.
+follow it.  ``--feed shoe --shoe MODEL --serial PATH`` (config ``feed: shoe``
+and a ``shoe:`` section) reads the card-reading shoe's serial line itself, for
+a table with one monitor; with a broker it is the table's controller there too.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scoreboard.cli import CommandError, UsageError
-from scoreboard.commands.arg_types import directory, input_file
+from scoreboard.commands.arg_types import directory, input_file, whole
 from scoreboard.commands.display_args import add_display_arguments, parse_size
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.config import FEEDS, Config, ConfigError, JournalConfig, load_config
@@ -33,11 +35,14 @@ from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.core.variants import VARIANTS
 from scoreboard.journal import Journal, JournalError
+from scoreboard.shoe_config import BAUD_RANGE, MODELS
 from scoreboard.stopping import Stop, stop_on_signals
 
 if TYPE_CHECKING:
     from scoreboard.app import Feed
     from scoreboard.feeds.keypad import KeypadFeed
+    from scoreboard.feeds.keypad_publish import KeypadPublisher
+    from scoreboard.feeds.shoe import ShoeFeed
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +61,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--feed",
         choices=FEEDS,
         help=(
-            "mqtt: the table's controller (default); keypad: the dealer keys results in, "
-            "published as the table's controller when a broker is configured (feed:)"
+            "mqtt: the table's controller (default); keypad: the dealer keys results in; "
+            "shoe: the card-reading shoe's serial line (--shoe, --serial); keypad and shoe "
+            "publish as the table's controller when a broker is configured (feed:)"
         ),
+    )
+    shoe = parser.add_argument_group("shoe (--feed shoe; config shoe:)")
+    shoe.add_argument("--shoe", choices=tuple(MODELS), help="the card-reading shoe (shoe.model)")
+    shoe.add_argument(
+        "--serial",
+        metavar="PATH",
+        help="its serial device, best a /dev/serial/by-id/... name (shoe.serial)",
+    )
+    shoe.add_argument(
+        "--baud",
+        type=whole(*BAUD_RANGE),
+        metavar="N",
+        help="line speed (shoe.baud; default the shoe's: 4800 Angel Eye, 9600 Bee-Tek)",
     )
     add_mqtt_arguments(parser)
     parser.add_argument("--display-id", metavar="ID", help="this display's id (default: hostname)")
@@ -92,9 +111,23 @@ def settings_from_args(args: argparse.Namespace) -> Config:
         "motion": getattr(args, "motion", None),
         "feed": getattr(args, "feed", None),
     }
+    config = _with_shoe_flags(config, args)
     if args.good_roads and config.good_roads is None:  # the file's thresholds, if it has them
         flags["good_roads"] = GoodRoadRules()
     return replace(config, **{name: value for name, value in flags.items() if value is not None})
+
+
+def _with_shoe_flags(config: Config, args: argparse.Namespace) -> Config:
+    """The ``shoe:`` section with ``--shoe``, ``--serial``, ``--baud`` over it; a shoe feed
+    that names no shoe or device is a usage error, before anything is opened."""
+    flags = {"model": args.shoe, "serial": args.serial, "baud": args.baud}
+    shoe = replace(config.shoe, **{name: value for name, value in flags.items() if value})
+    feed = args.feed or config.feed
+    if feed == "shoe" and (shoe.model is None or shoe.serial is None):
+        raise UsageError("the shoe feed needs --shoe and --serial (or shoe.model and shoe.serial)")
+    if shoe.suits is not None and shoe.model == "bee-tek":
+        raise UsageError("shoe.suits numbers an Angel Eye's card byte; a Bee-Tek names its suits")
+    return replace(config, shoe=shoe)
 
 
 @contextlib.contextmanager
@@ -151,25 +184,64 @@ def open_journal(
     return journal
 
 
-def keypad_feed(config: Config, journal: Journal) -> KeypadFeed:
-    """The dealer keypad, the table's controller on the broker when one is configured."""
-    from scoreboard.feeds.keypad import KeypadFeed
+def controller_publisher(config: Config, who: str) -> KeypadPublisher | None:
+    """With a broker configured, this display as the table's controller there (``who``:
+    the keypad or the shoe, in the log and the client id); else None."""
     from scoreboard.feeds.keypad_publish import KeypadPublisher
     from scoreboard.link import default_client_id
 
-    publisher = None
-    if config.mqtt_configured:
-        endpoint = endpoint_from(config)
-        publisher = KeypadPublisher(
-            endpoint,
-            client_id=config.mqtt.client_id
-            or default_client_id(f"keypad-{config.display_id}", endpoint.topics),
-            limits=config.limits,
-            state_dir=config.resolved_state_dir,
-        )
-    else:
-        log.info("keypad: no broker configured; the entries stay on this display")
+    if not config.mqtt_configured:
+        log.info("%s: no broker configured; the games stay on this display", who)
+        return None
+    endpoint = endpoint_from(config)
+    return KeypadPublisher(
+        endpoint,
+        client_id=config.mqtt.client_id
+        or default_client_id(f"{who}-{config.display_id}", endpoint.topics),
+        limits=config.limits,
+        state_dir=config.resolved_state_dir,
+        name=who,
+    )
+
+
+def keypad_feed(config: Config, journal: Journal) -> KeypadFeed:
+    """The dealer keypad, the table's controller on the broker when one is configured."""
+    from scoreboard.feeds.keypad import KeypadFeed
+
+    publisher = controller_publisher(config, "keypad")
     return KeypadFeed(config.keypad, journal=journal, publisher=publisher, decks=config.decks)
+
+
+def shoe_feed(config: Config, table: TableState, journal: Journal) -> ShoeFeed:
+    """The card-reading shoe's line read by this display (the bridge's parts), journaled
+    in its journal, and published as the table's controller when a broker is configured."""
+    from scoreboard.controller.bridge import Bridge, desk_for
+    from scoreboard.controller.open_hand import HandFile
+    from scoreboard.controller.shoe_line import ShoeLine
+    from scoreboard.feeds.shoe import ShoeFeed
+    from scoreboard.shoes.emulate import Emulated
+
+    shoe = config.shoe
+    assert shoe.model is not None and shoe.serial is not None  # settings_from_args checked
+    desk = desk_for(Emulated(shoe.model), table, decks=config.decks, suits=shoe.suits)
+    bridge = Bridge(
+        line=ShoeLine(shoe.serial, shoe.line_speed),
+        desk=desk,
+        table=table,
+        publisher=controller_publisher(config, "shoe"),
+        journal=journal,
+        hand_file=HandFile(config.resolved_state_dir),
+        name="shoe",
+    )
+    log.info(
+        "shoe: reading %s on %s at %d baud; shoe %s, %d games so far",
+        shoe.model,
+        shoe.serial,
+        shoe.line_speed,
+        table.shoe_id,
+        len(table.games),
+    )
+    return ShoeFeed(bridge)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -184,14 +256,16 @@ def run(args: argparse.Namespace) -> int:
         theme = load_theme(config.theme)
     except ThemeError as error:
         raise UsageError(str(error)) from None
-    endpoint = None if keypad else endpoint_from(config)
+    endpoint = None if config.feed in ("keypad", "shoe") else endpoint_from(config)
     table = table_from(config)
     # The command owns the journal: whatever way the loop ends, it is closed here.
     with open_journal(config.resolved_state_dir, table, config.journal) as journal:
         use_static_limits(table, config)
         feed: Feed
-        if endpoint is None:
+        if keypad:
             feed = keypad_feed(config, journal)
+        elif endpoint is None:
+            feed = shoe_feed(config, table, journal)
         else:
             feed = MqttFeed(endpoint, display_id=config.display_id, journal=journal)
         # systemd stops the board with SIGTERM: the loop sees it and leaves through its

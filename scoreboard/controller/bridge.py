@@ -35,10 +35,13 @@ from scoreboard.controller.shoe_desk import DeskEvent, ShoeDesk
 from scoreboard.controller.shoe_line import LineDown, LineNews, LineUp
 from scoreboard.core.events import Burn, CoupReceived, Event, NewShoe, ShoeHealth
 from scoreboard.core.table import TableState, apply_event
+from scoreboard.feeds.keypad import new_shoe_id, next_game
 from scoreboard.feeds.keypad_publish import KeypadPublisher, shoe_snapshot
 from scoreboard.journal import Journal
+from scoreboard.shoes import SuitOrder
+from scoreboard.shoes.emulate import Emulated
 
-__all__ = ["Bridge", "Line"]
+__all__ = ["Bridge", "Line", "desk_for"]
 
 log = logging.getLogger("scoreboard.controller")  # one name in the logs for the whole controller
 
@@ -47,10 +50,27 @@ class Line(Protocol):
     """What the bridge reads: :class:`~scoreboard.controller.shoe_line.ShoeLine`."""
 
     path: str
+    #: None until first opened (or failed to open); then whether it is open.
+    up: bool | None
 
     def read(self) -> list[LineNews]: ...
 
     def close(self) -> None: ...
+
+
+def desk_for(
+    kind: Emulated, table: TableState, *, decks: int | None, suits: SuitOrder | None
+) -> ShoeDesk:
+    """A desk going on with ``table``'s shoe (the journal's) after its last game; the shoes it
+    opens itself are named from the table and the wall clock (``S``: a shoe's)."""
+    return ShoeDesk(
+        kind,
+        next_shoe=lambda: new_shoe_id(table, time.time(), mark="S"),
+        shoe=table.shoe_id,
+        games=next_game(table) - 1,
+        decks=decks,
+        suits=suits,
+    )
 
 
 class Stopping(Protocol):
@@ -67,12 +87,15 @@ class Bridge:
         line: Line,
         desk: ShoeDesk,
         table: TableState,
-        publisher: KeypadPublisher,
+        publisher: KeypadPublisher | None,
         journal: Journal | None = None,
         hand_file: HandFile | None = None,
         clock: Callable[[], float] = time.monotonic,
+        name: str = "bridge",
     ) -> None:
-        """``hand_file``: where a hand or a burn being dealt survives a restart."""
+        """``publisher`` None: nothing published (a display reading its own shoe with no
+        broker); ``hand_file``: where a hand or a burn being dealt survives a restart;
+        ``name``: who reads the shoe, in the log (``shoe`` for a display)."""
         self.line = line
         self.desk = desk
         self.table = table
@@ -80,37 +103,53 @@ class Bridge:
         self.journal = journal
         self.hand_file = hand_file
         self.clock = clock
+        self.name = name
         self.coups = 0  # coups taken since start (the log reads it)
 
     def run(self, stop: Stopping, step: Callable[[float, str], None] = lambda *_: None) -> None:
         """Read and publish until ``stop`` is requested; ``step`` hears of every good turn
         (the heartbeat: ready, then the watchdog's pings) with a one-line summary."""
-        self.resume()
-        self.publisher.start(lambda: None, self.table)
+        self.begin(lambda: None)
         try:
             while not stop.requested:
                 self.turn()
                 step(self.clock(), self.summary())
         finally:
-            self.line.close()
+            self.end()
+
+    def begin(self, wake: Callable[[], None]) -> None:
+        """Go on where the last run stopped, then connect (``wake``: the broker has news)."""
+        self.resume()
+        if self.publisher is not None:
+            self.publisher.start(wake, self.table)
+
+    def end(self) -> None:
+        """Close the line, say goodbye as the controller."""
+        self.line.close()
+        if self.publisher is not None:
             self.publisher.stop()
-            log.info("bridge: stopped after %d coups this run", self.coups)
+        log.info("%s: stopped after %d coups this run", self.name, self.coups)
 
     def turn(self) -> None:
         """One piece of the line (at most its timeout), then the broker's news."""
         for item in self.line.read():
             self.take(item)
-        self.publisher.service(self.table, self.clock())
-        self.publisher.serve_pit(self.table, self._pit)
+        self.serve(self.clock())
+
+    def serve(self, now: float) -> None:
+        """The broker's news (resyncs, the pit's commands), and a failing journal retried."""
+        if self.publisher is not None:
+            self.publisher.service(self.table, now)
+            self.publisher.serve_pit(self.table, self._pit)
         if self.journal is not None:
             self.journal.heal()
 
     def take(self, item: LineNews) -> None:
         if isinstance(item, LineDown):
-            log.error("bridge: the shoe's line is down (%s); reopening it", item.reason)
+            log.error("%s: the shoe's line is down (%s); reopening it", self.name, item.reason)
             events = self.desk.line_down(item.reason)
         elif isinstance(item, LineUp):
-            log.info("bridge: the shoe's line %s is back", item.path)
+            log.info("%s: the shoe's line %s is back", self.name, item.path)
             events = self.desk.line_up(item.path)
         else:
             events = self.desk.feed(item, self.clock())
@@ -125,7 +164,8 @@ class Bridge:
         if kept is not None and self.desk.resume(kept):
             burning = "" if kept.burn is None else f", {len(kept.burn)} cards burned"
             log.info(
-                "bridge: going on with shoe %s game %d, %d cards dealt%s",
+                "%s: going on with shoe %s game %d, %d cards dealt%s",
+                self.name,
                 kept.shoe,
                 kept.game,
                 len(kept.cards),
@@ -137,16 +177,19 @@ class Bridge:
         if isinstance(event, NewShoe | Burn | CoupReceived):
             self._record(event)
         elif isinstance(event, ShoeHealth):
-            _log_health(event)
+            _log_health(self.name, event)
             applied = apply_event(self.table, event)  # the table's rules decide what it keeps
             if self.journal is not None:
                 self.journal.keep(event, self.table, applied)
-            self.publisher.tell(event)
-            if event.state != "seen":
-                self.publisher.conditions(tuple(self.desk.raised.values()))
+            if self.publisher is not None:
+                self.publisher.tell(event)
+                if event.state != "seen":
+                    self.publisher.conditions(tuple(self.desk.raised.values()))
         else:
-            log.debug("bridge: game %d %s dealt", event.game, event.seat)
-            self.publisher.tell(event)
+            log.debug("%s: game %d %s dealt", self.name, event.game, event.seat)
+            apply_event(self.table, event)  # face down in the hand forming (never journaled)
+            if self.publisher is not None:
+                self.publisher.tell(event)
 
     def _pit(self, event: Event) -> None:
         """A pit command's event (void, correct, new shoe, limits), taken like the shoe's own.
@@ -167,23 +210,28 @@ class Bridge:
         if self.journal is not None:
             self.journal.keep(event, self.table, applied)
         if not applied.changed:
-            log.warning("bridge: the table refused %s", event)
+            log.warning("%s: the table refused %s", self.name, event)
             return
         if isinstance(event, CoupReceived):
             self.coups += 1
             log.info(
-                "bridge: shoe %s game %d %s", event.shoe, event.game.number, event.game.coup.winner
+                "%s: shoe %s game %d %s",
+                self.name,
+                event.shoe,
+                event.game.number,
+                event.game.coup.winner,
             )
         elif isinstance(event, NewShoe):
-            log.info("bridge: new shoe %s (after %s)", event.shoe, event.previous)
-        self.publisher.send(event, self.table, finished=finished)
+            log.info("%s: new shoe %s (after %s)", self.name, event.shoe, event.previous)
+        if self.publisher is not None:
+            self.publisher.send(event, self.table, finished=finished)
 
     def summary(self) -> str:
         """One line for ``systemctl status``."""
         tally = self.desk.tally
         parts = [
             "SHOE OFFLINE" if "device" in self.desk.raised else "shoe line up",
-            f"broker {self.publisher.status().value}",
+            "no broker" if self.publisher is None else f"broker {self.publisher.status().value}",
             f"shoe {self.table.shoe_id or '-'}",
             f"game {self.table.last_number}",
         ]
@@ -194,7 +242,9 @@ class Bridge:
         return ", ".join(parts)
 
 
-def _log_health(health: ShoeHealth) -> None:
+def _log_health(name: str, health: ShoeHealth) -> None:
     where = f" (shoe {health.shoe} game {health.game})" if health.game is not None else ""
     level = logging.INFO if health.state == "cleared" else logging.WARNING
-    log.log(level, "bridge: shoe %s %s: %s%s", health.condition, health.state, health.detail, where)
+    log.log(
+        level, "%s: shoe %s %s: %s%s", name, health.condition, health.state, health.detail, where
+    )
