@@ -340,7 +340,8 @@ install_packages() {
 }
 
 ensure_user() {
-    local groups=(video render input) group
+    # dialout: a display that reads its card-reading shoe itself (feed: shoe, docs/shoes.md).
+    local groups=(video render input dialout) group
     [ "$way" != x11 ] || groups+=(tty)
     # Under --root nothing can be looked up: every host step is shown.
     if [ -n "$R" ] || ! id scoreboard >/dev/null 2>&1; then

@@ -122,7 +122,7 @@ def test_a_live_dry_run_lists_every_step_of_the_install(root: Path, source: Path
     assert "cage" in step(output, "apt-get install")
     assert "xwayland" in step(output, "apt-get install")
     assert "--system" in step(output, "useradd", "scoreboard")
-    assert "video,render,input scoreboard" in step(output, "usermod")
+    assert "video,render,input,dialout scoreboard" in step(output, "usermod")  # feed: shoe
     release = step(output, "-m venv", f"{root}/opt/scoreboard/releases/0.1.0-")
     assert release.startswith("+ ")
     assert "--no-deps" in step(output, "pip wheel")
@@ -209,7 +209,7 @@ def test_a_bare_x_dry_run_installs_x_and_its_wrapper(root: Path, source: Path) -
     for package in ("xserver-xorg-core", "xserver-xorg-legacy", "xinit", "x11-xserver-utils"):
         assert package in packages
     assert "cage" not in packages
-    assert "video,render,input,tty scoreboard" in step(output, "usermod")
+    assert "video,render,input,dialout,tty scoreboard" in step(output, "usermod")
     step(output, "write", f"{root}/etc/X11/Xwrapper.config")
     assert "SCOREBOARD_DISPLAY=x11" in step(output, "write", "environment")
 
