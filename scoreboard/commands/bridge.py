@@ -118,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
             limits=config.limits,  # the configured ones only: no controller invents limits
             state_dir=state_dir,
             name="bridge",
+            table_name=config.table_name,
         )
         line = ShoeLine(args.serial, args.baud or BAUDS[kind])
         bridge = Bridge(

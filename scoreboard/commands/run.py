@@ -201,6 +201,7 @@ def controller_publisher(config: Config, who: str) -> KeypadPublisher | None:
         limits=config.limits,
         state_dir=config.resolved_state_dir,
         name=who,
+        table_name=config.table_name,
     )
 
 

@@ -25,7 +25,12 @@ from scoreboard.commands.arg_types import (
     seconds,
     whole,
 )
-from scoreboard.commands.table_args import add_table_arguments, limits_from_args, spec_limits
+from scoreboard.commands.table_args import (
+    add_table_arguments,
+    add_table_name,
+    limits_from_args,
+    spec_limits,
+)
 from scoreboard.config import PROTOCOLS, Config, ConfigError, TlsConfig, parse_brokers, with_mqtt
 from scoreboard.config_endpoint import Endpoint, load_endpoint
 from scoreboard.controller.floor import LIMIT_TIERS, MAX_TABLES
@@ -191,6 +196,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--shoes", type=SHOES, metavar="N", help="stop after N shoes (default: never)"
     )
+    add_table_name(parser)
     add_table_arguments(parser, sample=False)
     parser.add_argument(
         "--state-dir",
@@ -234,7 +240,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     endpoint = endpoint_from(config)
     controller = Controller(
-        endpoint, limits=limits, state_dir=args.state_dir, cards=not args.no_cards
+        endpoint,
+        limits=limits,
+        state_dir=args.state_dir,
+        cards=not args.no_cards,
+        table_name=args.table_name,
     )
     log.info(
         "shoe: table %s, %d decks, seed %d, pace %.2fs, limits %s -> %s %s, session %d",

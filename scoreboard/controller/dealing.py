@@ -66,11 +66,14 @@ class Controller:
         client_id: str | None = None,
         state_dir: Path | None = None,
         cards: bool = False,
+        table_name: str = "",
     ) -> None:
         """``cards``: publish a ``deal`` event for each card as it leaves the shoe, before its
-        coup (as a card-reading shoe's bridge does), spread over the wait for the coup."""
+        coup (as a card-reading shoe's bridge does), spread over the wait for the coup.
+        ``table_name``: said in every birth, for displays that are given none."""
         self.endpoint = endpoint
         self.cards = cards
+        self.table_name = table_name
         self.topics = endpoint.topics
         #: The limits it was given; None: it knows none and publishes none (displays keep theirs).
         self.limits = limits
@@ -218,7 +221,8 @@ class Controller:
             return
         if self.inbox.announce_due:
             self.inbox.announce_due = False
-            self.publish(ControllerStatus(True), retain=True)  # the session's birth: seq 1
+            birth = ControllerStatus(True, name=self.table_name)
+            self.publish(birth, retain=True)  # the session's birth: seq 1
             self._publish_limits()
             self._publish_snapshot()
             log.info("controller: online on %s, session %d", self.topics.prefix, self.session)

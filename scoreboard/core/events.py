@@ -149,12 +149,15 @@ class ControllerStatus:
     it ends: a will of an older session is stale and ignored.  ``raised``: the
     shoe's conditions raised as of this status (a controller that reads a shoe
     republishes its retained status when one is raised or cleared), so a display
-    that joins late shows SHOE OFFLINE too.
+    that joins late shows SHOE OFFLINE too.  ``name``: the table's name as its
+    controller knows it (``shoe --table-name``), shown by a display whose own
+    config names none ("": not said).
     """
 
     online: bool
     origin: Origin | None = None
     raised: tuple[ShoeHealth, ...] = ()
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)

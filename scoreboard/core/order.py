@@ -174,7 +174,11 @@ ORDERED_RULES: dict[type, Rule] = {
     **RULES,
     CoupReceived: _dealt,
     Snapshot: _restated,
-    ControllerStatus: lambda table, event: (
-        table.restate_health(event.raised) if event.online else None
-    ),
+    ControllerStatus: lambda table, event: _born(table, event) if event.online else None,
 }
+
+
+def _born(table: TableState, event: ControllerStatus) -> Applied | None:
+    """A controller's birth restates the shoe's raised conditions and the table's name."""
+    named = table.take_name(event.name) if event.name else None
+    return table.restate_health(event.raised) or named

@@ -85,6 +85,9 @@ class TableState:
             raise ValueError(f"decks must be 1 to 16, got {decks!r}")
         self.table_id = table_id
         self.table_name = table_name
+        #: The name this display was given (config, ``--table-name``): it wins over the
+        #: name a controller says, which shows only where this is empty.
+        self.own_name = table_name
         self.variant = variant or VARIANTS["commission"]
         #: Unknown until a controller, the config or the demo says (never a made-up default).
         self.limits = limits or Limits.unknown(self.variant)
@@ -254,6 +257,21 @@ class TableState:
     def take_health(self, event: ShoeHealth) -> Applied:
         """The shoe's health report: its mark, its counts (and the journal keeps it)."""
         self.shoe_watch = self.shoe_watch.took(event)
+        self.version += 1
+        return CHANGED
+
+    def take_name(self, name: str) -> Applied | None:
+        """The name the table's controller says (its birth): shown unless this display has its own.
+
+        >>> table = TableState(); _ = table.take_name("Salon 8"); table.table_name
+        'Salon 8'
+        >>> TableState(table_name="VIP 1").take_name("Salon 8") is None
+        True
+        """
+        shown = self.own_name or name or self.table_name
+        if shown == self.table_name:
+            return None
+        self.table_name = shown
         self.version += 1
         return CHANGED
 

@@ -71,10 +71,13 @@ class KeypadPublisher:
         state_dir: Path | None = None,
         wall_clock: Callable[[], float] = time.time,
         name: str = "keypad",
+        table_name: str = "",
     ) -> None:
         """``name``: who publishes, in the log (the shoe bridge reuses this publisher)."""
         self.endpoint = endpoint
         self.name = name
+        #: The table's configured name, said in every birth for displays given none.
+        self.table_name = table_name
         #: The limits it was configured with (``table.limits``), the only ones it publishes:
         #: never those the board shows from another controller, nor any it made up.
         self.limits = limits
@@ -151,7 +154,7 @@ class KeypadPublisher:
 
     def _announce(self, table: TableState) -> None:
         """A new session's birth, its configured limits and the table's shoe, all retained."""
-        self._publish(ControllerStatus(True, raised=self.raised), retain=True)
+        self._publish(ControllerStatus(True, raised=self.raised, name=self.table_name), retain=True)
         if self._scheduled is not None and table.scheduled is None:
             if table.limits == self._scheduled:  # the pit's schedule came due: its own now
                 self.limits = self._scheduled
@@ -198,7 +201,7 @@ class KeypadPublisher:
             return
         self.raised = raised
         if self.inbox.connected:
-            self._publish(ControllerStatus(True, raised=raised), retain=True)
+            self._publish(ControllerStatus(True, raised=raised, name=self.table_name), retain=True)
 
     def _publish_snapshot(self, table: TableState) -> None:
         snapshot = shoe_snapshot(table)

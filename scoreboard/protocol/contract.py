@@ -18,6 +18,7 @@ __all__ = [
     "MAX_REASON",
     "MAX_SEQ",
     "MAX_SHOE_ID",
+    "MAX_TABLE_NAME",
     "MAX_TIME",
     "VERSION",
     "VERSIONS",
@@ -34,6 +35,8 @@ MAX_BURN = 12
 #: The largest bet limit a board shows: a trillion fits every currency's table stakes.
 MAX_BET = 10**12
 MAX_REASON = 200
+#: The longest table name a controller may say (its birth's ``name``).
+MAX_TABLE_NAME = 120
 #: The longest ``detail`` of a shoe health message: words and the bad bytes in hex.
 MAX_DETAIL = 500
 #: The largest session and seq: 2^53 - 1, the largest integer every JSON reader keeps exact.

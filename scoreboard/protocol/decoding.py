@@ -36,6 +36,7 @@ from scoreboard.protocol.contract import (
     MAX_PAYLOAD,
     MAX_REASON,
     MAX_SHOE_ID,
+    MAX_TABLE_NAME,
 )
 from scoreboard.protocol.errors import (
     BadCardError,
@@ -150,7 +151,8 @@ def _reason(data: Mapping[str, Any], where: str) -> str:
 
 def decode_controller_status(data: Mapping[str, Any], where: str) -> ControllerStatus:
     online = _get(data, "online", bool, where)
-    return ControllerStatus(online=online, raised=decode_raised(data, where))
+    name = _string(data, "name", where, limit=MAX_TABLE_NAME, default="")
+    return ControllerStatus(online=online, raised=decode_raised(data, where), name=name)
 
 
 def decode_limits(data: Mapping[str, Any], where: str) -> LimitsReceived:

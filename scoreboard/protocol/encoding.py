@@ -126,9 +126,12 @@ def utc_text(at: float) -> str:
 
 
 def encode_controller_status(event: ControllerStatus) -> dict[str, Any]:
+    data: dict[str, Any] = {"online": event.online}
     if event.raised:  # only a shoe's controller with a condition raised says it
-        return {"online": event.online, "raised": encode_raised(event.raised)}
-    return {"online": event.online}
+        data["raised"] = encode_raised(event.raised)
+    if event.name:  # only a controller told the table's name says it
+        data["name"] = event.name
+    return data
 
 
 def encode_resync(event: ResyncRequest) -> dict[str, Any]:
