@@ -45,6 +45,7 @@ from scoreboard.core.limits import (
 from scoreboard.core.variants import VARIANTS
 from scoreboard.keypad_config import KeypadConfig, read_keypad
 from scoreboard.protocol.topics import PREFIX_RULE, check_prefix, default_prefix
+from scoreboard.translations import parse_languages
 from scoreboard.yamlfile import YamlSyntaxError, load_yaml
 
 PROTOCOLS = ("5", "3.1.1")
@@ -145,6 +146,8 @@ class Config:
     decks: int = 8
     #: The good roads shown in the big road's title row (``display.good_roads``); None: off.
     good_roads: GoodRoadRules | None = None
+    #: The languages shown, main first (``display.languages``, shipped codes); (): the theme's.
+    languages: tuple[str, ...] = ()
 
     @property
     def prefix(self) -> str:
@@ -187,7 +190,10 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
     display = reader.mapping(
         root.get("display", {}),
         "display",
-        {"id", "theme", "windowed", "size", "state_dir", "rotate", "motion", "good_roads"},
+        {
+            *("id", "theme", "windowed", "size", "state_dir", "rotate", "motion", "good_roads"),
+            "languages",
+        },
     )
     defaults = Config()
     table_id = reader.ident(table.get("id", defaults.table_id), "table.id")
@@ -213,7 +219,20 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         journal=_read_journal(reader, root.get("journal", {})),
         decks=reader.integer(table.get("decks", defaults.decks), "table.decks", *DECKS_RANGE),
         good_roads=_read_display_good_roads(reader, display.get("good_roads", {})),
+        languages=_read_languages(reader, display.get("languages")),
     )
+
+
+def _read_languages(reader: Reader, data: Any) -> tuple[str, ...]:
+    """``display.languages``: shipped codes (a list, or "en, th"), main first; none: the theme's."""
+    if data is None:
+        return ()
+    if not isinstance(data, str | list):
+        reader.fail("display.languages", "a list of language codes like [en, th]", data)
+    try:
+        return parse_languages(data, "display.languages")
+    except ValueError as error:  # it names the key and the code
+        raise ConfigError(f"{reader.source}: {error}") from None
 
 
 def _read_display_good_roads(reader: Reader, data: Any) -> GoodRoadRules | None:

@@ -56,6 +56,24 @@ SHIPPED_FONTS: Mapping[str, str] = MappingProxyType(
         "NotoSansCJK-Regular-subset.otf": (
             "61cd1f78f3e1b4cd794cf028bd9656d57852f91df45c71e28957525a849866ff"
         ),
+        "NotoSansCJK-Bold-kana-hangul-subset.otf": (
+            "8513af361369c4420abc6fbfde0c9aff70a7b3d396d202e5c7a8960a7a67cd66"
+        ),
+        "NotoSansCJK-Regular-kana-hangul-subset.otf": (
+            "80007d66d3a9bc8dbfa37708059cfd949849123ff5b46ead524c6768b5cb47b1"
+        ),
+        "NotoSans-Bold-subset.ttf": (
+            "b32b5e358b10b8a026294b54534590549af6431bde8bbef93a034e0e16e5bc3e"
+        ),
+        "NotoSans-Regular-subset.ttf": (
+            "5de2893a08de7eafb3f94696d4fff6bb7ae5860e8b16bd0ec46bd4c77754d34f"
+        ),
+        "NotoSansThai-Bold-subset.ttf": (
+            "92e85882a3670c404ac41a000c1b03c8a03734ff595354b58c39a8b79ca5b5e1"
+        ),
+        "NotoSansThai-Regular-subset.ttf": (
+            "0081e6ea886b7dbc9da1d6de2e37010f071d404f657bb342511653fee105c890"
+        ),
     }
 )
 """The SHA-256 of each font file in ``themes/fonts/``: a file with one of them is trusted.
@@ -63,6 +81,23 @@ SHIPPED_FONTS: Mapping[str, str] = MappingProxyType(
 A shipped file whose checksum differs (edited, damaged) is tried in a child
 like any other font.  ``tests/test_font_check_spawn.py`` checks the table
 against the files."""
+
+CHAIN: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "regular": (
+            "NotoSansCJK-Regular-kana-hangul-subset.otf",
+            "NotoSans-Regular-subset.ttf",
+            "NotoSansThai-Regular-subset.ttf",
+        ),
+        "bold": (
+            "NotoSansCJK-Bold-kana-hangul-subset.otf",
+            "NotoSans-Bold-subset.ttf",
+            "NotoSansThai-Bold-subset.ttf",
+        ),
+    }
+)
+"""The shipped fonts (``themes/fonts/``) after a theme's own, per weight: kana and Hangul,
+Vietnamese and other Latin, Thai (``tools/build_chain_fonts.py`` cuts them)."""
 
 _CACHED_FILES = 32
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from scoreboard.cli import CommandError, UsageError
 from scoreboard.commands.arg_types import directory, input_file
-from scoreboard.commands.display_args import add_display_arguments, parse_size
+from scoreboard.commands.display_args import add_display_arguments, languages_from, parse_size
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.config import FEEDS, Config, ConfigError, JournalConfig, load_config
 from scoreboard.core.good_roads import GoodRoadRules
@@ -90,6 +90,7 @@ def settings_from_args(args: argparse.Namespace) -> Config:
         "size": parse_size(args.size) if args.size else None,
         "rotate": getattr(args, "rotate", None),
         "motion": getattr(args, "motion", None),
+        "languages": languages_from(args) or None,
         "feed": getattr(args, "feed", None),
     }
     if args.good_roads and config.good_roads is None:  # the file's thresholds, if it has them
@@ -181,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     if keypad and args.headless:
         raise UsageError("--headless has no keyboard: the keypad feed needs the kiosk's screen")
     try:  # a bad theme is a config mistake: refuse before touching the journal or the broker
-        theme = load_theme(config.theme)
+        theme = load_theme(config.theme, config.languages)
     except ThemeError as error:
         raise UsageError(str(error)) from None
     endpoint = None if keypad else endpoint_from(config)
