@@ -57,22 +57,22 @@ SHIPPED_FONTS: Mapping[str, str] = MappingProxyType(
             "61cd1f78f3e1b4cd794cf028bd9656d57852f91df45c71e28957525a849866ff"
         ),
         "NotoSansCJK-Bold-kana-hangul-subset.otf": (
-            "8513af361369c4420abc6fbfde0c9aff70a7b3d396d202e5c7a8960a7a67cd66"
+            "843843ab2cde8f31a16b3f67472623db700ee026af9b473e35692fc9c01a46c2"
         ),
         "NotoSansCJK-Regular-kana-hangul-subset.otf": (
-            "80007d66d3a9bc8dbfa37708059cfd949849123ff5b46ead524c6768b5cb47b1"
+            "6531d24ea3cad948ab45ab665dd1e6b75fd067b84436d1e60283b5a036f4e7e3"
         ),
         "NotoSans-Bold-subset.ttf": (
-            "b32b5e358b10b8a026294b54534590549af6431bde8bbef93a034e0e16e5bc3e"
+            "ca4425ca0aedec71e8976ff5a37527af7bdbee9466a5bcffe3ae7a087ec80c49"
         ),
         "NotoSans-Regular-subset.ttf": (
-            "5de2893a08de7eafb3f94696d4fff6bb7ae5860e8b16bd0ec46bd4c77754d34f"
+            "3e699554bc574a02fae06290aab24bf4b98ae194df4f4135c2a71b1337a2d05b"
         ),
         "NotoSansThai-Bold-subset.ttf": (
-            "92e85882a3670c404ac41a000c1b03c8a03734ff595354b58c39a8b79ca5b5e1"
+            "e8a5f56d1d8509c33c44bec0a7ac8a0323be41ff94a059114e48862b1d3e72cf"
         ),
         "NotoSansThai-Regular-subset.ttf": (
-            "0081e6ea886b7dbc9da1d6de2e37010f071d404f657bb342511653fee105c890"
+            "8c61d35e6aca657aa01f343c3deea77606f1829ed82e7cd1a38296e80afd2e52"
         ),
     }
 )

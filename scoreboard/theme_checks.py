@@ -250,14 +250,14 @@ class _Checker(FieldReader):
                 f"got {excerpt(languages)}",
             )
             languages = ["en"]
-        languages = [canonical(lang) for lang in languages]
-        if len(set(languages)) < len(languages):
-            self.error("languages", f"a language is listed twice: {', '.join(languages)}")
+        languages = list(dict.fromkeys(canonical(lang) for lang in languages))  # each once
         given: dict[str, Any] = {}
+        spelt: dict[str, str] = {}  # errors name the key as the theme wrote it: labels.zh
         for lang, raw in self.mapping(value, "labels", None).items():
             if canonical(lang) in given:
                 self.error(f"labels.{key_name(lang)}", "given twice (zh is zh-Hant)")
             given[canonical(lang)] = raw
+            spelt[canonical(lang)] = lang
         result: dict[str, Labels] = {}
         for lang in dict.fromkeys([*languages, *given, *TRANSLATIONS]):
             if not _LANGUAGE.match(lang):
@@ -272,7 +272,7 @@ class _Checker(FieldReader):
             if own is None or isinstance(own, dict):
                 words = {**TRANSLATIONS.get(lang, {}), **(own or {})}
             drawn = lang in languages
-            where = f"labels.{lang}"
+            where = f"labels.{spelt.get(lang, lang)}"
             result[lang] = self.dataclass(Labels, words, where, drawn=drawn)
             self.placeholders(result[lang], where)
             self.not_blank(result[lang], where)

@@ -150,3 +150,13 @@ def test_display_languages_refusals_name_the_key(tmp_path: Path, value: str, sai
         load_config(path)
     message = str(raised.value)
     assert "display.languages" in message and said in message and "\n" not in message
+
+
+def test_a_vietnamese_word_is_drawn_by_one_font_and_a_label_with_digits_in_runs() -> None:
+    pygame.font.init()
+    cache = TextCache(load_theme("classic").fonts)
+    word = cache.runs("Người")
+    assert len(word) == 1 and word[0][0] > 0  # the Latin font after the theme's, whole
+    assert [at for at, _ in cache.runs("Nhà cái")] == [0]  # the theme's font has every letter
+    thai = cache.runs("ตา 82")
+    assert thai[0] == (3, "ตา") and thai[-1] == (0, " 82")  # the digits are the theme's

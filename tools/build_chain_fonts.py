@@ -7,9 +7,10 @@ that has it (``scoreboard/render/text.py``).  These are that chain, cut small:
 - ``NotoSansCJK-{weight}-kana-hangul-subset.otf``: kana, the 2,350 Hangul
   syllables of KS X 1001 and Hangul jamo, and the JIS X 0208 kanji the TC subset
   lacks, from the Korean face of Noto Sans CJK (``fonts-noto-cjk``);
-- ``NotoSans-{weight}-subset.ttf``: Latin Extended-A/B, Latin Extended
+- ``NotoSans-{weight}-subset.ttf``: Latin, Latin Extended-A/B, Latin Extended
   Additional and combining marks (Vietnamese: ơ ư ạ ầ ố ...) and currency signs
-  (₫ ₱ ₹ ...), from Noto Sans (``fonts-noto-core``);
+  (₫ ₱ ₹ ...), from Noto Sans (``fonts-noto-core``): a word with a letter the
+  theme's font lacks ("Người") is drawn whole by this one;
 - ``NotoSansThai-{weight}-subset.ttf``: the Thai block, from Noto Sans Thai.
 
 All SIL Open Font License 1.1 (``themes/fonts/OFL.txt``).  Build-time tool, run
@@ -48,7 +49,9 @@ def kana_hangul() -> set[int]:
 
 
 def latin() -> set[int]:
-    codes = span(0x0100, 0x024F) | span(0x0300, 0x036F) | span(0x1E00, 0x1EFF)
+    """Latin with every letter a Vietnamese word needs, so a whole word is drawn by one font."""
+    codes = span(0x0020, 0x007E) | span(0x00A0, 0x00FF) | span(0x0100, 0x024F)
+    codes |= span(0x0300, 0x036F) | span(0x1E00, 0x1EFF)
     return codes | span(0x20A0, 0x20CF)
 
 
@@ -89,7 +92,7 @@ def main() -> int:
         subset(
             NOTO / f"NotoSans-{weight}.ttf",
             -1,
-            latin() - have,
+            latin(),  # whole: a Vietnamese word is drawn by one font
             FONTS / f"NotoSans-{weight}-subset.ttf",
         )
         subset(

@@ -108,6 +108,7 @@ class TextCache:
         self._fonts: dict[tuple[bool, int, int], pygame.font.Font] = {}
         self._texts: dict[tuple[str, bool, int, RGB], pygame.Surface] = {}
         self._glyphs: dict[tuple[bool, str], int] = {}
+        self._in: dict[tuple[bool, int, str], bool] = {}
         self._faces: dict[tuple[bool, int], pygame.freetype.Font] = {}
         self._replacement: dict[bool, str] = {}
         self._caps: dict[tuple[bool, int], int] = {}
@@ -148,7 +149,7 @@ class TextCache:
             known = -1
             if not undrawable_category(char):
                 for at in range(len(self.chains[bold])):
-                    if self._face(bold, at).get_metrics(char)[0] is not None:
+                    if self._in_font(char, bold, at):
                         known = at
                         break
             self._glyphs[key] = known
@@ -157,17 +158,33 @@ class TextCache:
     def runs(self, text: str, *, bold: bool = False) -> list[tuple[int, str]]:
         """``text`` (already :meth:`drawable`) cut where the font that draws it changes.
 
+        A word with a character only a later font has is drawn whole by that font
+        when it has every letter of it ("Người", not "Ng" + "ười" in two fonts).
         A character no font has (the replacement mark, when none has that either)
         goes to the theme's font, which draws its own "missing" box.
         """
+        owners = [max(self.owner(char, bold=bold), 0) for char in text]
+        start = 0
+        for end in [*(i for i, char in enumerate(text) if char.isspace()), len(text)]:
+            later = max(owners[start:end], default=0)
+            if later and all(self._in_font(char, bold, later) for char in text[start:end]):
+                owners[start:end] = [later] * (end - start)
+            start = end + 1
         found: list[tuple[int, str]] = []
-        for char in text:
-            at = max(self.owner(char, bold=bold), 0)
+        for char, at in zip(text, owners, strict=True):
             if found and at == found[-1][0]:
                 found[-1] = (at, found[-1][1] + char)
             else:
                 found.append((at, char))
         return found
+
+    def _in_font(self, char: str, bold: bool, at: int) -> bool:
+        """Whether the ``at``-th font of the chain has ``char`` (kept per font and character)."""
+        key = (bold, at, char)
+        known = self._in.get(key)
+        if known is None:
+            known = self._in[key] = self._face(bold, at).get_metrics(char)[0] is not None
+        return known
 
     def drawable(self, text: str, *, bold: bool = False) -> str:
         """``text`` with each character the font cannot draw replaced by a visible mark."""
