@@ -522,3 +522,18 @@ def parse_languages(codes: str | list[object], where: str = "--languages") -> tu
     if not 0 < len(found) <= MAX_SHOWN:
         raise ValueError(f"{where}: expected 1 to {MAX_SHOWN} languages, got {len(found)}")
     return tuple(found)
+
+
+def rotated(languages: tuple[str, ...], seconds: float, now: float) -> tuple[str, ...]:
+    """The languages shown at ``now`` when the second one rotates every ``seconds``
+    (``display.rotate_languages``): the main one, then each of the others in turn.
+
+    >>> [rotated(("en", "th", "ko"), 10, t) for t in (0, 9.9, 10, 25)]
+    [('en', 'th'), ('en', 'th'), ('en', 'ko'), ('en', 'th')]
+    >>> rotated(("en", "th"), 10, 15), rotated(("en", "th", "ko"), 0, 15)
+    (('en', 'th'), ('en', 'th', 'ko'))
+    """
+    others = languages[1:]
+    if seconds <= 0 or len(others) < 2:
+        return languages
+    return (languages[0], others[int(now // seconds) % len(others)])

@@ -160,3 +160,43 @@ def test_a_vietnamese_word_is_drawn_by_one_font_and_a_label_with_digits_in_runs(
     assert [at for at, _ in cache.runs("Nhà cái")] == [0]  # the theme's font has every letter
     thai = cache.runs("ตา 82")
     assert thai[0] == (3, "ตา") and thai[-1] == (0, " 82")  # the digits are the theme's
+
+
+def test_the_second_language_rotates_on_the_kiosk_and_the_main_one_stays() -> None:
+    from scoreboard.app import Kiosk
+    from scoreboard.core.shoe import Dealer
+    from scoreboard.core.table import TableState
+    from scoreboard.feeds.simulated import SimulatedFeed
+
+    theme = load_theme("classic", ("en", "th", "ko"))
+    kiosk = Kiosk(
+        SimulatedFeed(Dealer(seed=1)), TableState(), theme, windowed=True, size=(640, 360),
+        rotate_languages=10,
+    )  # fmt: skip
+    try:
+        shown = []
+        for now in (1.0, 9.0, 11.0, 21.0):
+            kiosk.step(now)
+            shown.append(kiosk.renderer.theme.languages)
+        assert shown == [("en", "th"), ("en", "th"), ("en", "ko"), ("en", "th")]
+        assert kiosk.timeout(11.0) <= 9.0  # woken for the next turn
+    finally:
+        pygame.display.quit()
+
+
+@pytest.mark.parametrize(
+    ("display", "said"),
+    [
+        ("languages: [en, th]\n  rotate_languages: 10", "two or more to rotate"),
+        ("languages: [en, th, ko]\n  rotate_languages: 1", "3 to 3600 seconds"),
+        ("languages: [en, th, ko]\n  rotate_languages: yes", "3 to 3600 seconds"),
+    ],
+)
+def test_rotate_languages_refusals_name_the_key(tmp_path: Path, display: str, said: str) -> None:
+    path = tmp_path / "display.yaml"
+    path.write_text(f"display:\n  {display}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load_config(path)
+    assert "display.rotate_languages" in str(raised.value) and said in str(raised.value)
+    path.write_text("display:\n  languages: [en, th, ko]\n  rotate_languages: 8\n", "utf-8")
+    assert load_config(path).rotate_languages == 8.0

@@ -219,6 +219,7 @@ def run(args: argparse.Namespace) -> int:
                     rotate=config.rotate,
                     motion=config.motion,
                     stop=stop,
+                    rotate_languages=config.rotate_languages,
                 )
 
 
