@@ -200,3 +200,14 @@ def test_rotate_languages_refusals_name_the_key(tmp_path: Path, display: str, sa
     assert "display.rotate_languages" in str(raised.value) and said in str(raised.value)
     path.write_text("display:\n  languages: [en, th, ko]\n  rotate_languages: 8\n", "utf-8")
     assert load_config(path).rotate_languages == 8.0
+
+
+def test_run_refuses_an_unknown_config_language_in_one_line(tmp_path: Path) -> None:
+    config = tmp_path / "display.yaml"
+    config.write_text("display:\n  languages: [en, xx]\n", encoding="utf-8")
+    state = tmp_path / "state"
+    result = scoreboard("run", "--config", str(config), "--headless", "--state-dir", str(state))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "display.languages" in lines[0] and "'xx'" in lines[0], lines
+    assert not state.exists()
