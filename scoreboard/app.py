@@ -45,6 +45,7 @@ on every reload (:func:`use_theme_rows`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import math
 import os
@@ -79,6 +80,7 @@ from scoreboard.render.probe import require_drawable
 from scoreboard.sdnotify import Notifier
 from scoreboard.stopping import Stop, routed
 from scoreboard.theme import Theme, load_theme
+from scoreboard.translations import rotated
 
 __all__ = [
     "Feed",
@@ -144,6 +146,7 @@ class Kiosk:
         motion: bool = True,
         notifier: Notifier | None = None,
         stop: Stop | None = None,
+        rotate_languages: float = 0.0,
     ) -> None:
         """``renderer`` builds the renderer at start and on every theme reload.
 
@@ -156,9 +159,11 @@ class Kiosk:
         manager (default: the one ``NOTIFY_SOCKET`` names, if any) that the board is
         ready and alive: see :mod:`scoreboard.heartbeat`.  ``stop``: when it is
         asked (SIGTERM, Ctrl-C: :mod:`scoreboard.stopping`) :meth:`run` wakes and
-        returns through the feed's stop.
+        returns through the feed's stop.  ``rotate_languages``: seconds each language
+        after the main one is shown in turn beside it (0: all shown at once).
         """
         self.feed, self.table, self.windowed = feed, table, windowed
+        self.rotate_languages = rotate_languages
         self.make_renderer = renderer or motion_renderer(motion)
         self.quit_keys = windowed if quit_keys is None else quit_keys
         self.clock, self.wall_clock = clock, wall_clock
@@ -285,12 +290,22 @@ class Kiosk:
         give_back_memory()  # the old renderer is freed by now: nothing refers to it
         return True
 
+    def rotate_language(self, now: float) -> None:
+        """Show the main language beside the next of the others when their turn came."""
+        theme = self.watcher.theme
+        wanted = rotated(theme.languages, self.rotate_languages, now)
+        if wanted != self.renderer.theme.languages:
+            shown = dataclasses.replace(theme, languages=wanted)
+            self._past_failures += self.renderer.failures
+            self.renderer = renderer_on(self.screen, self.make_renderer, shown, self.rotate)
+
     def step(self, now: float) -> None:
         """Poll the feed, put whatever changed on the screen, report how drawing went."""
         if self.reload_requested.is_set() or now >= self._next_theme_check:
             force = self.reload_requested.is_set()
             self.reload_requested.clear()
             self.reload_theme(now, force=force)
+        self.rotate_language(now)
         self.table.switch_limits(self.wall_clock())  # scheduled limits, once their time came
         polled = True
         try:
@@ -387,6 +402,8 @@ class Kiosk:
         clock's reading less the monotonic time elapsed since ``now``).
         """
         deadlines = [self._next_theme_check]
+        if self.rotate_languages > 0:  # the next language's turn
+            deadlines.append((now // self.rotate_languages + 1) * self.rotate_languages)
         if self.renderer.theme.style.clock:
             wall_at_now = self.wall_clock() - (self.clock() - now)
             deadlines.append(now + seconds_to_next_minute(wall_at_now))
@@ -431,6 +448,7 @@ def run_kiosk(
     motion: bool = True,
     good_roads: GoodRoadRules | None = None,
     stop: Stop | None = None,
+    rotate_languages: float = 0.0,
 ) -> int:
     """Show ``table`` fed by ``feed`` until quit or ``stop``; raises ThemeError for a bad theme.
 
@@ -459,6 +477,7 @@ def run_kiosk(
             quit_keys=quit_keys,
             renderer=motion_renderer(motion, good_roads=good_roads),
             stop=stop,
+            rotate_languages=rotate_languages,
         )
     except NoDisplayError:
         pygame.display.quit()

@@ -50,7 +50,7 @@ class ThemeWatcher:
             return None
         self._stamp = stamp
         try:
-            theme = require_drawable(load_theme(self.path))
+            theme = require_drawable(load_theme(self.path, self.theme.chosen))
         except ThemeError as error:
             for line in error.errors:
                 log.error("theme reload refused, keeping %s: %s", self.theme.name, line)

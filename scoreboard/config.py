@@ -46,6 +46,7 @@ from scoreboard.core.variants import VARIANTS
 from scoreboard.keypad_config import KeypadConfig, read_keypad
 from scoreboard.protocol.topics import PREFIX_RULE, check_prefix, default_prefix
 from scoreboard.shoe_config import ShoeConfig, read_shoe
+from scoreboard.translations import parse_languages
 from scoreboard.yamlfile import YamlSyntaxError, load_yaml
 
 PROTOCOLS = ("5", "3.1.1")
@@ -56,6 +57,9 @@ DEFAULT_SESSION_EXPIRY = 86_400
 SESSION_EXPIRY_RANGE = (60, 7 * 86_400)
 #: How far the picture may be turned clockwise for a monitor mounted on its side.
 ROTATIONS = (0, 90, 180, 270)
+#: The shortest and longest turn of a rotating language (``display.rotate_languages``), seconds.
+ROTATE_SECONDS = (3, 3600)
+
 #: MQTT's client id: what mosquitto accepts, and what a topic-safe display id gives.
 CLIENT_ID_RULE = "1-128 letters, digits, '.', '_' or '-'"
 #: Where a display's games come from: the table's broker, the dealer's keypad, or the
@@ -150,6 +154,10 @@ class Config:
     decks: int = 8
     #: The good roads shown in the big road's title row (``display.good_roads``); None: off.
     good_roads: GoodRoadRules | None = None
+    #: The languages shown, main first (``display.languages``, shipped codes); (): the theme's.
+    languages: tuple[str, ...] = ()
+    #: Seconds each language after the main one is shown in turn (``display.rotate_languages``).
+    rotate_languages: float = 0.0
 
     @property
     def prefix(self) -> str:
@@ -194,9 +202,13 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
     display = reader.mapping(
         root.get("display", {}),
         "display",
-        {"id", "theme", "windowed", "size", "state_dir", "rotate", "motion", "good_roads"},
+        {
+            *("id", "theme", "windowed", "size", "state_dir", "rotate", "motion", "good_roads"),
+            *("languages", "rotate_languages"),
+        },
     )
     defaults = Config()
+    languages = _read_languages(reader, display.get("languages"))
     table_id = reader.ident(table.get("id", defaults.table_id), "table.id")
     variant = reader.text(table.get("variant", defaults.variant), "table.variant")
     if variant not in VARIANTS:
@@ -221,7 +233,39 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         journal=_read_journal(reader, root.get("journal", {})),
         decks=reader.integer(table.get("decks", defaults.decks), "table.decks", *DECKS_RANGE),
         good_roads=_read_display_good_roads(reader, display.get("good_roads", {})),
+        languages=languages,
+        rotate_languages=_read_rotation(reader, display.get("rotate_languages", 0), languages),
     )
+
+
+def _read_rotation(reader: Reader, raw: Any, languages: tuple[str, ...]) -> float:
+    """``display.rotate_languages``: seconds (0: off); the languages must have two to rotate."""
+    if (
+        isinstance(raw, bool)
+        or not isinstance(raw, int | float)
+        or not (raw == 0 or ROTATE_SECONDS[0] <= raw <= ROTATE_SECONDS[1])
+    ):
+        low, high = ROTATE_SECONDS
+        reader.fail("display.rotate_languages", f"0 (off) or {low} to {high} seconds", raw)
+    if raw and len(languages) < 3:
+        reader.fail(
+            "display.rotate_languages",
+            "display.languages with the main language and two or more to rotate",
+            list(languages),
+        )
+    return float(raw)
+
+
+def _read_languages(reader: Reader, data: Any) -> tuple[str, ...]:
+    """``display.languages``: shipped codes (a list, or "en, th"), main first; none: the theme's."""
+    if data is None:
+        return ()
+    if not isinstance(data, str | list):
+        reader.fail("display.languages", "a list of language codes like [en, th]", data)
+    try:
+        return parse_languages(data, "display.languages")
+    except ValueError as error:  # it names the key and the code
+        raise ConfigError(f"{reader.source}: {error}") from None
 
 
 def _read_display_good_roads(reader: Reader, data: Any) -> GoodRoadRules | None:

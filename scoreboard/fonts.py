@@ -56,6 +56,24 @@ SHIPPED_FONTS: Mapping[str, str] = MappingProxyType(
         "NotoSansCJK-Regular-subset.otf": (
             "61cd1f78f3e1b4cd794cf028bd9656d57852f91df45c71e28957525a849866ff"
         ),
+        "NotoSansCJK-Bold-kana-hangul-subset.otf": (
+            "843843ab2cde8f31a16b3f67472623db700ee026af9b473e35692fc9c01a46c2"
+        ),
+        "NotoSansCJK-Regular-kana-hangul-subset.otf": (
+            "6531d24ea3cad948ab45ab665dd1e6b75fd067b84436d1e60283b5a036f4e7e3"
+        ),
+        "NotoSans-Bold-subset.ttf": (
+            "ca4425ca0aedec71e8976ff5a37527af7bdbee9466a5bcffe3ae7a087ec80c49"
+        ),
+        "NotoSans-Regular-subset.ttf": (
+            "3e699554bc574a02fae06290aab24bf4b98ae194df4f4135c2a71b1337a2d05b"
+        ),
+        "NotoSansThai-Bold-subset.ttf": (
+            "e8a5f56d1d8509c33c44bec0a7ac8a0323be41ff94a059114e48862b1d3e72cf"
+        ),
+        "NotoSansThai-Regular-subset.ttf": (
+            "8c61d35e6aca657aa01f343c3deea77606f1829ed82e7cd1a38296e80afd2e52"
+        ),
     }
 )
 """The SHA-256 of each font file in ``themes/fonts/``: a file with one of them is trusted.
@@ -63,6 +81,23 @@ SHIPPED_FONTS: Mapping[str, str] = MappingProxyType(
 A shipped file whose checksum differs (edited, damaged) is tried in a child
 like any other font.  ``tests/test_font_check_spawn.py`` checks the table
 against the files."""
+
+CHAIN: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "regular": (
+            "NotoSansCJK-Regular-kana-hangul-subset.otf",
+            "NotoSans-Regular-subset.ttf",
+            "NotoSansThai-Regular-subset.ttf",
+        ),
+        "bold": (
+            "NotoSansCJK-Bold-kana-hangul-subset.otf",
+            "NotoSans-Bold-subset.ttf",
+            "NotoSansThai-Bold-subset.ttf",
+        ),
+    }
+)
+"""The shipped fonts (``themes/fonts/``) after a theme's own, per weight: kana and Hangul,
+Vietnamese and other Latin, Thai (``tools/build_chain_fonts.py`` cuts them)."""
 
 _CACHED_FILES = 32
 

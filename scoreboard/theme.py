@@ -19,8 +19,10 @@ from here, and the rest of the package imports them from here.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.resources
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from scoreboard.regular_file import check_regular
@@ -117,8 +119,13 @@ def theme_path(name_or_file: str | os.PathLike[str]) -> Path:
     raise ThemeNotFoundError([f"{text}: no such theme (known: {known})"])
 
 
-def load_theme(name_or_file: str | os.PathLike[str]) -> Theme:
-    """Read and validate a theme; raise :class:`ThemeError` listing every problem."""
+def load_theme(name_or_file: str | os.PathLike[str], languages: Sequence[str] = ()) -> Theme:
+    """Read and validate a theme; raise :class:`ThemeError` listing every problem.
+
+    ``languages`` (``--languages``, ``display.languages``: shipped codes, main first)
+    are shown instead of the theme's own list, and checked against its fonts as if
+    the theme listed them.
+    """
     path = theme_path(name_or_file)
     try:
         data = load_yaml(path)
@@ -126,6 +133,9 @@ def load_theme(name_or_file: str | os.PathLike[str]) -> Theme:
         raise ThemeError([f"{path}: cannot read: {error.strerror or error}"]) from None
     except YamlSyntaxError as error:
         raise ThemeError([str(error)]) from None
+    if languages and isinstance(data, dict):
+        data = {**data, "languages": list(languages)}
+        return dataclasses.replace(_validate(data, path), chosen=tuple(languages))
     return _validate(data, path)
 
 

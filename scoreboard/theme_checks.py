@@ -15,8 +15,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from scoreboard.core.good_roads import NAMES
-from scoreboard.fonts import check_font
+from scoreboard.core.good_roads import NAMES, good_road_name
+from scoreboard.fonts import CHAIN, check_font
 from scoreboard.images import check_image
 from scoreboard.theme_fields import FieldReader, key_name
 from scoreboard.theme_values import (
@@ -37,12 +37,13 @@ from scoreboard.theme_values import (
     Theme,
     ThemeError,
 )
+from scoreboard.translations import MAX_SHOWN, TRANSLATIONS, canonical
 from scoreboard.yamlfile import excerpt
 
 _DEFAULT_REGULAR = "NotoSansCJK-Regular-subset.otf"
 _DEFAULT_BOLD = "NotoSansCJK-Bold-subset.otf"
 
-MAX_LANGUAGES = 3
+MAX_LANGUAGES = MAX_SHOWN
 
 MIN_PANEL = 0.02
 """A panel's smallest width or height, as a fraction of the screen."""
@@ -174,7 +175,11 @@ class _Checker(FieldReader):
                     f"or in {self.shipped_fonts}",
                 )
             found[key] = path or Path(text)
-        return Fonts(regular=found["regular"], bold=found["bold"])
+        chain = {
+            key: tuple(p for p in (self.shipped_fonts / n for n in CHAIN[key]) if p.is_file())
+            for key in CHAIN
+        }
+        return Fonts(found["regular"], found["bold"], chain["regular"], chain["bold"])
 
     def font_file(self, name: str) -> Path | None:
         """The first file of that name beside the theme, in its fonts/, then the shipped fonts.
@@ -192,7 +197,8 @@ class _Checker(FieldReader):
         return None
 
     def glyphs(self, fonts: Fonts) -> None:
-        """Each font loads and draws (tried in a child process) and has every drawn glyph."""
+        """Each font loads and draws (tried in a child process), and each drawn glyph is in
+        some font of its chain (the theme's font, then the shipped ones after it)."""
         text = BOARD_TEXT + "".join(self.drawn.values())
         for key in ("regular", "bold"):
             path: Path = getattr(fonts, key)
@@ -203,13 +209,34 @@ class _Checker(FieldReader):
             if check.error is not None:
                 self.error(f"fonts.{key}", f"{path} is not a usable font ({check.error})")
                 continue
-            board = "".join(sorted(set(BOARD_TEXT) & check.missing))
+            missing = set(check.missing)
+            for later in fonts.chain(bold=key == "bold")[1:]:
+                if missing:
+                    missing &= self.chain_font(later, "".join(sorted(missing)), key)
+            nor = (
+                ", nor any font after it in the chain"
+                if fonts.chain(bold=key == "bold")[1:]
+                else ""
+            )
+            board = "".join(sorted(set(BOARD_TEXT) & missing))
             if board:
-                self.error(f"fonts.{key}", f"{path.name} {_lacks(board)} (the board draws it)")
+                self.error(f"fonts.{key}", f"{path.name} {_lacks(board)} (the board draws it){nor}")
             for where, drawn in self.drawn.items():
-                absent = "".join(sorted(set(drawn) & check.missing))
+                absent = "".join(sorted(set(drawn) & missing))
                 if absent:
-                    self.error(where, f"{path.name} {_lacks(absent)}")
+                    self.error(where, f"{path.name} {_lacks(absent)}{nor}")
+
+    def chain_font(self, path: Path, text: str, key: str) -> set[str]:
+        """The characters of ``text`` a shipped font after the theme's lacks (all of them
+        when it cannot be used: then the theme's font alone is judged)."""
+        check = check_font(path, text)
+        if check.usable:
+            return set(check.missing)
+        self.error(
+            f"fonts.{key}",
+            f"{path.name} (after it in the chain) is not usable: {check.error or check.unchecked}",
+        )
+        return set(text)
 
     def labels(self, languages: Any, value: Any) -> tuple[tuple[str, ...], Mapping[str, Labels]]:
         if not (
@@ -219,27 +246,39 @@ class _Checker(FieldReader):
         ):
             self.error(
                 "languages",
-                f"expected a list of 1 to {MAX_LANGUAGES} language codes like [en, zh], "
+                f"expected a list of 1 to {MAX_LANGUAGES} language codes like [en, th], "
                 f"got {excerpt(languages)}",
             )
             languages = ["en"]
-        given = self.mapping(value, "labels", None)
+        languages = list(dict.fromkeys(canonical(lang) for lang in languages))  # each once
+        given: dict[str, Any] = {}
+        spelt: dict[str, str] = {}  # errors name the key as the theme wrote it: labels.zh
+        for lang, raw in self.mapping(value, "labels", None).items():
+            if canonical(lang) in given:
+                self.error(f"labels.{key_name(lang)}", "given twice (zh is zh-Hant)")
+            given[canonical(lang)] = raw
+            spelt[canonical(lang)] = lang
         result: dict[str, Labels] = {}
-        for lang in {*languages, *given}:
+        for lang in dict.fromkeys([*languages, *given, *TRANSLATIONS]):
             if not _LANGUAGE.match(lang):
-                self.error(f"labels.{key_name(lang)}", "expected a language code like en or zh")
+                self.error(f"labels.{key_name(lang)}", "expected a language code like en or th")
                 continue
-            if lang not in given and lang != "en":
+            if lang not in given and lang not in TRANSLATIONS:
                 self.error(f"labels.{lang}", "missing: languages lists it but it has no labels")
                 continue
+            # the shipped words first, the theme's own over them; the rest stay English
+            own = given.get(lang)
+            words = own
+            if own is None or isinstance(own, dict):
+                words = {**TRANSLATIONS.get(lang, {}), **(own or {})}
             drawn = lang in languages
-            result[lang] = self.dataclass(Labels, given.get(lang), f"labels.{lang}", drawn=drawn)
-            self.placeholders(result[lang], f"labels.{lang}")
-            self.not_blank(result[lang], f"labels.{lang}")
-        # The good roads' names (the lobby's tiles, the display's plate): Chinese for zh.
+            where = f"labels.{spelt.get(lang, lang)}"
+            result[lang] = self.dataclass(Labels, words, where, drawn=drawn)
+            self.placeholders(result[lang], where)
+            self.not_blank(result[lang], where)
+        # The good roads' names (the lobby's tiles, the display's plate)
         self.drawn["languages"] = "".join(
-            "".join(names[1] if lang == "zh" else names[0] for names in NAMES.values())
-            for lang in languages
+            "".join(good_road_name(pattern, lang) for pattern in NAMES) for lang in languages
         )
         return tuple(languages), MappingProxyType(result)
 

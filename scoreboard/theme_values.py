@@ -79,10 +79,21 @@ class Colors:
 
 @dataclass(frozen=True, slots=True)
 class Fonts:
-    """Absolute paths of the regular and bold font files."""
+    """Absolute paths of the regular and bold font files, and the fonts after each in the chain.
+
+    A character the theme's font has no glyph for is drawn by the first font of
+    its chain that has one (the shipped kana, Hangul, Vietnamese and Thai fonts:
+    :data:`scoreboard.fonts.CHAIN`), so a theme names one font and shows any language.
+    """
 
     regular: Path
     bold: Path
+    fallbacks: tuple[Path, ...] = ()
+    fallbacks_bold: tuple[Path, ...] = ()
+
+    def chain(self, *, bold: bool) -> tuple[Path, ...]:
+        """The font files that draw text of this weight, first choice first."""
+        return (self.bold, *self.fallbacks_bold) if bold else (self.regular, *self.fallbacks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,22 +312,28 @@ class Theme:
     style: Style
     layouts: Mapping[str, Layout]
     motion: MotionStyle = MotionStyle()
+    chosen: tuple[str, ...] = ()  # the display's languages over the theme's (a reload keeps them)
 
     def label(self, key: str) -> tuple[str, ...]:
-        """The label in each shown language, primary first: ``("Banker", "莊")``."""
-        return tuple(getattr(self.labels[lang], key) for lang in self.languages)
+        """The label in each shown language, primary first: ``("Banker", "莊")``.
+
+        Each text once: a language without its own word for ``key`` falls back to
+        English, and the board must not say "Ask Road Ask Road".
+        """
+        return tuple(dict.fromkeys(getattr(self.labels[lang], key) for lang in self.languages))
 
     def filled(self, key: str, **values: str | tuple[str, ...]) -> tuple[str, ...]:
         """The label in each shown language with its ``{name}`` placeholders filled in
         (:func:`fill_in`: never ``str.format``): ``("Game 17 voided", "第17局已取消")``.
 
-        A value is one text for every language, or a tuple of one per shown language.
+        A value is one text for every language, or a tuple of one per shown language
+        (each text once, as :meth:`label`).
         """
         texts = []
-        for at, text in enumerate(self.label(key)):
+        for at, lang in enumerate(self.languages):
             mine = {k: v if isinstance(v, str) else v[at] for k, v in values.items()}
-            texts.append(fill_in(text, **mine))
-        return tuple(texts)
+            texts.append(fill_in(getattr(self.labels[lang], key), **mine))
+        return tuple(dict.fromkeys(texts))
 
     def layout(self, width: int, height: int) -> Layout:
         """Portrait layout for a tall screen when the theme has one, else landscape."""

@@ -37,6 +37,14 @@ SHOTS = [
     ),
     ("midnight-lobby.png", ["--theme", "midnight", "--size", "1920x1080", "--lobby", "24"]),
 ]
+# Each shipped language but English as the main one, English second (docs/display.md, "Languages")
+SHOTS += [
+    (
+        f"language-{code}.png",
+        ["--theme", "classic", "--size", "1280x720", "--languages", f"{code},en"],
+    )
+    for code in ("zh-Hant", "zh-Hans", "ja", "ko", "vi", "th")
+]
 
 
 def main() -> int:

@@ -100,10 +100,13 @@ def missing_glyphs(theme: Theme) -> list[str]:
         for key in labels.__dataclass_fields__:
             texts[f"labels.{lang}.{key}"] = getattr(labels, key)
     problems = []
-    for path in sorted({theme.fonts.regular, theme.fonts.bold}):
-        check = check_font(path, "".join(texts.values()))
+    for bold in (False, True):
+        chain = theme.fonts.chain(bold=bold)
+        missing = set(check_font(chain[0], "".join(texts.values())).missing)
+        for later in chain[1:]:  # what the theme's font lacks, a font after it may have
+            missing &= check_font(later, "".join(sorted(missing))).missing if missing else set()
         for key, text in texts.items():
-            absent = sorted(set(text) & check.missing)
+            absent = sorted(set(text) & missing)
             if absent:
-                problems.append(f"{key}: {path.name} has no glyph for {''.join(absent)}")
+                problems.append(f"{key}: {chain[0].name} has no glyph for {''.join(absent)}")
     return problems

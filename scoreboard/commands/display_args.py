@@ -18,12 +18,14 @@ from scoreboard.config import ROTATIONS
 from scoreboard.config import parse_size as read_size
 from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.theme import Theme, ThemeError, load_theme
+from scoreboard.translations import SHIPPED, parse_languages
 
 __all__ = [
     "WINDOWED_PORTRAIT",
     "DisplayRequest",
     "add_display_arguments",
     "display_from_args",
+    "languages_from",
     "parse_size",
 ]
 
@@ -87,6 +89,14 @@ def add_display_arguments(
             default=None if from_config else False,
             help="a window instead of full screen" + _key("display.windowed", from_config),
         )
+    parser.add_argument(
+        "--languages",
+        metavar="CODES",
+        help="the languages shown, main first, e.g. en,th (shipped: "
+        + ",".join(SHIPPED)
+        + "; zh = zh-Hant); default the theme's"
+        + _key("display.languages", from_config),
+    )
     size_help = "screen size, e.g. 1920x1080; taller than wide picks the portrait layout"
     if default_size:
         size_help += f" (default {default_size})"
@@ -147,7 +157,7 @@ def display_from_args(args: argparse.Namespace) -> DisplayRequest:
     landscape screen instead of asking for a mode the screen does not have.
     """
     try:
-        theme = load_theme(args.theme)
+        theme = load_theme(args.theme, languages_from(args))
     except ThemeError as error:
         raise UsageError(str(error)) from None
     size = parse_size(args.size) if args.size else None
@@ -164,6 +174,21 @@ def display_from_args(args: argparse.Namespace) -> DisplayRequest:
     return DisplayRequest(
         theme, size, rotate=rotate, portrait=portrait, motion=motion, good_roads=rules
     )
+
+
+def languages_from(args: argparse.Namespace) -> tuple[str, ...]:
+    """``--languages`` as shipped codes, main first (empty: not given), or a one-line usage error.
+
+    >>> languages_from(argparse.Namespace(languages="en,zh"))
+    ('en', 'zh-Hant')
+    """
+    text = getattr(args, "languages", None)
+    if text is None:
+        return ()
+    try:
+        return parse_languages(text)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from scoreboard.cli import CommandError, UsageError
 from scoreboard.commands.arg_types import DURATION, input_file, seconds, whole
-from scoreboard.commands.display_args import add_display_arguments, parse_size
+from scoreboard.commands.display_args import add_display_arguments, languages_from, parse_size
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.config import ConfigError
 from scoreboard.lobby.arrange import SortKey, arrange, page_at, paged
@@ -99,6 +99,7 @@ def settings_from_args(args: argparse.Namespace) -> LobbySettings:
         "windowed": True if args.windowed else None,
         "size": parse_size(args.size) if args.size else None,
         "rotate": args.rotate,
+        "languages": languages_from(args) or None,
     }
     base = replace(base, **{name: value for name, value in flags.items() if value is not None})
     if args.lobby_id is not None:
@@ -136,7 +137,7 @@ def build_wall(args: argparse.Namespace) -> LobbyWall:
 
     settings = settings_from_args(args)
     try:
-        theme = load_theme(settings.base.theme)
+        theme = load_theme(settings.base.theme, settings.base.languages)
     except ThemeError as error:
         raise UsageError(str(error)) from None
     base = settings.base

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from scoreboard.cli import CommandError, UsageError
 from scoreboard.commands.arg_types import directory, input_file, whole
-from scoreboard.commands.display_args import add_display_arguments, parse_size
+from scoreboard.commands.display_args import add_display_arguments, languages_from, parse_size
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
 from scoreboard.config import FEEDS, Config, ConfigError, JournalConfig, load_config
 from scoreboard.core.good_roads import GoodRoadRules
@@ -109,6 +109,7 @@ def settings_from_args(args: argparse.Namespace) -> Config:
         "size": parse_size(args.size) if args.size else None,
         "rotate": getattr(args, "rotate", None),
         "motion": getattr(args, "motion", None),
+        "languages": languages_from(args) or None,
         "feed": getattr(args, "feed", None),
     }
     config = _with_shoe_flags(config, args)
@@ -254,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
     if keypad and args.headless:
         raise UsageError("--headless has no keyboard: the keypad feed needs the kiosk's screen")
     try:  # a bad theme is a config mistake: refuse before touching the journal or the broker
-        theme = load_theme(config.theme)
+        theme = load_theme(config.theme, config.languages)
     except ThemeError as error:
         raise UsageError(str(error)) from None
     endpoint = None if config.feed in ("keypad", "shoe") else endpoint_from(config)
@@ -293,6 +294,7 @@ def run(args: argparse.Namespace) -> int:
                     rotate=config.rotate,
                     motion=config.motion,
                     stop=stop,
+                    rotate_languages=config.rotate_languages,
                 )
 
 

@@ -71,6 +71,22 @@ NAMES: dict[Pattern, tuple[str, str]] = {
     Pattern.COCKROACH_PIG_RED: ("Cockroach pig all red", "曱甴路長紅"),
 }
 
+_SIMPLIFIED = str.maketrans("長莊閒單雙兩紅", "长庄闲单双两红")
+
+
+def good_road_name(pattern: Pattern, language: str) -> str:
+    """The name a board shows in ``language`` (a shipped code): Chinese in either script,
+    else English (the other languages' floors say these in English or Chinese).
+
+    >>> good_road_name(Pattern.LONG_BANKER, "zh-Hans"), good_road_name(Pattern.LONG_BANKER, "th")
+    ('长庄', 'Long Banker')
+    """
+    english, chinese = NAMES[pattern]
+    if language == "zh-Hans":
+        return chinese.translate(_SIMPLIFIED)
+    return chinese if language in ("zh", "zh-Hant") else english
+
+
 _RED_PATTERNS = {
     DerivedRoad.BIG_EYE_BOY: Pattern.BIG_EYE_BOY_RED,
     DerivedRoad.SMALL_ROAD: Pattern.SMALL_ROAD_RED,

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import pygame
 
-from scoreboard.core.good_roads import NAMES, GoodRoad, GoodRoadRules, good_roads
+from scoreboard.core.good_roads import GoodRoad, GoodRoadRules, good_road_name, good_roads
 from scoreboard.core.table import TableState
 from scoreboard.render.canvas import Recorder, copy_area, draw_rect
 from scoreboard.render.chrome import draw_cut_card_plate, plate_in_header, plate_shows
@@ -37,7 +37,7 @@ SEPARATOR = "  ·  "
 
 
 def good_road_words(good: GoodRoad, languages: Sequence[str]) -> str:
-    """A good road named in each of ``languages`` (Chinese for ``zh``, else English), counted.
+    """A good road named in each of ``languages`` (:func:`good_road_name`), counted.
 
     >>> from scoreboard.core.good_roads import Pattern
     >>> good_road_words(GoodRoad(Pattern.LONG_BANKER, 7), ("zh", "en"))
@@ -45,8 +45,7 @@ def good_road_words(good: GoodRoad, languages: Sequence[str]) -> str:
     >>> good_road_words(GoodRoad(Pattern.SINGLE_JUMP, 5), ("en",))
     'Single jump ×5'
     """
-    english, chinese = NAMES[good.pattern]
-    names = dict.fromkeys(chinese if lang == "zh" else english for lang in languages)
+    names = dict.fromkeys(good_road_name(good.pattern, lang) for lang in languages)
     return f"{' '.join(names)} ×{good.length}"
 
 

@@ -16,7 +16,7 @@ has made sure each label holds exactly its own.
 
 from __future__ import annotations
 
-from scoreboard.core.good_roads import NAMES, GoodRoad
+from scoreboard.core.good_roads import GoodRoad, good_road_name
 from scoreboard.theme import Theme, fill_in
 
 __all__ = ["LOBBY_LABELS", "LobbyWords"]
@@ -87,6 +87,8 @@ class LobbyWords:
 
     def good_road(self, good: GoodRoad) -> str:
         """ "Long Banker 長莊 7": the English and Chinese names, the theme's language first."""
-        english, chinese = NAMES[good.pattern]
-        names = [chinese, english] if self.languages[:1] == ("zh",) else [english, chinese]
+        english = good_road_name(good.pattern, "en")
+        main = self.languages[0]
+        chinese = good_road_name(good.pattern, main if main == "zh-Hans" else "zh-Hant")
+        names = [chinese, english] if main.startswith("zh") else [english, chinese]
         return f"{' '.join(names)} {good.length}"

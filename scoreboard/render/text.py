@@ -6,11 +6,17 @@ The kept surfaces are bounded least-recently-used: a demo that runs for days
 keeps meeting new values (shoe numbers, percentages), and the ones no longer on
 screen must age out rather than pile up.
 
+Each character is drawn by the first font of the theme's chain that has a glyph
+for it (:meth:`~scoreboard.theme_values.Fonts.chain`: the theme's font, then the
+shipped kana and Hangul, Vietnamese and Thai fonts), so "บิ๊กโรด 12" is drawn in
+runs: the Thai by the Thai font, the digits by the theme's, on one baseline.
+Measurements (cap height, ascent) are the theme's font's: the chain only fills in.
+
 Text reaches the board from the feed (a table name, bet names, a currency), and
-the protocol refuses what no board can draw; still, a character the theme's font
-has no glyph for, or a control character, must never stop a frame nor vanish
-without a trace.  Every string is passed through :meth:`TextCache.drawable`
-first, which swaps each such character for a visible replacement mark.
+the protocol refuses what no board can draw; still, a character no font of the
+chain has, or a control character, must never stop a frame nor vanish without a
+trace.  Every string is passed through :meth:`TextCache.drawable` first, which
+swaps each such character for a visible replacement mark.
 """
 
 from __future__ import annotations
@@ -95,12 +101,15 @@ class TextCache:
     def __init__(self, fonts: Fonts, scale: float = 1.0) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
-        self.paths: dict[bool, Path] = {False: fonts.regular, True: fonts.bold}
+        self.chains: dict[bool, tuple[Path, ...]] = {
+            bold: fonts.chain(bold=bold) for bold in (False, True)
+        }
         self.scale = scale
-        self._fonts: dict[tuple[bool, int], pygame.font.Font] = {}
+        self._fonts: dict[tuple[bool, int, int], pygame.font.Font] = {}
         self._texts: dict[tuple[str, bool, int, RGB], pygame.Surface] = {}
-        self._glyphs: dict[tuple[bool, str], bool] = {}
-        self._faces: dict[bool, pygame.freetype.Font] = {}
+        self._glyphs: dict[tuple[bool, str], int] = {}
+        self._in: dict[tuple[bool, int, str], bool] = {}
+        self._faces: dict[tuple[bool, int], pygame.freetype.Font] = {}
         self._replacement: dict[bool, str] = {}
         self._caps: dict[tuple[bool, int], int] = {}
         # Measurements are pure given the fonts, and a panel asks the same ones every frame.
@@ -115,26 +124,66 @@ class TextCache:
         """How many rendered strings are kept (never more than :data:`MAX_CACHED`)."""
         return len(self._texts)
 
-    def font(self, size: int, *, bold: bool = False) -> pygame.font.Font:
+    def font(self, size: int, *, bold: bool = False, at: int = 0) -> pygame.font.Font:
+        """The ``at``-th font of the chain (0: the theme's own) at ``size``."""
         size = max(6, int(size))
-        key = (bold, size)
+        key = (bold, size, at)
         font = self._fonts.get(key)
         if font is None:
-            font = self._fonts[key] = open_fonts.font(self.paths[bold], size)
+            font = self._fonts[key] = open_fonts.font(self.chains[bold][at], size)
         return font
 
     def has_glyph(self, char: str, *, bold: bool = False) -> bool:
-        """Whether the font draws ``char`` (a single character) itself; kept per font and character.
+        """Whether a font of the chain draws ``char`` (a single character) itself."""
+        return self.owner(char, bold=bold) >= 0
+
+    def owner(self, char: str, *, bold: bool = False) -> int:
+        """The place in the chain of the first font with a glyph for ``char`` (-1: none has).
 
         SDL_ttf draws a missing glyph as the font's blank or boxed "notdef" and
-        says nothing, so FreeType, which does say, is asked once per character.
+        says nothing, so FreeType, which does say, is asked once per font and character.
         """
         key = (bold, char)
         known = self._glyphs.get(key)
         if known is None:
-            drawn = not undrawable_category(char)
-            known = drawn and self._face(bold).get_metrics(char)[0] is not None
+            known = -1
+            if not undrawable_category(char):
+                for at in range(len(self.chains[bold])):
+                    if self._in_font(char, bold, at):
+                        known = at
+                        break
             self._glyphs[key] = known
+        return known
+
+    def runs(self, text: str, *, bold: bool = False) -> list[tuple[int, str]]:
+        """``text`` (already :meth:`drawable`) cut where the font that draws it changes.
+
+        A word with a character only a later font has is drawn whole by that font
+        when it has every letter of it ("Người", not "Ng" + "ười" in two fonts).
+        A character no font has (the replacement mark, when none has that either)
+        goes to the theme's font, which draws its own "missing" box.
+        """
+        owners = [max(self.owner(char, bold=bold), 0) for char in text]
+        start = 0
+        for end in [*(i for i, char in enumerate(text) if char.isspace()), len(text)]:
+            later = max(owners[start:end], default=0)
+            if later and all(self._in_font(char, bold, later) for char in text[start:end]):
+                owners[start:end] = [later] * (end - start)
+            start = end + 1
+        found: list[tuple[int, str]] = []
+        for char, at in zip(text, owners, strict=True):
+            if found and at == found[-1][0]:
+                found[-1] = (at, found[-1][1] + char)
+            else:
+                found.append((at, char))
+        return found
+
+    def _in_font(self, char: str, bold: bool, at: int) -> bool:
+        """Whether the ``at``-th font of the chain has ``char`` (kept per font and character)."""
+        key = (bold, at, char)
+        known = self._in.get(key)
+        if known is None:
+            known = self._in[key] = self._face(bold, at).get_metrics(char)[0] is not None
         return known
 
     def drawable(self, text: str, *, bold: bool = False) -> str:
@@ -154,14 +203,15 @@ class TextCache:
         key = (text, max(6, int(size)), bold)
         width = self._widths.get(key)
         if width is None:
-            width = int(self.font(size, bold=bold).size(self.drawable(text, bold=bold))[0])
+            runs = self.runs(self.drawable(text, bold=bold), bold=bold)
+            width = sum(int(self.font(size, bold=bold, at=at).size(run)[0]) for at, run in runs)
             remember(self._widths, key, width)
         return width
 
-    def _face(self, bold: bool) -> pygame.freetype.Font:
-        face = self._faces.get(bold)
+    def _face(self, bold: bool, at: int) -> pygame.freetype.Font:
+        face = self._faces.get((bold, at))
         if face is None:
-            face = self._faces[bold] = open_fonts.face(self.paths[bold])
+            face = self._faces[(bold, at)] = open_fonts.face(self.chains[bold][at])
         return face
 
     def _replacement_mark(self, bold: bool) -> str:
@@ -272,11 +322,28 @@ class TextCache:
         texts = self._texts
         surface = texts.pop(key, None)
         if surface is None:
-            shown = self.drawable(text, bold=bold)
-            surface = self.font(size, bold=bold).render(shown, True, color)
+            surface = self._draw(self.drawable(text, bold=bold), size, color, bold)
             if len(texts) >= MAX_CACHED:
                 del texts[next(iter(texts))]  # the least recently used
         texts[key] = surface  # (re)inserted last: most recently used
+        return surface
+
+    def _draw(self, shown: str, size: int, color: RGB, bold: bool) -> pygame.Surface:
+        """``shown`` drawn run by run, each font's baseline on the theme's font's."""
+        runs = self.runs(shown, bold=bold)
+        main = self.font(size, bold=bold)
+        if len(runs) <= 1 and (not runs or runs[0][0] == 0):
+            return main.render(shown, True, color)
+        drawn = [(self.font(size, bold=bold, at=at), run) for at, run in runs]
+        parts = [(font, font.render(run, True, color)) for font, run in drawn]
+        width = sum(part.get_width() for _, part in parts)
+        surface = pygame.Surface((width, main.get_height()), pygame.SRCALPHA)
+        x = 0
+        for font, part in parts:
+            # MAX, not alpha blending: the surface is clear, and its black must not darken edges
+            y = main.get_ascent() - font.get_ascent()
+            surface.blit(part, (x, y), special_flags=pygame.BLEND_RGBA_MAX)
+            x += part.get_width()
         return surface
 
     def fit(
