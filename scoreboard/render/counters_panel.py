@@ -287,7 +287,7 @@ def count_row(
     """One labelled count: the value at the cell's right, its label in the room left of it."""
     bold = DrawnText(value, cell, size, color, bold=True, role="label")
     shown = p.blit_text(surface, bold, "midright", cell.midright)
-    room = shown.rect.left - cell.left - gap
+    room = shown.rect.left - cell.left - 2 * gap  # a label never touches its value
     label = p.label_text(key, size, room)
     muted = DrawnText(label, cell, size, p.colors.muted, role="label")
     return Entry(key, p.blit_text(surface, muted, "midleft", cell.midleft), shown)
