@@ -99,3 +99,18 @@ def test_every_side_bet_offered_cuts_no_statistics_label(theme, size):
     _, log = shot(theme, size, LUCKY, *SIDE_BETS)
     cut = [t.text for t in log if counters.contains(t.rect) and t.text.endswith("…")]
     assert cut == []
+
+
+def test_no_mark_while_the_hand_is_still_being_turned_over():
+    from scoreboard.render.hand import draw_last_coup
+
+    table = dealt_table(SEED, LUCKY, table=TableState(table_id="T1", limits=limits("lucky_7")))
+    renderer = Renderer(load_theme("classic"), (1920, 1080))
+    marks = []
+    for shown in (3, None):  # three of four cards on view, then all
+        log: list[DrawnText] = []
+        renderer.panels.log = log
+        draw_last_coup(renderer.panels, renderer.static.copy(), table, shown)
+        renderer.panels.log = None
+        marks.append([t.text for t in log if t.text == "LUCKY 7 6:1"])
+    assert marks == [[], ["LUCKY 7 6:1"]]

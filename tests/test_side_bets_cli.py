@@ -14,14 +14,14 @@ from scoreboard.core.side_bets import SIDE_BETS
 
 
 def test_the_demo_offers_the_side_bets_it_is_given(tmp_path):
-    table = shown(tmp_path / "s", "--side-bets", "small_6,lucky_7=10-1000", "--seed", "2")
-    assert dict(table.limits.side_bets) == {
+    board = shown(tmp_path / "s", "--side-bets", "small_6,lucky_7=10-1000", "--seed", "2")
+    assert dict(board.limits.side_bets) == {
         "small_6": dict(SIDE_BETS["small_6"].pays),
         "lucky_7": dict(SIDE_BETS["lucky_7"].pays),
     }
-    assert table.limits.bets["small_6"] == (5, 500)  # the pairs' limits of 25-10,000
-    assert table.limits.bets["lucky_7"] == (10, 1000)
-    assert table.limits.pays["lucky_7"] == "6/15:1"
+    assert board.limits.bets["small_6"] == (5, 500)  # the pairs' limits of 25-10,000
+    assert board.limits.bets["lucky_7"] == (10, 1000)
+    assert board.limits.pays["lucky_7"] == "6/15:1"
 
 
 def test_by_default_the_demo_offers_none(tmp_path):
