@@ -68,3 +68,16 @@ def test_a_shoe_publishes_its_side_bets_and_the_display_shows_them(tmp_path):
         finally:
             recorder.stop()
             display.stop()
+
+
+def test_a_screenshot_offers_side_bets_with_limits_only(tmp_path):
+    done = scoreboard(
+        "screenshot", "-o", str(tmp_path / "a.png"), "--no-limits", "--side-bets", "small_6"
+    )
+    assert done.returncode == 2 and "--no-limits drops" in done.stderr, done.stderr
+    done = scoreboard(
+        "screenshot", "-o", str(tmp_path / "b.png"), "--coups", "31", "--seed", "7",
+        "--side-bets", "lucky_7",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "b.png").stat().st_size > 0
