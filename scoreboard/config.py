@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,11 @@ from scoreboard.core.limits import (
     check_currency,
     check_span,
     derived_bets,
+    offer_side_bets,
     parse_span,
 )
+from scoreboard.core.side_bets import SIDE_BETS as TIERED
+from scoreboard.core.side_bets import SideBet
 from scoreboard.core.variants import VARIANTS
 from scoreboard.keypad_config import KeypadConfig, read_keypad
 from scoreboard.protocol.topics import PREFIX_RULE, check_prefix, default_prefix
@@ -197,7 +201,7 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         data, "", {"table", "display", "mqtt", "feed", "keypad", "shoe", "journal"}
     )
     table = reader.mapping(
-        root.get("table", {}), "table", {"id", "name", "variant", "limits", "decks"}
+        root.get("table", {}), "table", {"id", "name", "variant", "limits", "decks", "side_bets"}
     )
     display = reader.mapping(
         root.get("display", {}),
@@ -223,7 +227,9 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         windowed=reader.boolean(display.get("windowed", False), "display.windowed"),
         size=reader.size(display.get("size"), "display.size"),
         mqtt=_read_mqtt(reader, root.get("mqtt", {})),
-        limits=_read_limits(reader, table.get("limits"), variant),
+        limits=_read_side_bets(
+            reader, table.get("side_bets"), _read_limits(reader, table.get("limits"), variant)
+        ),
         rotate=reader.choice(display.get("rotate", 0), "display.rotate", ROTATIONS),
         motion=reader.boolean(display.get("motion", True), "display.motion"),
         feed=reader.one_of(root.get("feed", defaults.feed), "feed", FEEDS),
@@ -339,6 +345,44 @@ def _read_limits(reader: Reader, data: Any, variant: str) -> Limits | None:
         for name, span in bets_map.items()
     }
     return Limits(currency, bets, pays)
+
+
+def _read_side_bets(reader: Reader, data: Any, limits: Limits | None) -> Limits | None:
+    """``table.side_bets``: the side bets paid by card counts the table offers.
+
+    A list of bets (``[small_6, lucky_7]``: usual pays, limits as the pairs'), or a
+    mapping of each bet to ``{limits: MIN-MAX, pays: {tier: n}}`` (both optional).
+    They are part of the table's limits, so ``table.limits`` must be there too.
+    """
+    if data is None:
+        return limits
+    key = "table.side_bets"
+    named: Mapping[str, Any]
+    if isinstance(data, list):
+        unknown = [name for name in data if not isinstance(name, str) or name not in TIERED]
+        if unknown or len(set(data)) != len(data):
+            reader.fail(key, f"each once of {', '.join(TIERED)}", data)
+        named = dict.fromkeys(data)
+    else:
+        named = reader.mapping(data, key, set(TIERED))
+    if limits is None:
+        reader.fail(key, "table.limits beside it (the side bets' limits are the table's)", data)
+    offered: list[SideBet] = []
+    spans: dict[str, tuple[int, int]] = {}
+    for name in named:
+        where = f"{key}.{name}"
+        section = reader.mapping(
+            {} if named[name] is None else named[name],
+            where,
+            {"limits", "pays"},
+        )
+        if "limits" in section:
+            spans[name] = _read_span(reader, section["limits"], f"{where}.limits")
+        pays = reader.mapping(section.get("pays", {}), f"{where}.pays", set(TIERED[name].pays))
+        for tier, pay in pays.items():
+            reader.integer(pay, f"{where}.pays.{tier}", 1, 1000)
+        offered.append(TIERED[name].with_pays(pays))
+    return offer_side_bets(limits, offered, spans)
 
 
 def _read_span(reader: Reader, value: Any, key: str) -> tuple[int, int]:

@@ -138,6 +138,12 @@ class Labels:
     banker_six: str = "Banker 6"
     dragon7: str = "Dragon 7"
     panda8: str = "Panda 8"
+    # The side bets paid by card counts (core/side_bets.py), where a table offers them
+    small_6: str = "Small 6"
+    big_6: str = "Big 6"
+    lucky_6: str = "Lucky 6"
+    lucky_7: str = "Lucky 7"
+    super_lucky_7: str = "Super Lucky 7"
     display_fault: str = "DISPLAY FAULT"  # a panel failed to draw: the board says so
     journal_failing: str = "JOURNAL"  # the journal cannot write: running from memory
     no_limits: str = "Limits \u2014"  # no limits known yet: never a made-up default

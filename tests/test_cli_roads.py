@@ -12,6 +12,7 @@ import pytest
 
 from scoreboard.cli import main
 from scoreboard.commands.roads import ResultsSyntaxError, parse_results
+from scoreboard.core.side_bets import TIERS
 
 
 def run(
@@ -217,6 +218,7 @@ def test_the_json_keeps_every_pair_and_natural_counter(capsys, monkeypatch) -> N
         "banker_six": 0,
         "dragon7": 0,
         "panda8": 0,
+        **dict.fromkeys(TIERS, 0),  # results only: no card counts, no side-bet tier counted
     }
     assert counts["percent"]["naturals"] == 50.0 and counts["percent"]["banker_pairs"] == 40.0
     assert set(counts["percent"]) == set(counts) - {"total", "percent"}

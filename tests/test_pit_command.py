@@ -197,6 +197,17 @@ def test_limits_now_and_scheduled_go_out_retained(table):
     assert scheduled["bets"]["banker"] == [100, 50000]
 
 
+def test_the_pit_changes_the_side_bets_with_the_limits(table):
+    done = table.pit(
+        "limits", "--currency", "EUR", "--limits", "50-20000", "--side-bets", "lucky_7=10-500"
+    )
+    assert done.returncode == 0, done.stderr
+    sent = [json.loads(p) for p in table.recorder.on(table.topics.limits)]
+    published = [p for p in sent if "effective_at" not in p][-1]  # not a schedule sent again
+    assert published["side_bets"] == {"lucky_7": {"lucky_7_2": 6, "lucky_7_3": 15}}
+    assert published["bets"]["lucky_7"] == [10, 500]
+
+
 def test_a_schedule_the_pit_set_is_sent_again_after_the_limits_now(table):
     """A resync (or a reconnect) sends the limits now, then the schedule still to come,
     so the retained message late displays get is the schedule."""

@@ -21,6 +21,7 @@ from scoreboard.core.roads import (
     result_games,
 )
 from scoreboard.core.rules import Game, Winner, record_coup, result_coup
+from scoreboard.core.side_bets import TIERS
 
 B, P = Winner.BANKER, Winner.PLAYER
 
@@ -480,6 +481,9 @@ def test_to_json_keeps_every_pair_natural_and_side_bet_counter() -> None:
         "banker_six": 1,
         "dragon7": 2,
         "panda8": 3,
+        # the side-bet tiers: the two-card Banker 6 over Player 5 is a Small 6
+        **dict.fromkeys(TIERS, 0),
+        "small_6": 1,
     }
     assert counts["percent"]["dragon7"] == round(100 * 2 / 15, 2)
     assert roads.to_json()["counts"] == roads.counts.to_json()

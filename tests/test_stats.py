@@ -7,6 +7,7 @@ import pytest
 from scoreboard.core.cards import parse_cards
 from scoreboard.core.roads import Roads
 from scoreboard.core.rules import Game, Winner, record_coup, result_coup
+from scoreboard.core.side_bets import TIERS
 from scoreboard.core.stats import COUNTER_NAMES, Counts, Streaks, Tally
 
 
@@ -51,6 +52,7 @@ def test_variant_counters_and_naturals_by_side() -> None:
         banker_six=1,
         dragon7=1,
         panda8=1,
+        small_6=1,  # BANKER_SIX: Banker's two-card 6 over Player's 5
     )
     assert counts.percent("dragon7") == 20.0
     assert counts.percent("banker_pairs") == 20.0
@@ -116,6 +118,7 @@ def test_every_counter_is_counted_into_its_own_field() -> None:
         banker_six=1,
         dragon7=2,
         panda8=3,
+        small_6=1,  # the result-only coups win no tier: their card counts are not known
     )
 
 
@@ -133,7 +136,9 @@ def test_counts_serialise_every_counter_with_its_percentage() -> None:
         banker_six=7,
         dragon7=8,
         panda8=9,
+        big_6=1,
     )
+    tiers = dict.fromkeys(TIERS, 0) | {"big_6": 1}
     assert counts.to_json() == {
         "B": 5,
         "P": 3,
@@ -147,6 +152,7 @@ def test_counts_serialise_every_counter_with_its_percentage() -> None:
         "banker_six": 7,
         "dragon7": 8,
         "panda8": 9,
+        **tiers,
         "percent": {
             "B": 50.0,
             "P": 30.0,
@@ -159,6 +165,7 @@ def test_counts_serialise_every_counter_with_its_percentage() -> None:
             "banker_six": 70.0,
             "dragon7": 80.0,
             "panda8": 90.0,
+            **{tier: 10.0 * n for tier, n in tiers.items()},
         },
     }
     assert Counts().to_json()["percent"]["B"] == 0.0
@@ -185,6 +192,6 @@ def test_streaks_serialise_side_and_lengths() -> None:
 
 def test_a_new_shoe_counts_zero_everywhere() -> None:
     zero = Counts()
-    assert [getattr(zero, name) for name in COUNTER_NAMES] == [0] * 12
+    assert [getattr(zero, name) for name in COUNTER_NAMES] == [0] * (12 + len(TIERS))
     assert Tally().counts() == zero
     assert Streaks() == Streaks(None, 0, 0, 0)

@@ -23,7 +23,7 @@ from typing import TextIO
 from scoreboard.cli import UsageError
 from scoreboard.commands.arg_types import DAY, clock, seconds, whole
 from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
-from scoreboard.commands.table_args import spec_limits
+from scoreboard.commands.table_args import SIDE_BETS_HELP, spec_limits
 from scoreboard.config import Config
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.cards import UnknownCardError, parse_cards
@@ -100,6 +100,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="MIN-MAX for Player/Banker (tie and pairs derived), or bet=MIN-MAX,... "
         "(player, banker, tie, player_pair, banker_pair, dragon7/panda8 with --variant ez)",
     )
+    limits.add_argument("--side-bets", metavar="BETS", help=SIDE_BETS_HELP)
     limits.add_argument(
         "--at",
         metavar="TIME",

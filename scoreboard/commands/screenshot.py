@@ -204,6 +204,8 @@ def shoe_state(table: TableState, dealing: int | None, conditions: list[str]) ->
 
 def build_table(args: argparse.Namespace) -> TableState:
     variant = VARIANTS[args.variant]
+    if args.no_limits and args.side_bets is not None:
+        raise UsageError("--side-bets: the side bets are among the limits, which --no-limits drops")
     limits = None if args.no_limits else spec_limits(args.limits, args)
     table = TableState(table_id="T1", table_name=args.table_name, variant=variant, limits=limits)
     dealt = args.coups or args.whole_shoe

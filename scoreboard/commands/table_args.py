@@ -1,4 +1,5 @@
-"""The table's flags, declared once: ``--variant``, ``--currency``, ``--limits``, ``--table-name``.
+"""The table's flags, declared once: ``--variant``, ``--currency``, ``--limits``,
+``--side-bets``, ``--table-name``.
 
 ``demo`` and ``screenshot`` show a sample table, so their limits default to the
 sample USD 25-10,000.  A controller (``shoe``) has no default: limits it was not
@@ -11,7 +12,15 @@ from __future__ import annotations
 import argparse
 
 from scoreboard.cli import UsageError
-from scoreboard.core.limits import Limits, LimitsSpecError, check_currency, limits_from_spec
+from scoreboard.core.limits import (
+    Limits,
+    LimitsSpecError,
+    check_currency,
+    limits_from_spec,
+    offer_side_bets,
+    side_bets_from_spec,
+)
+from scoreboard.core.side_bets import SIDE_BETS
 from scoreboard.core.variants import VARIANTS
 
 #: The sample table's limits (demo, screenshot): Player/Banker 25-10,000, side bets derived.
@@ -25,11 +34,19 @@ SPEC_HELP = (
 )
 
 
+SIDE_BETS_HELP = (
+    "side bets paid by card counts the table offers, at their usual pays: "
+    f"{','.join(SIDE_BETS)}; each may name its limits (lucky_7=10-1000), else the pairs'"
+)
+
+
 def add_table_arguments(parser: argparse.ArgumentParser, *, sample: bool) -> None:
-    """``--variant``, ``--currency`` and ``--limits``; ``sample``: the sample table's defaults."""
+    """``--variant``, ``--currency``, ``--limits`` and ``--side-bets``; ``sample``: the
+    sample table's defaults (the side bets: none, as a table offers none unless it says)."""
     parser.add_argument(
         "--variant", choices=sorted(VARIANTS), default="commission", help="pay table"
     )
+    parser.add_argument("--side-bets", metavar="BETS", help=SIDE_BETS_HELP)
     if sample:
         parser.add_argument(
             "--currency",
@@ -65,6 +82,8 @@ def limits_from_args(args: argparse.Namespace) -> Limits | None:
     Anything else is a one-line usage error naming the flag.
     """
     if args.limits is None and args.currency is None:
+        if args.side_bets is not None:
+            raise UsageError("--side-bets needs --limits and --currency (they are the table's)")
         return None
     if args.currency is None:
         raise UsageError("--limits needs --currency (the table's, such as EUR): none is assumed")
@@ -80,9 +99,16 @@ def spec_limits(spec: str, args: argparse.Namespace, flag: str = "--limits") -> 
     except LimitsSpecError as error:
         raise UsageError(f"--currency: {error}") from None
     try:
-        return limits_from_spec(spec, VARIANTS[args.variant], currency=args.currency)
+        limits = limits_from_spec(spec, VARIANTS[args.variant], currency=args.currency)
     except LimitsSpecError as error:
         raise UsageError(f"{flag}: {error}") from None
+    side_bets = getattr(args, "side_bets", None)
+    if side_bets is None:
+        return limits
+    try:
+        return offer_side_bets(limits, *side_bets_from_spec(side_bets))
+    except LimitsSpecError as error:
+        raise UsageError(f"--side-bets: {error}") from None
 
 
 def register(_subparsers: argparse._SubParsersAction) -> None:

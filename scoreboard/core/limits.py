@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from scoreboard.core.side_bets import SIDE_BETS as TIERED
+from scoreboard.core.side_bets import SideBet
 from scoreboard.core.variants import Variant
 
 #: The bets a limits spec may name, in the order the board lists them.
@@ -21,6 +23,8 @@ MAIN_BETS = ("player", "banker")
 SIDE_BETS = ("tie", "player_pair", "banker_pair")
 #: The variants' own side bets (EZ), listed after the pairs.
 VARIANT_SIDE_BETS = ("dragon7", "panda8")
+#: The side bets paid by card-count tiers (core/side_bets.py), listed last.
+TIERED_BETS = tuple(TIERED)
 #: The largest stake a limit may name (what the limits payload accepts).
 MAX_STAKE = 1_000_000_000_000
 _SPAN = re.compile(r"\s*(\d+)\s*-\s*(\d+)\s*")
@@ -50,6 +54,7 @@ class Limits:
     currency: str = "USD"
     bets: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     pays: Mapping[str, str] = field(default_factory=dict)
+    side_bets: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     @property
     def known(self) -> bool:
@@ -69,7 +74,8 @@ class Limits:
         ('player', 'banker', 'tie', 'dragon7', 'zebra')
         """
         named = dict.fromkeys([*self.bets, *self.pays])
-        first = [bet for bet in (*MAIN_BETS, *SIDE_BETS, *VARIANT_SIDE_BETS) if bet in named]
+        listed = (*MAIN_BETS, *SIDE_BETS, *VARIANT_SIDE_BETS, *TIERED_BETS)
+        first = [bet for bet in listed if bet in named]
         return (*first, *sorted(set(named) - set(first)))
 
     @classmethod
@@ -219,6 +225,63 @@ def limits_from_spec(spec: str, variant: Variant, *, currency: str = "USD") -> L
             raise LimitsSpecError(f"{name} is given twice")
         bets[name] = parse_span(span, name)
     return Limits(currency, bets, pays)
+
+
+def pays_text(bet: SideBet) -> str:
+    """A tiered bet's pays as one odds text, each different pay once, in tier order.
+
+    >>> pays_text(TIERED["lucky_7"]), pays_text(TIERED["super_lucky_7"])
+    ('6/15:1', '30/40/100:1')
+    """
+    return "/".join(str(pay) for pay in dict.fromkeys(bet.pays.values())) + ":1"
+
+
+def offer_side_bets(
+    limits: Limits,
+    offered: Iterable[SideBet],
+    spans: Mapping[str, tuple[int, int]] | None = None,
+) -> Limits:
+    """``limits`` with the tiered side bets ``offered``: their pay tables, their pays text,
+    and their limits (``spans``, else those of the pairs derived from Player's).
+
+    >>> from scoreboard.core.variants import VARIANTS
+    >>> table = limits_from_spec("25-10000", VARIANTS["commission"])
+    >>> lucky = offer_side_bets(table, [TIERED["lucky_7"]])
+    >>> lucky.bets["lucky_7"], lucky.pays["lucky_7"], dict(lucky.side_bets["lucky_7"])
+    ((5, 500), '6/15:1', {'lucky_7_2': 6, 'lucky_7_3': 15})
+    """
+    bets, pays = dict(limits.bets), dict(limits.pays)
+    tables = dict(limits.side_bets)
+    player = limits.bets.get("player")
+    pair = derived_bets(*player)["player_pair"] if player else None
+    for bet in offered:
+        span = (spans or {}).get(bet.key, pair)
+        if span is not None:
+            bets[bet.key] = span
+        pays[bet.key] = pays_text(bet)
+        tables[bet.key] = dict(bet.pays)
+    return Limits(limits.currency, bets, pays, tables)
+
+
+def side_bets_from_spec(spec: str) -> tuple[list[SideBet], dict[str, tuple[int, int]]]:
+    """``small_6,lucky_7=10-1000`` -> the bets at their usual pays, and the spans given.
+
+    >>> bets, spans = side_bets_from_spec("small_6, lucky_7=10-1000")
+    >>> [bet.key for bet in bets], spans
+    (['small_6', 'lucky_7'], {'lucky_7': (10, 1000)})
+    """
+    bets: list[SideBet] = []
+    spans: dict[str, tuple[int, int]] = {}
+    for part in spec.split(","):
+        name, sep, span = (text.strip() for text in part.partition("="))
+        if name not in TIERED:
+            raise LimitsSpecError(f"no side bet {name!r} (one of {', '.join(TIERED)})")
+        if any(bet.key == name for bet in bets):
+            raise LimitsSpecError(f"{name} is given twice")
+        bets.append(TIERED[name])
+        if sep:
+            spans[name] = parse_span(span, name)
+    return bets, spans
 
 
 def describe(limits: Limits) -> str:

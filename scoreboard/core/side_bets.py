@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from scoreboard.core.rules import outcome_index
 
-__all__ = ["SIDE_BETS", "TIERS", "SideBet", "tier_counts", "tiers_won"]
+__all__ = ["SIDE_BETS", "TIERS", "SideBet", "bets_won", "tier_counts", "tiers_won"]
 
 #: Every tier a coup can win, in the order ``scoreboard odds`` prints them.
 TIERS = (
@@ -53,6 +53,19 @@ def tiers_won(
         if banker_total == 6:
             won.append(f"super_lucky_7_{player_cards}{banker_cards}")
     return tuple(won)
+
+
+def bets_won(
+    offered: Mapping[str, Mapping[str, int]], tiers: Sequence[str]
+) -> tuple[tuple[str, int], ...]:
+    """``(bet, pay)`` for each bet of ``offered`` (bet -> its pay table) that ``tiers`` win.
+
+    >>> bets_won({"small_6": {"small_6": 22}, "lucky_7": {"lucky_7_2": 6}}, ("small_6",))
+    (('small_6', 22),)
+    """
+    return tuple(
+        (bet, pays[tier]) for bet, pays in offered.items() for tier in tiers if tier in pays
+    )
 
 
 def tier_counts(weights: Sequence[int]) -> dict[str, int]:

@@ -14,12 +14,14 @@ break a streak: a streak is a logical big-road column.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from scoreboard.core.rules import Coup, Winner
+from scoreboard.core.side_bets import TIERS, tiers_won
 
-__all__ = ["COUNTER_NAMES", "Counts", "Streaks", "Tally"]
+__all__ = ["COUNTER_NAMES", "Counts", "Streaks", "Tally", "bet_count", "coup_tiers"]
 
 BANKER, PLAYER, TIE = Winner.BANKER, Winner.PLAYER, Winner.TIE
 
@@ -40,6 +42,15 @@ class Counts:
     banker_six: int = 0
     dragon7: int = 0
     panda8: int = 0
+    #: The side-bet tiers of :data:`~scoreboard.core.side_bets.TIERS` won (coups with cards only).
+    small_6: int = 0
+    big_6: int = 0
+    lucky_7_2: int = 0
+    lucky_7_3: int = 0
+    super_lucky_7_22: int = 0
+    super_lucky_7_32: int = 0
+    super_lucky_7_23: int = 0
+    super_lucky_7_33: int = 0
 
     def percent(self, name: str) -> float:
         """``name`` (a field, e.g. ``"banker_pairs"``) as a percentage of all coups.
@@ -75,12 +86,34 @@ class Counts:
 COUNTER_NAMES: tuple[str, ...] = tuple(field.name for field in fields(Counts))
 
 
+def coup_tiers(coup: Coup) -> tuple[str, ...]:
+    """The side-bet tiers a coup won: none for a results-only coup (its card counts are
+    not known, and a tier is never guessed).
+
+    >>> from scoreboard.core.rules import result_coup
+    >>> coup_tiers(result_coup(Winner.BANKER, banker_total=6, player_total=2))
+    ()
+    """
+    if not coup.has_cards or coup.player_total is None or coup.banker_total is None:
+        return ()
+    return tiers_won(coup.player_total, coup.banker_total, len(coup.player), len(coup.banker))
+
+
+def bet_count(counts: Counts, tiers: Iterable[str]) -> int:
+    """How many coups won a side bet paying ``tiers`` (a coup wins one tier of a bet at most).
+
+    >>> bet_count(Counts(small_6=3, big_6=1), ("small_6", "big_6"))
+    4
+    """
+    return sum(getattr(counts, tier) for tier in tiers)
+
+
 @dataclass(slots=True)
 class Tally:
     """The mutable running totals behind :class:`Counts`; one :meth:`add` per coup.
 
     Its fields are those of :class:`Counts`, declared again so that the type
-    checker knows them.
+    checker knows them, but for the side-bet tiers, kept in one mapping.
     """
 
     banker: int = 0
@@ -95,6 +128,8 @@ class Tally:
     banker_six: int = 0
     dragon7: int = 0
     panda8: int = 0
+    #: Coups won per side-bet tier (:data:`~scoreboard.core.side_bets.TIERS`).
+    tiers: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TIERS, 0))
 
     def add(self, coup: Coup) -> None:
         winner = coup.winner
@@ -109,6 +144,8 @@ class Tally:
             self.tie += 1
         self.games += 1
         self.banker_pairs += coup.banker_pair
+        for tier in coup_tiers(coup):
+            self.tiers[tier] += 1
         self.player_pairs += coup.player_pair
         player_natural, banker_natural = coup.player_natural, coup.banker_natural
         if player_natural or banker_natural:  # Coup.natural, minus a call
@@ -117,7 +154,8 @@ class Tally:
             self.banker_naturals += banker_natural
 
     def counts(self) -> Counts:
-        return Counts(*(getattr(self, name) for name in COUNTER_NAMES))
+        tiers = self.tiers
+        return Counts(*(tiers[n] if n in tiers else getattr(self, n) for n in COUNTER_NAMES))
 
 
 @dataclass(frozen=True, slots=True)

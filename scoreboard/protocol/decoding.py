@@ -29,6 +29,7 @@ from scoreboard.core.events import (
 )
 from scoreboard.core.limits import Limits, LimitsSpecError, check_currency
 from scoreboard.core.rules import Game
+from scoreboard.core.side_bets import SIDE_BETS as TIERED
 from scoreboard.protocol.contract import (
     MAX_BET,
     MAX_BURN,
@@ -218,7 +219,33 @@ def _limits(data: Mapping[str, Any], where: str) -> Limits:
         if not isinstance(odds, str) or len(odds) > 32 or len(name) > 32:
             raise SchemaError(where, f"key pays.{name:.32}: expected odds text such as '8:1'")
         pays[_showable(name, "pays", where)] = _showable(odds, f"pays.{name}", where)
-    return Limits(currency=currency, bets=bets, pays=pays)
+    side_bets = _side_bets(_get(data, "side_bets", dict, where, default={}), where)
+    return Limits(currency=currency, bets=bets, pays=pays, side_bets=side_bets)
+
+
+def _side_bets(data: Mapping[str, Any], where: str) -> dict[str, dict[str, int]]:
+    """``side_bets``: each tiered side bet offered and its pay table (tier -> n to 1).
+
+    A tier left out pays the usual; a bet or tier this board does not know is refused.
+    """
+    tables: dict[str, dict[str, int]] = {}
+    for name, pays in data.items():
+        bet = TIERED.get(name)
+        if bet is None:
+            raise SchemaError(
+                where, f"key side_bets.{name:.32}: expected one of {', '.join(TIERED)}"
+            )
+        if not isinstance(pays, dict) or any(
+            isinstance(pay, bool) or not isinstance(pay, int) for pay in pays.values()
+        ):
+            raise SchemaError(
+                where, f'key side_bets.{name}: expected each tier\'s pay, such as {{"small_6": 22}}'
+            )
+        try:
+            tables[name] = dict(bet.with_pays(pays).pays)
+        except ValueError as error:
+            raise SchemaError(where, f"key side_bets.{name}: {error}") from None
+    return tables
 
 
 def decode_resync(data: Mapping[str, Any], where: str) -> ResyncRequest:

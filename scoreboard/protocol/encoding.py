@@ -107,6 +107,8 @@ def encode_limits(event: LimitsReceived) -> dict[str, Any]:
         "bets": {name: list(pair) for name, pair in limits.bets.items()},
         "pays": dict(limits.pays),
     }
+    if limits.side_bets:  # only when offered: a v2 board without them reads the rest
+        data["side_bets"] = {bet: dict(pays) for bet, pays in limits.side_bets.items()}
     if event.effective_at is not None:
         data["effective_at"] = utc_text(event.effective_at)
     if event.cancel_scheduled:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import pygame
 
 from scoreboard.core.roads import Counts
+from scoreboard.core.stats import bet_count
 from scoreboard.core.table import TableState
 from scoreboard.render.canvas import Recorder, draw_rect
 from scoreboard.render.marks import SIDE_KEY
@@ -175,6 +176,9 @@ def counted(p: PanelPainter, table: TableState) -> list[tuple[str, str, RGB]]:
     ]
     for name in table.variant.counters:
         rows.append((name, str(getattr(counts, name)), colors.accent))
+    offered = table.limits.side_bets  # only the side bets this table offers are counted
+    for bet in (name for name in table.limits.order if name in offered):
+        rows.append((bet, str(bet_count(counts, offered[bet])), colors.accent))
     streaks = table.roads.streaks
     letters = p.theme.roads.letters
     side = streaks.current_side
@@ -241,8 +245,15 @@ def row_cells(
     cols = 2 if rows_fit(p, rows, area, gap, 2) or not rows_fit(p, rows, area, gap, 1) else 1
     per_col = (len(rows) + cols - 1) // cols
     row_h = area.height / per_col
-    col_w = (area.width - 2 * gap * (cols - 1)) / cols
-    size = max(row_size(p, rows, row_h * 0.6, col_w - 2 * gap), p.min_size("label"))
+    usable = area.width - 2 * gap * (cols - 1)
+    widths = column_widths(p, rows, area, gap, cols) or (usable / cols,) * cols
+    size = max(
+        min(
+            row_size(p, rows[col * per_col : (col + 1) * per_col], row_h * 0.6, width - 2 * gap)
+            for col, width in enumerate(widths)
+        ),
+        p.min_size("label"),
+    )
     # A line of text is drawn as tall as its font's line (a CJK font's is generous): where
     # that is taller than a row, the rows close up so the first and last stay in the area.
     line = p.text.render("Hg", size, p.colors.text).get_height()
@@ -254,9 +265,9 @@ def row_cells(
         col, row = divmod(index, per_col)
         cells.append(
             pygame.Rect(
-                round(area.x + col * (col_w + 2 * gap)),
+                round(area.x + sum(widths[:col]) + col * 2 * gap),
                 round(area.y + overhang + row * row_h),
-                round(col_w),
+                round(widths[col]),
                 round(row_h),
             )
         )
@@ -276,7 +287,7 @@ def count_row(
     """One labelled count: the value at the cell's right, its label in the room left of it."""
     bold = DrawnText(value, cell, size, color, bold=True, role="label")
     shown = p.blit_text(surface, bold, "midright", cell.midright)
-    room = shown.rect.left - cell.left - gap
+    room = shown.rect.left - cell.left - 2 * gap  # a label never touches its value
     label = p.label_text(key, size, room)
     muted = DrawnText(label, cell, size, p.colors.muted, role="label")
     return Entry(key, p.blit_text(surface, muted, "midleft", cell.midleft), shown)
@@ -286,16 +297,40 @@ def rows_fit(
     p: PanelPainter, rows: Sequence[tuple[str, str, RGB]], area: pygame.Rect, gap: int, cols: int
 ) -> bool:
     """Whether ``cols`` columns hold every row at the label floor, uncut and tall enough."""
+    return column_widths(p, rows, area, gap, cols) is not None
+
+
+def column_widths(
+    p: PanelPainter, rows: Sequence[tuple[str, str, RGB]], area: pygame.Rect, gap: int, cols: int
+) -> tuple[float, ...] | None:
+    """The widths of ``cols`` columns that hold their rows at the label floor, uncut.
+
+    Equal when equal columns hold them; else each as wide as its widest row plus a
+    share of what is left (a column of short counts beside the longest streaks),
+    so a few more rows (a table's side bets) never cut "Longest".  None: they do not fit.
+    """
     size = p.min_size("label")
     per_col = (len(rows) + cols - 1) // cols
     if area.height / per_col < 1.5 * p.text.cap_height(size):
-        return False
-    room = (area.width - 2 * gap * (cols - 1)) / cols - gap
+        return None
+    usable = area.width - 2 * gap * (cols - 1)
     measure = p.text.width
-    return all(
-        measure(p.names(key)[0], size) + measure(value, size, bold=True) <= room
-        for key, value, _ in rows
-    )
+    needs = [
+        max(
+            (
+                measure(p.names(key)[0], size) + measure(value, size, bold=True) + gap
+                for key, value, _ in rows[col * per_col : (col + 1) * per_col]
+            ),
+            default=0,
+        )
+        for col in range(cols)
+    ]
+    if all(need <= usable / cols for need in needs):
+        return (usable / cols,) * cols
+    if sum(needs) > usable:
+        return None
+    extra = (usable - sum(needs)) / cols
+    return tuple(need + extra for need in needs)
 
 
 def row_size(

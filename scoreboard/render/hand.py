@@ -21,6 +21,7 @@ from scoreboard.render.canvas import draw_rect, mark_opaque, rounded_cross
 from scoreboard.render.card_back import card_back
 from scoreboard.render.marks import SIDE_KEY
 from scoreboard.render.panels import DrawnText, PanelPainter
+from scoreboard.render.side_bet_mark import draw_side_bet_marks, side_bet_marks
 
 SUIT_GLYPHS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_TEXT = {"T": "10"}
@@ -82,6 +83,8 @@ def draw_last_coup(
         return
     player, banker = visible_cards(coup, shown)
     complete = shown is None or len(player) + len(banker) >= len(coup.player) + len(coup.banker)
+    if complete:  # the side bets this hand won, once its last card is on view
+        draw_side_bet_marks(p, surface, side_bet_marks(p, table.limits, coup))
     hands = ((coup.player, player), (coup.banker, banker))
     winner = coup.winner if complete else None
     totals = [hand_total(visible) if visible else None for _, visible in hands]
