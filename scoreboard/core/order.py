@@ -181,4 +181,5 @@ ORDERED_RULES: dict[type, Rule] = {
 def _born(table: TableState, event: ControllerStatus) -> Applied | None:
     """A controller's birth restates the shoe's raised conditions and the table's name."""
     named = table.take_name(event.name) if event.name else None
-    return table.restate_health(event.raised) or named
+    health = table.restate_health(event.raised)
+    return health if health is not None else named
