@@ -60,7 +60,7 @@ class ShoeProcess:
                     "--mqtt", ",".join(node.address for node in brokers),
                     "--mqtt-protocol", "3.1.1", "--seed", str(SEED), "--decks", str(DECKS),
                     "--pace", str(pace), "--shuffle-seconds", "0", "--shoes", "1",
-                    "--linger", "300",
+                    "--linger", "300", "--limits", "25-10000", "--currency", "USD",
                 ],
                 stderr=log,
             )  # fmt: skip
