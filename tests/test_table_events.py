@@ -316,3 +316,24 @@ def test_before_any_new_shoe_the_table_holds_no_game_and_its_alerts_name_no_shoe
     table.add_game(Game(1, deal_coup(ONE_DECK_ACE)))
     alerts = table.add_game(Game(2, deal_coup(ONE_DECK_ACE))).alerts
     assert alerts and {a.shoe for a in alerts} == {""}
+
+
+def test_a_game_a_newer_snapshot_drops_is_overridden_without_a_reason_and_uncounted() -> None:
+    """A v2 snapshot is the controller's whole truth: a game it lacks leaves the board, and its
+    cards leave the integrity counts (the same ace dealt again is no overcount)."""
+    table = TableState(decks=1)
+    apply_event(table, NewShoe("A", origin=Origin(1, 1)))
+    apply_event(table, CoupReceived("A", Game(1, deal_coup(ONE_DECK_ACE)), origin=Origin(1, 2)))
+    applied = apply_event(table, Snapshot("A", (), origin=Origin(1, 3)))
+    assert applied.overrides == (1,) and table.games == ()
+    assert [(a.game, a.reason, a.by_snapshot) for a in table.amendments] == [(1, "", True)]
+    again = CoupReceived("A", Game(1, deal_coup(ONE_DECK_ACE)), origin=Origin(1, 4))
+    assert apply_event(table, again).alerts == ()
+
+
+def test_a_newer_snapshot_that_corrects_a_game_gives_no_reason() -> None:
+    table = table_with([1, 2])
+    apply_event(table, Snapshot(SHOE, (GAMES[0], other_coup(2))))
+    assert [(a.game, a.kind.value, a.reason, a.by_snapshot) for a in table.amendments] == [
+        (2, "correct", "", True)
+    ]
