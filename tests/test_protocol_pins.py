@@ -277,3 +277,20 @@ def test_a_journaled_line_with_a_nul_is_skipped_on_replay(tmp_path, caplog) -> N
     with Journal(tmp_path) as journal:
         assert journal.replay(table) == 0
     assert table.limits == TableState().limits and "U+0000" in caplog.text
+
+
+def test_limits_may_cancel_a_schedule_and_by_default_do_not() -> None:
+    plain = {"v": 1, "bets": {"tie": [5, 500]}, "pays": {}}
+    assert parse("limits", plain).cancel_scheduled is False
+    assert parse("limits", {**plain, "cancel_scheduled": True}).cancel_scheduled is True
+
+
+def test_a_currency_longer_than_8_characters_is_refused_before_it_is_read() -> None:
+    """Only 8 characters of a bad currency are ever echoed back in a refusal."""
+    plain = {"v": 1, "bets": {"tie": [5, 500]}, "pays": {}}
+    assert "key currency: expected a currency code" in refusal(
+        "limits", {**plain, "currency": "C" * 8}
+    )
+    assert "key currency: longer than 8 characters" in refusal(
+        "limits", {**plain, "currency": "C" * 9}
+    )
