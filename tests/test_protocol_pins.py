@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from scoreboard.core.cards import parse_cards
 from scoreboard.core.rules import Game, Winner, result_coup
 from scoreboard.core.table import TableState, apply_event
 from scoreboard.protocol import (
@@ -22,11 +23,16 @@ from scoreboard.protocol import (
     MAX_PAYLOAD,
     MAX_SHOE_ID,
     BadCardError,
+    Burn,
     CoupReceived,
+    CutCard,
     Kind,
+    LimitsReceived,
     NewShoe,
+    Origin,
     ProtocolError,
     SchemaError,
+    Shuffle,
     SignatureError,
     Topics,
     canonical_json,
@@ -294,3 +300,36 @@ def test_a_currency_longer_than_8_characters_is_refused_before_it_is_read() -> N
     assert "key currency: longer than 8 characters" in refusal(
         "limits", {**plain, "currency": "C" * 9}
     )
+
+
+def test_a_new_shoe_says_its_decks_and_the_shoe_before_only_when_it_knows_them() -> None:
+    told = NewShoe("S2", decks=6, previous="S1", previous_games=70)
+    kind, data = encode(told)
+    assert (kind, data["decks"], data["previous"]) == (Kind.EVENT, 6, {"shoe": "S1", "games": 70})
+    assert parse("event", data) == told
+    for vague in (NewShoe("S2", previous="S1"), NewShoe("S2", previous_games=70)):
+        assert encode(vague)[1] == {"v": 1, "type": "new_shoe", "shoe": "S2"}
+
+
+def test_a_coups_timestamp_survives_the_wire() -> None:
+    told = CoupReceived("S1", Game(1, result_coup(Winner.BANKER)), ts="2026-12-03T03:00:00Z")
+    kind, data = encode(told)
+    assert (kind, data["ts"]) == (Kind.COUP, "2026-12-03T03:00:00Z")
+    assert parse("coup", data) == told
+
+
+def v2_marks() -> list[Any]:
+    at = Origin(7, 3)
+    limits = parse("limits", {"v": 1, "bets": {"tie": [5, 500]}, "pays": {"tie": "8:1"}}).limits
+    return [
+        Shuffle(shoe="S1", origin=at),
+        CutCard(shoe="S1", origin=at),
+        Burn(tuple(parse_cards(["AS", "2D"])), shoe="S1", origin=at),
+        LimitsReceived(limits, origin=at, effective_at=1_796_266_800.0, cancel_scheduled=True),
+    ]
+
+
+@pytest.mark.parametrize("told", v2_marks(), ids=lambda e: type(e).__name__)
+def test_a_v2_mark_keeps_its_shoe_and_limits_their_schedule_on_the_wire(told) -> None:
+    kind, data = encode(told)
+    assert parse(kind.value, data) == told
