@@ -10,6 +10,7 @@ default, a branch.  They read like the contract because they are it.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -333,3 +334,38 @@ def v2_marks() -> list[Any]:
 def test_a_v2_mark_keeps_its_shoe_and_limits_their_schedule_on_the_wire(told) -> None:
     kind, data = encode(told)
     assert parse(kind.value, data) == told
+
+
+@dataclass(frozen=True)
+class Failing:
+    state: str = "failing"
+    reason: str = ""
+
+
+def test_the_status_cuts_the_journals_reason_to_200_characters() -> None:
+    long = display_status(
+        "d1", TableState(), rejected=0, feed="ok", journal=Failing(reason="r" * 300)
+    )
+    assert long["journal"] == {"state": "failing", "reason": "r" * 200}
+
+
+@dataclass(frozen=True)
+class Drawing:
+    ok: bool = False
+    failing: tuple[str, ...] = ("roads",)
+    failures: int = 2
+    last_frame: float | None = 12.34567
+
+
+def test_the_status_tells_how_drawing_goes_in_its_own_words() -> None:
+    status = display_status("d1", TableState(), rejected=0, feed="ok", render=Drawing())
+    assert status["render"] == {
+        "ok": False,
+        "failing": ["roads"],
+        "failures": 2,
+        "last_frame": 12.346,
+    }
+    unseen = display_status(
+        "d1", TableState(), rejected=0, feed="ok", render=Drawing(last_frame=None)
+    )
+    assert unseen["render"]["last_frame"] is None
