@@ -369,3 +369,20 @@ def test_the_status_tells_how_drawing_goes_in_its_own_words() -> None:
         "d1", TableState(), rejected=0, feed="ok", render=Drawing(last_frame=None)
     )
     assert unseen["render"]["last_frame"] is None
+
+
+def test_the_status_gives_the_journal_position_unfinished_shoe_and_ignored_counts() -> None:
+    table = TableState()
+    apply_event(table, NewShoe("S1"))
+    for number in (1, 2, 3):
+        apply_event(table, CoupReceived("S1", Game(number, result_coup(Winner.PLAYER))))
+    apply_event(table, NewShoe("S2", previous="S1", previous_games=5, origin=Origin(7, 3)))
+    journal = Failing("degraded", "disk full: /var/lib/\udcffscoreboard")
+    status = display_status(
+        "d1", table, rejected=0, feed="ok", journal=journal, ignored={"stale": 2}
+    )
+    assert status["journal"] == {"state": "degraded", "reason": "disk full: /var/lib/?scoreboard"}
+    assert status["position"] == {"session": 7, "seq": 3}
+    assert status["unfinished"] == {"shoe": "S1", "missing": [4, 5]}
+    assert status["ignored"] == {"stale": 2}
+    json.dumps(status)  # sendable
