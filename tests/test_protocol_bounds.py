@@ -146,10 +146,19 @@ def test_a_session_and_its_seq_reach_2_to_the_53rd_minus_1_and_no_further() -> N
         parse("coup", {**at, "seq": largest + 1})
     with pytest.raises(SchemaError, match="key session: expected an integer 1 to 2"):
         parse("coup", {**at, "session": largest + 1})
+    assert parse("coup", {**at, "session": 1, "seq": 1}).origin == Origin(1, 1)
+    for key in ("session", "seq"):
+        with pytest.raises(SchemaError, match=f"key {key}: expected an integer 1 to 2"):
+            parse("coup", {**at, key: 0})
+    without_seq = {key: value for key, value in at.items() if key != "seq"}
+    with pytest.raises(SchemaError, match="key seq: required"):
+        parse("coup", without_seq)  # only a last will may leave its seq out
 
 
-def test_scheduled_limits_may_start_up_to_9999_12_30_and_no_later() -> None:
+def test_scheduled_limits_may_start_from_1970_up_to_9999_12_30_and_no_later() -> None:
     """A day short of the calendar's last date, so every time zone still shows a date."""
+    first = parse("limits", {**limits(), "effective_at": "1970-01-01T00:00:00Z"})
+    assert first.effective_at == 0.0
     last = "9999-12-30T23:59:59Z"
     assert parse("limits", {**limits(), "effective_at": last}).effective_at == 253_402_214_399
     with pytest.raises(SchemaError, match="key effective_at: expected 1970 to 9999-12-30"):
