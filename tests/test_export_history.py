@@ -168,3 +168,30 @@ def test_each_new_shoe_is_its_own_history():
         (4.0, CoupReceived("S1", Game(2, banker))),  # a late copy of a finished shoe: ignored
     ])  # fmt: skip
     assert [(s.shoe, len(s.games)) for s in shoes] == [("S1", 1), ("S2", 1)]
+
+
+def test_a_shoe_ended_by_the_next_keeps_the_gap_it_had_and_pairs_name_no_file() -> None:
+    """The missing games are taken before the next shoe's event replaces the table's shoe."""
+    s1 = histories(
+        [
+            (1.0, NewShoe("S1")),
+            (2.0, CoupReceived("S1", Game(1, COUPS[0]))),
+            (3.0, CoupReceived("S1", Game(3, COUPS[1]))),
+            (4.0, CoupReceived("S2", Game(1, COUPS[2]))),
+        ]
+    )[0]
+    assert (s1.shoe, s1.missing, s1.files) == ("S1", (2,), ())
+    change = s1.games[0].changes[0]
+    assert (change.reason, change.source, change.file, change.line) == ("", "coup", "", 0)
+
+
+def test_a_game_a_newer_snapshot_leaves_out_is_removed() -> None:
+    (shoe,) = histories(
+        [
+            (1.0, NewShoe("S1", origin=Origin(1, 1))),
+            (2.0, CoupReceived("S1", Game(1, COUPS[0]), origin=Origin(1, 2))),
+            (3.0, CoupReceived("S1", Game(2, COUPS[1]), origin=Origin(1, 3))),
+            (4.0, Snapshot("S1", (Game(2, COUPS[1]),), origin=Origin(1, 4))),
+        ]
+    )
+    assert [(g.number, g.status) for g in shoe.games] == [(1, "removed"), (2, "dealt")]

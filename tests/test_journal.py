@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 
 from dealt import dealt_shoe
 
 from scoreboard.core.rules import Game
 from scoreboard.core.table import Limits, TableState
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal
+from scoreboard.journal.archive import chain_end
+from scoreboard.journal.links import digest
 from scoreboard.protocol import (
     CoupReceived,
     LimitsReceived,
@@ -159,3 +162,16 @@ def test_limits_scheduled_for_later_survive_a_new_shoe_and_a_rewrite(tmp_path):
     assert (again.limits, again.scheduled) == (LIMITS, table.scheduled)
     again.switch_limits(at)
     assert again.limits == later
+
+
+def test_with_no_live_journal_the_next_line_chains_to_the_archive_no_other_continues(tmp_path):
+    """A late snapshot appended to shoe A after B began makes A's file the newest by age;
+    the end that counts is still B's, the one no other archive starts from."""
+    table, journal = TableState(), Journal(tmp_path)
+    feed(journal, table, [NewShoe("A"), CoupReceived("A", GAMES[0]), NewShoe("B")])
+    feed(journal, table, [CoupReceived("B", GAMES[1]), NewShoe("C")])
+    journal.close()
+    (tmp_path / JOURNAL_NAME).unlink()
+    a, b = sorted((tmp_path / ARCHIVE_DIR).glob("*.jsonl"), key=lambda p: "-B" in p.name)
+    os.utime(a, (b.stat().st_mtime + 60,) * 2)
+    assert chain_end(tmp_path) == digest(b.read_bytes().splitlines()[-1])

@@ -81,3 +81,22 @@ def test_a_chained_line_whose_data_is_not_an_object_is_passed_over(tmp_path: Pat
     report = verify(tmp_path)
     (shoe,) = shoes_held(report.held)
     assert (shoe.shoe, shoe.games, shoe.changes, shoe.refused) == ("A", 2, (), ())
+
+
+def test_a_late_coup_of_an_archived_shoe_does_not_reopen_it_in_the_next_file(
+    tmp_path: Path,
+) -> None:
+    """The live file's ``history`` line is replayed too: shoe A is archived, so its stray coup
+    (delayed on the network, kept after B began) is refused, as the display refused it."""
+    written(tmp_path, [NewShoe("A"), *(CoupReceived("A", g) for g in GAMES[:3]), NewShoe("B")])
+    journal = tmp_path / JOURNAL_NAME
+    written(tmp_path, [CoupReceived("B", GAMES[0])])
+    late = {"cards": {"banker": ["7C", "AS"], "player": ["KH", "TS"]}, "game": 4, "shoe": "A"}
+    lines, _ = seal(
+        [Record(9.0, 9.0, "coup", {**late, "v": 1})], digest(journal.read_bytes().splitlines()[-1])
+    )
+    with journal.open("ab") as handle:
+        handle.write(lines)
+    report = verify(tmp_path)
+    assert report.ok
+    assert [(h.shoe, h.numbers) for h in shoes_held(report.held)] == [("A", (1, 2, 3)), ("B", (1,))]

@@ -16,6 +16,7 @@ import pytest
 from scoreboard.protocol import (
     MAX_GAME,
     MAX_SHOE_ID,
+    Origin,
     ProtocolError,
     SchemaError,
     Topics,
@@ -134,3 +135,31 @@ def test_an_impossible_result_only_coup_is_refused_as_impossible(fields) -> None
     with pytest.raises(ProtocolError) as refused:
         parse("coup", {"v": 1, "shoe": "S1", "game": 4, **fields})
     assert refused.value.reason == "impossible hand" and "game 4" in str(refused.value)
+
+
+def test_a_session_and_its_seq_reach_2_to_the_53rd_minus_1_and_no_further() -> None:
+    """The largest integer every JSON reader keeps exact, written out: not the constant."""
+    largest = 9_007_199_254_740_991
+    at = {**coup(), "v": 2, "session": largest, "seq": largest}
+    assert parse("coup", at).origin == Origin(largest, largest)
+    with pytest.raises(SchemaError, match="key seq: expected an integer 1 to 2"):
+        parse("coup", {**at, "seq": largest + 1})
+    with pytest.raises(SchemaError, match="key session: expected an integer 1 to 2"):
+        parse("coup", {**at, "session": largest + 1})
+    assert parse("coup", {**at, "session": 1, "seq": 1}).origin == Origin(1, 1)
+    for key in ("session", "seq"):
+        with pytest.raises(SchemaError, match=f"key {key}: expected an integer 1 to 2"):
+            parse("coup", {**at, key: 0})
+    without_seq = {key: value for key, value in at.items() if key != "seq"}
+    with pytest.raises(SchemaError, match="key seq: required"):
+        parse("coup", without_seq)  # only a last will may leave its seq out
+
+
+def test_scheduled_limits_may_start_from_1970_up_to_9999_12_30_and_no_later() -> None:
+    """A day short of the calendar's last date, so every time zone still shows a date."""
+    first = parse("limits", {**limits(), "effective_at": "1970-01-01T00:00:00Z"})
+    assert first.effective_at == 0.0
+    last = "9999-12-30T23:59:59Z"
+    assert parse("limits", {**limits(), "effective_at": last}).effective_at == 253_402_214_399
+    with pytest.raises(SchemaError, match="key effective_at: expected 1970 to 9999-12-30"):
+        parse("limits", {**limits(), "effective_at": "9999-12-31T00:00:00Z"})

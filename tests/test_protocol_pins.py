@@ -10,11 +10,13 @@ default, a branch.  They read like the contract because they are it.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 import pytest
 
+from scoreboard.core.cards import parse_cards
 from scoreboard.core.rules import Game, Winner, result_coup
 from scoreboard.core.table import TableState, apply_event
 from scoreboard.protocol import (
@@ -22,11 +24,16 @@ from scoreboard.protocol import (
     MAX_PAYLOAD,
     MAX_SHOE_ID,
     BadCardError,
+    Burn,
     CoupReceived,
+    CutCard,
     Kind,
+    LimitsReceived,
     NewShoe,
+    Origin,
     ProtocolError,
     SchemaError,
+    Shuffle,
     SignatureError,
     Topics,
     canonical_json,
@@ -277,3 +284,105 @@ def test_a_journaled_line_with_a_nul_is_skipped_on_replay(tmp_path, caplog) -> N
     with Journal(tmp_path) as journal:
         assert journal.replay(table) == 0
     assert table.limits == TableState().limits and "U+0000" in caplog.text
+
+
+def test_limits_may_cancel_a_schedule_and_by_default_do_not() -> None:
+    plain = {"v": 1, "bets": {"tie": [5, 500]}, "pays": {}}
+    assert parse("limits", plain).cancel_scheduled is False
+    assert parse("limits", {**plain, "cancel_scheduled": True}).cancel_scheduled is True
+
+
+def test_a_currency_longer_than_8_characters_is_refused_before_it_is_read() -> None:
+    """Only 8 characters of a bad currency are ever echoed back in a refusal."""
+    plain = {"v": 1, "bets": {"tie": [5, 500]}, "pays": {}}
+    assert "key currency: expected a currency code" in refusal(
+        "limits", {**plain, "currency": "C" * 8}
+    )
+    assert "key currency: longer than 8 characters" in refusal(
+        "limits", {**plain, "currency": "C" * 9}
+    )
+
+
+def test_a_new_shoe_says_its_decks_and_the_shoe_before_only_when_it_knows_them() -> None:
+    told = NewShoe("S2", decks=6, previous="S1", previous_games=70)
+    kind, data = encode(told)
+    assert (kind, data["decks"], data["previous"]) == (Kind.EVENT, 6, {"shoe": "S1", "games": 70})
+    assert parse("event", data) == told
+    for vague in (NewShoe("S2", previous="S1"), NewShoe("S2", previous_games=70)):
+        assert encode(vague)[1] == {"v": 1, "type": "new_shoe", "shoe": "S2"}
+
+
+def test_a_coups_timestamp_survives_the_wire() -> None:
+    told = CoupReceived("S1", Game(1, result_coup(Winner.BANKER)), ts="2026-12-03T03:00:00Z")
+    kind, data = encode(told)
+    assert (kind, data["ts"]) == (Kind.COUP, "2026-12-03T03:00:00Z")
+    assert parse("coup", data) == told
+
+
+def v2_marks() -> list[Any]:
+    at = Origin(7, 3)
+    limits = parse("limits", {"v": 1, "bets": {"tie": [5, 500]}, "pays": {"tie": "8:1"}}).limits
+    return [
+        Shuffle(shoe="S1", origin=at),
+        CutCard(shoe="S1", origin=at),
+        Burn(tuple(parse_cards(["AS", "2D"])), shoe="S1", origin=at),
+        LimitsReceived(limits, origin=at, effective_at=1_796_266_800.0, cancel_scheduled=True),
+    ]
+
+
+@pytest.mark.parametrize("told", v2_marks(), ids=lambda e: type(e).__name__)
+def test_a_v2_mark_keeps_its_shoe_and_limits_their_schedule_on_the_wire(told) -> None:
+    kind, data = encode(told)
+    assert parse(kind.value, data) == told
+
+
+@dataclass(frozen=True)
+class Failing:
+    state: str = "failing"
+    reason: str = ""
+
+
+def test_the_status_cuts_the_journals_reason_to_200_characters() -> None:
+    long = display_status(
+        "d1", TableState(), rejected=0, feed="ok", journal=Failing(reason="r" * 300)
+    )
+    assert long["journal"] == {"state": "failing", "reason": "r" * 200}
+
+
+@dataclass(frozen=True)
+class Drawing:
+    ok: bool = False
+    failing: tuple[str, ...] = ("roads",)
+    failures: int = 2
+    last_frame: float | None = 12.34567
+
+
+def test_the_status_tells_how_drawing_goes_in_its_own_words() -> None:
+    status = display_status("d1", TableState(), rejected=0, feed="ok", render=Drawing())
+    assert status["render"] == {
+        "ok": False,
+        "failing": ["roads"],
+        "failures": 2,
+        "last_frame": 12.346,
+    }
+    unseen = display_status(
+        "d1", TableState(), rejected=0, feed="ok", render=Drawing(last_frame=None)
+    )
+    assert unseen["render"]["last_frame"] is None
+
+
+def test_the_status_gives_the_journal_position_unfinished_shoe_and_ignored_counts() -> None:
+    table = TableState()
+    apply_event(table, NewShoe("S1"))
+    for number in (1, 2, 3):
+        apply_event(table, CoupReceived("S1", Game(number, result_coup(Winner.PLAYER))))
+    apply_event(table, NewShoe("S2", previous="S1", previous_games=5, origin=Origin(7, 3)))
+    journal = Failing("degraded", "disk full: /var/lib/\udcffscoreboard")
+    status = display_status(
+        "d1", table, rejected=0, feed="ok", journal=journal, ignored={"stale": 2}
+    )
+    assert status["journal"] == {"state": "degraded", "reason": "disk full: /var/lib/?scoreboard"}
+    assert status["position"] == {"session": 7, "seq": 3}
+    assert status["unfinished"] == {"shoe": "S1", "missing": [4, 5]}
+    assert status["ignored"] == {"stale": 2}
+    json.dumps(status)  # sendable

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
 from dealt import dealt_shoe
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoreboard.core.cards import parse_cards
+from scoreboard.core.events import Origin
 from scoreboard.core.roads import Roads
-from scoreboard.core.rules import Game
+from scoreboard.core.rules import Game, deal_coup
 from scoreboard.core.table import Limits, TableState
 from scoreboard.protocol import (
     Burn,
@@ -227,3 +232,110 @@ def test_the_display_status_counts_what_is_shown():
     }  # fmt: skip
     assert apply_event(table, Snapshot(SHOE, tuple(GAMES[:5]))).changed is True
     assert display_status("d1", table, rejected=3, feed="connected")["missing"] == []
+
+
+# -- what the table's defaults and bookkeeping promise (each pinned against a mutant) ----------
+
+
+def test_a_default_deck_count_is_checked_and_a_new_shoe_may_name_its_own() -> None:
+    with pytest.raises(ValueError, match="decks must be 1 to 16"):
+        TableState(decks=17)
+    table = TableState(decks=6)
+    assert (table.decks, table.new_shoe("A").changed, table.decks) == (6, True, 6)
+    table.new_shoe("B", decks=8)
+    assert table.decks == 8
+    unknown = TableState()
+    unknown.new_shoe("C", decks=1)
+    assert unknown.decks == 1
+
+
+def test_a_void_or_correction_without_a_reason_and_without_a_shoe_says_none() -> None:
+    table = TableState()
+    table.add_game(GAMES[0])
+    table.add_game(GAMES[1])
+    table.void(1)
+    table.correct(other_coup(2))
+    assert [(a.shoe, a.game, a.reason) for a in table.amendments] == [("", 1, ""), ("", 2, "")]
+
+
+def test_an_immediate_limits_message_leaves_a_schedule_alone_unless_it_cancels_it() -> None:
+    table, later = TableState(), Limits.default_for(table_with([]).variant)
+    table.set_limits(later, effective_at=2000.0)
+    now = replace(later, currency="EUR")
+    assert table.set_limits(now).changed and table.scheduled is not None
+    version = table.version
+    assert table.switch_limits(2000.0).changed and table.limits == later
+    assert table.version > version  # the board redraws the limits that fell due
+
+
+def test_the_cut_card_marked_twice_changes_the_table_once() -> None:
+    table = table_with([1])
+    assert table.mark_cut_card().changed is True
+    assert table.mark_cut_card().changed is False
+
+
+def test_a_restored_position_also_dates_the_games_unless_they_are_dated_apart() -> None:
+    table = TableState()
+    table.restore_position(Origin(3, 40))
+    assert (table.position, table.games_origin, table.limits_origin) == (Origin(3, 40),) * 2 + (
+        None,
+    )
+    table.restore_position(Origin(3, 40), games=Origin(3, 12), limits=Origin(2, 5))
+    assert (table.games_origin, table.limits_origin) == (Origin(3, 12), Origin(2, 5))
+
+
+def test_the_last_number_falls_to_0_when_every_game_is_voided() -> None:
+    table = table_with([1, 2])
+    table.void(2)
+    assert table.last_number == 1
+    table.void(1)
+    assert (table.last_number, table.last_game, table.missing) == (0, None, ())
+
+
+ONE_DECK_ACE = parse_cards(["AS", "2D", "3C", "4H", "5S", "6D"])
+NO_ACE = parse_cards(["9C", "8D", "7C", "TH", "JS", "QD"])
+
+
+def test_a_card_seen_twice_in_a_one_deck_shoe_is_an_alert() -> None:
+    table = TableState()
+    table.new_shoe("A", decks=1)
+    assert table.add_game(Game(1, deal_coup(ONE_DECK_ACE))).alerts == ()
+    alerts = table.add_game(Game(2, deal_coup(ONE_DECK_ACE))).alerts
+    assert alerts and {a.kind.value for a in alerts} == {"overcount"}
+
+
+def test_a_corrected_coup_no_longer_counts_its_old_cards() -> None:
+    table = TableState()
+    table.new_shoe("A", decks=1)
+    table.add_game(Game(1, deal_coup(ONE_DECK_ACE)))
+    table.correct(Game(1, deal_coup(NO_ACE)))
+    assert table.add_game(Game(2, deal_coup(ONE_DECK_ACE))).alerts == ()
+
+
+def test_before_any_new_shoe_the_table_holds_no_game_and_its_alerts_name_no_shoe() -> None:
+    table = TableState(decks=1)
+    assert (table.last_number, table.last_game, table.missing) == (0, None, ())
+    table.add_game(Game(1, deal_coup(ONE_DECK_ACE)))
+    alerts = table.add_game(Game(2, deal_coup(ONE_DECK_ACE))).alerts
+    assert alerts and {a.shoe for a in alerts} == {""}
+
+
+def test_a_game_a_newer_snapshot_drops_is_overridden_without_a_reason_and_uncounted() -> None:
+    """A v2 snapshot is the controller's whole truth: a game it lacks leaves the board, and its
+    cards leave the integrity counts (the same ace dealt again is no overcount)."""
+    table = TableState(decks=1)
+    apply_event(table, NewShoe("A", origin=Origin(1, 1)))
+    apply_event(table, CoupReceived("A", Game(1, deal_coup(ONE_DECK_ACE)), origin=Origin(1, 2)))
+    applied = apply_event(table, Snapshot("A", (), origin=Origin(1, 3)))
+    assert applied.overrides == (1,) and table.games == ()
+    assert [(a.game, a.reason, a.by_snapshot) for a in table.amendments] == [(1, "", True)]
+    again = CoupReceived("A", Game(1, deal_coup(ONE_DECK_ACE)), origin=Origin(1, 4))
+    assert apply_event(table, again).alerts == ()
+
+
+def test_a_newer_snapshot_that_corrects_a_game_gives_no_reason() -> None:
+    table = table_with([1, 2])
+    apply_event(table, Snapshot(SHOE, (GAMES[0], other_coup(2))))
+    assert [(a.game, a.kind.value, a.reason, a.by_snapshot) for a in table.amendments] == [
+        (2, "correct", "", True)
+    ]

@@ -82,10 +82,10 @@ class Change:
     coup: Coup | None
     voided: bool
     replaced: Coup | None
-    reason: str = ""
-    source: str = ""
-    file: str = ""
-    line: int = 0
+    reason: str = ""  # pragma: no mutate (_change passes every field)
+    source: str = ""  # pragma: no mutate (_change passes every field)
+    file: str = ""  # pragma: no mutate (_change passes every field)
+    line: int = 0  # pragma: no mutate (_change passes every field)
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,7 +72,12 @@ def _counter(data: Mapping[str, Any], key: str, where: str, *, default: Any = _M
     return value
 
 
-def _origin(data: Mapping[str, Any], where: str, *, will: bool = False) -> Origin:
+def _origin(
+    data: Mapping[str, Any],
+    where: str,
+    *,
+    will: bool = False,  # pragma: no mutate (the one caller always says)
+) -> Origin:
     """A v2 controller payload's place in its controller's stream: ``session`` and ``seq``.
 
     A last will (``will``) may omit ``seq``: it is fixed when the controller
