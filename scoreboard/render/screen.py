@@ -32,6 +32,7 @@ tests in ``tests/test_render.py`` do this)::
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Hashable, Mapping
 
@@ -117,6 +118,8 @@ class Renderer:
         self._keys: dict[str, Hashable] = {}
         self._ops: dict[str, list[Op]] = {}  # what each recorded panel last put on the frame
         self._table: TableState | None = None
+        self._given: FrameInput | None = None  # what the last update drew from
+        self._drawn_version: tuple[int, bool] | None = None  # and the table's version then
         self._shoe_id: str | None = None
         #: The last hand seen dealt face down (shoe, game): its coup turns its cards over.
         self._face_down: tuple[str, int] | None = None
@@ -227,8 +230,8 @@ class Renderer:
         if changed:  # new entries: the marks still drawing in or blinking are finished first
             dirty += self.road_frame.newest.settle(self.frame, self.static, self.views)
         version = (table.version, table.shuffling)
-        self._refresh("counters", version, given, dirty, full)
-        self._refresh("predictions", version, given, dirty, full)
+        self._given, self._drawn_version = given, version
+        self._refresh_tallies(given, dirty, full)
         self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, full)
         self._refresh("limits", limits_key(table), given, dirty, full)
         staff = (alert_count(table), table.shoe_watch.mark, table.shoe_watch.errors)
@@ -273,10 +276,14 @@ class Renderer:
         """Advance every animation to ``now``; touches only what changed."""
         dirty: list[pygame.Rect] = []
         table = self._table
-        if table is not None and self.motion is not None and "last_coup" in self._keys:
-            given = FrameInput(table, FeedStatus.DEMO, "", now, False)
+        given = self._given
+        if table is not None and self.motion is not None and given is not None:
+            given = dataclasses.replace(given, now=now)
             version = (table.version, table.shuffling)
-            self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, False)
+            if "last_coup" in self._keys:
+                self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, False)
+            if self._drawn_version == version:  # else the next update draws the new table
+                self._refresh_tallies(given, dirty, False, drawn_only=True)
         dirty += self._animate_newest(now)
         return self._compose(now, dirty)
 
@@ -318,6 +325,19 @@ class Renderer:
             if touched and table.roads.length(name):
                 grown.append(name)
         return grown
+
+    def _refresh_tallies(
+        self, given: FrameInput, dirty: list[pygame.Rect], full: bool, *, drawn_only: bool = False
+    ) -> None:
+        """The counters and the ask road, which take a coup with the roads: once its last
+        card has landed (a full frame draws them as they are).  ``drawn_only``: leave a
+        panel not on the frame now (a failed one) to the next update."""
+        if not full and self.motion is not None and not self.motion.settled(given.now):
+            return
+        version = (given.table.version, given.table.shuffling)
+        for name in ("counters", "predictions"):
+            if full or not drawn_only or name in self._keys:
+                self._refresh(name, version, given, dirty, full)
 
     def _animate_newest(self, now: float) -> list[pygame.Rect]:
         scale = self.motion.draw_in(now) if self.motion is not None else None
