@@ -19,7 +19,7 @@ from scoreboard.render.layout import compute_layout
 from scoreboard.render.probe import require_drawable
 from scoreboard.theme import DERIVED_PANELS, Theme, ThemeError, load_theme
 
-REFERENCE_SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920)}
+REFERENCE_SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920), "wide": (2560, 1080)}
 WHOLE_SHOE = {"big_road": 48, "derived": 46}
 """Columns a whole 8-deck shoe needs on the big and derived roads (99 % of shoes, six
 rows: docs/display.md, "The layout grid"); the bead plate needs 90 coups' cells."""
@@ -62,7 +62,7 @@ def road_report(theme: Theme) -> list[str]:
 
     >>> print(road_report(load_theme("classic"))[0])  # doctest: +NORMALIZE_WHITESPACE
     landscape 1920x1080: bead plate 15 columns, big road 50 (28 px cells),
-    derived 49 (14 px): a whole shoe fits
+    derived 48 (14 px): a whole shoe fits
     """
     lines = []
     for orientation, size in REFERENCE_SIZES.items():
