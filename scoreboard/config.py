@@ -145,6 +145,8 @@ class Config:
     decks: int = 8
     #: The good roads shown in the big road's title row (``display.good_roads``); None: off.
     good_roads: GoodRoadRules | None = None
+    #: The venue's images shown on the shuffle screen (``display.promo``); None: none.
+    promo: PromoConfig | None = None
 
     @property
     def prefix(self) -> str:
@@ -187,7 +189,7 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
     display = reader.mapping(
         root.get("display", {}),
         "display",
-        {"id", "theme", "windowed", "size", "state_dir", "rotate", "motion", "good_roads"},
+        {"id", "theme", "windowed", "size", "state_dir", "rotate", "motion", "good_roads", "promo"},
     )
     defaults = Config()
     table_id = reader.ident(table.get("id", defaults.table_id), "table.id")
@@ -213,7 +215,34 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         journal=_read_journal(reader, root.get("journal", {})),
         decks=reader.integer(table.get("decks", defaults.decks), "table.decks", *DECKS_RANGE),
         good_roads=_read_display_good_roads(reader, display.get("good_roads", {})),
+        promo=_read_display_promo(reader, display.get("promo")),
     )
+
+
+# -- display.promo ------------------------------------------------------------------------
+PROMO_SECONDS = (2, 600)
+"""How long each promo image (and the shoe's summary between them) shows, in seconds."""
+PROMO_DEFAULT_SECONDS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class PromoConfig:
+    """Where the venue's images are and how long each shows (``display.promo``)."""
+
+    folder: Path
+    seconds: int = PROMO_DEFAULT_SECONDS
+
+
+def _read_display_promo(reader: Reader, data: Any) -> PromoConfig | None:
+    """``display.promo: {folder: DIR, seconds: N}``; absent: no promo."""
+    if data is None:
+        return None
+    section = reader.mapping(data, "display.promo", {"folder", "seconds"})
+    folder = reader.path(section.get("folder"), "display.promo.folder")
+    if folder is None:
+        reader.fail("display.promo.folder", "a folder of PNG or JPEG images", None)
+    seconds = section.get("seconds", PROMO_DEFAULT_SECONDS)
+    return PromoConfig(folder, reader.integer(seconds, "display.promo.seconds", *PROMO_SECONDS))
 
 
 def _read_display_good_roads(reader: Reader, data: Any) -> GoodRoadRules | None:

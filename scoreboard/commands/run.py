@@ -217,6 +217,7 @@ def run(args: argparse.Namespace) -> int:
                     size=config.size,
                     rotate=config.rotate,
                     motion=config.motion,
+                    promo=config.promo,
                     stop=stop,
                 )
 

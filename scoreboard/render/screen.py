@@ -55,7 +55,7 @@ from scoreboard.render.motion import Motion, MotionSettings
 from scoreboard.render.notices import Notices, alert_count
 from scoreboard.render.panels import PanelPainter, PanelView
 from scoreboard.render.road_frame import RoadFrame
-from scoreboard.render.shuffle_overlay import ShuffleOverlay
+from scoreboard.render.shuffle_overlay import Promo, ShuffleOverlay
 from scoreboard.render.small_panels import RECORDED, FrameInput, draw_small_panel
 from scoreboard.render.symbols import Sprites
 from scoreboard.render.text import TextCache
@@ -79,6 +79,7 @@ class Renderer:
         drawers: Mapping[str, PanelDrawer] | None = None,
         motion: bool = True,
         good_roads: GoodRoadRules | None = None,
+        promo: Promo | None = None,
     ) -> None:
         """``drawers`` replaces how the named panels are drawn (see :data:`PanelDrawer`).
 
@@ -86,6 +87,7 @@ class Renderer:
         panel; the built-in painters draw every panel it does not name.
         ``motion=False`` (or the theme's ``motion.enabled: false``) draws every
         change in its final state at once.  ``good_roads``: show them (None: off).
+        ``promo``: the venue's images, shown in turn on the shuffle screen.
         """
         self.theme = theme
         self.drawers: Mapping[str, PanelDrawer] = dict(drawers or {})
@@ -109,7 +111,7 @@ class Renderer:
         #: The correction notices and the keypad's prompt (shown with motion off too).
         self.notices = Notices(theme, self.panels, self.layout)
         guarded = functools.partial(self.guard.run, SHUFFLE_BANNER)
-        self.shuffle = ShuffleOverlay(self.panels, guarded)
+        self.shuffle = ShuffleOverlay(self.panels, guarded, promo)
         self.good_road_plate = (
             None if good_roads is None else GoodRoadPlate(self.panels, self.layout, good_roads)
         )
@@ -269,6 +271,7 @@ class Renderer:
             due.append(self.motion.next_deadline(now))
         due.append(self.notices.next_deadline(now))
         due.append(self.road_frame.newest.next_change(now))
+        due.append(self.shuffle.next_change(now))
         found = [when for when in due if when is not None]
         return min(found, default=None)
 
