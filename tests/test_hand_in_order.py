@@ -144,9 +144,10 @@ class Board:
         self.renderer.update(self.table, FeedStatus.DEMO, now=now)
 
 
+@pytest.mark.parametrize("first", [20, 150], ids=["fits", "scrolled"])
 @pytest.mark.parametrize("pace", [1.5, 3.0])
-def test_the_roads_take_the_coup_when_its_last_card_has_landed(theme, pace):
-    board = Board(theme, motion=True)
+def test_the_roads_take_the_coup_when_its_last_card_has_landed(theme, pace, first):
+    board = Board(theme, motion=True, first=first)
     board.deal(10.0 - 2 * pace)  # the board learns the pace
     board.deal(10.0 - pace)
     for i in range(5):
@@ -182,3 +183,16 @@ def test_with_motion_off_the_roads_take_the_coup_at_once(theme):
     for i in range(3):
         board.deal(10.0 + i * 1.5)
         assert board.shows(10.0 + i * 1.5, board.table.last_number) == []
+
+
+def test_a_redraw_while_the_cards_are_dealt_keeps_the_roads_where_they_were(theme):
+    """The kiosk redraws for other reasons (the clock, the feed's status) while a hand is
+    dealt: the roads keep their scroll until its last card has landed."""
+    board = Board(theme, motion=True, first=150)
+    board.deal(10.0)
+    board.deal(13.0)
+    n = board.table.last_number
+    board.renderer.update(board.table, FeedStatus.LIVE, clock="21:46", now=13.2)
+    assert board.shows(13.3, n - 1) == []
+    board.advance(100.0)
+    assert board.shows(100.0, n) == []

@@ -122,6 +122,8 @@ class Renderer:
         self._table: TableState | None = None
         self._given: FrameInput | None = None  # what the last update drew from
         self._drawn_version: tuple[int, bool] | None = None  # and the table's version then
+        #: Each road's columns before the coup being dealt (its scroll waits), or None.
+        self._held: dict[str, int] | None = None
         self._shoe_id: str | None = None
         #: The last hand seen dealt face down (shoe, game): its coup turns its cards over.
         self._face_down: tuple[str, int] | None = None
@@ -217,6 +219,7 @@ class Renderer:
             self.frame.blit(self.static, (0, 0))
             dirty.append(self.frame.get_rect())
         given = FrameInput(table, status, clock, now, journal_failing)
+        before = self.road_frame.columns()
         changed = self.road_frame.index.sync(table.roads)
         arrived = self._arrived(table, changed, full)
         self._table, self._shoe_id = table, table.shoe_id
@@ -227,9 +230,11 @@ class Renderer:
                 self.motion.coup_arrived(table, now)
             elif changed is None and not full:
                 self.motion.stop(now)
+        self._hold_roads(before if arrived else None, changed, full, now)
         self.notices.set_prompt(notice)
         self.notices.observe(table, now)
-        if changed:  # new entries: the marks still drawing in or blinking are finished first
+        if changed and any(changed.values()):  # new entries: the marks still drawing in or
+            # blinking are finished first (a redraw for the clock leaves them as they are)
             dirty += self.road_frame.newest.settle(self.frame, self.static, self.views)
         version = (table.version, table.shuffling)
         self._given, self._drawn_version = given, version
@@ -287,6 +292,9 @@ class Renderer:
                 self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, False)
             if self._drawn_version == version:  # else the next update draws the new table
                 self._refresh_tallies(given, dirty, False, drawn_only=True)
+                if self._held is not None and self._settled(now):
+                    self._held = None  # landed: the roads scroll to the coup's column
+                    self._update_roads(given, {}, dirty, False)
         dirty += self._animate_newest(now)
         return self._compose(now, dirty)
 
@@ -309,7 +317,7 @@ class Renderer:
     ) -> list[str]:
         """Scroll, then redraw each road whole or only its changed cells; the roads that grew."""
         table, roads = given.table, self.road_frame
-        roads.place_windows()
+        roads.place_windows(self._held)
         grown = []
         for name in self.layout.grids:
             key = roads.key(name, table)
@@ -329,13 +337,32 @@ class Renderer:
                 grown.append(name)
         return grown
 
+    def _hold_roads(
+        self,
+        before: dict[str, int] | None,
+        changed: dict[str, list[int]] | None,
+        full: bool,
+        now: float,
+    ) -> None:
+        """The roads keep their scroll (``before``: their columns before the coup that
+        arrived) until its last card has landed; a rebuild or a full frame lets go."""
+        if before is not None:
+            self._held = before
+        elif changed is None or full or any(changed.values()):
+            self._held = None
+        if self._settled(now):
+            self._held = None
+
+    def _settled(self, now: float) -> bool:
+        return self.motion is None or self.motion.settled(now)
+
     def _refresh_tallies(
         self, given: FrameInput, dirty: list[pygame.Rect], full: bool, *, drawn_only: bool = False
     ) -> None:
         """The counters and the ask road, which take a coup with the roads: once its last
         card has landed (a full frame draws them as they are).  ``drawn_only``: leave a
         panel not on the frame now (a failed one) to the next update."""
-        if not full and self.motion is not None and not self.motion.settled(given.now):
+        if not full and not self._settled(given.now):
             return
         version = (given.table.version, given.table.shuffling)
         for name in ("counters", "predictions"):
