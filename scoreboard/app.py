@@ -65,6 +65,7 @@ from scoreboard.app_theme import (
     renderer_on,
     use_theme_rows,
 )
+from scoreboard.config import PromoConfig
 from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.health import JournalHealth, RenderHealth
@@ -76,6 +77,7 @@ from scoreboard.monitor import (
     copy_rotated,
     logical_size,
 )
+from scoreboard.promo import load_promo
 from scoreboard.render.probe import require_drawable
 from scoreboard.sdnotify import Notifier
 from scoreboard.stopping import Stop, routed
@@ -447,12 +449,14 @@ def run_kiosk(
     quit_keys: bool | None = None,
     motion: bool = True,
     good_roads: GoodRoadRules | None = None,
+    promo: PromoConfig | None = None,
     stop: Stop | None = None,
     rotate_languages: float = 0.0,
 ) -> int:
     """Show ``table`` fed by ``feed`` until quit or ``stop``; raises ThemeError for a bad theme.
 
     ``good_roads``: the thresholds of the good-road plate, shown only when given.
+    ``promo``: the venue's images for the shuffle screen, checked and loaded here.
     SIGHUP reloads the theme (handled on the signal watcher's thread, never in the handler).
 
     Raises :class:`NoDisplayError` when there is no screen (see :class:`Kiosk`).
@@ -465,6 +469,7 @@ def run_kiosk(
     require_drawable(theme)  # what check-theme refuses, the kiosk does not show either
     if stop.requested:
         return 0
+    images = load_promo(promo) if promo is not None else None
     try:
         kiosk = Kiosk(
             feed,
@@ -475,7 +480,7 @@ def run_kiosk(
             rotate=rotate,
             portrait=portrait,
             quit_keys=quit_keys,
-            renderer=motion_renderer(motion, good_roads=good_roads),
+            renderer=motion_renderer(motion, good_roads=good_roads, promo=images),
             stop=stop,
             rotate_languages=rotate_languages,
         )

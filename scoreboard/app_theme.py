@@ -19,6 +19,7 @@ from scoreboard.core.table import TableState
 from scoreboard.monitor import logical_size
 from scoreboard.render.probe import require_drawable
 from scoreboard.render.screen import PanelDrawer, Renderer
+from scoreboard.render.shuffle_overlay import Promo
 from scoreboard.theme import Theme, ThemeError, load_theme
 
 log = logging.getLogger("scoreboard.app")  # the kiosk's one name in the logs
@@ -68,14 +69,16 @@ def motion_renderer(
     *,
     drawers: Mapping[str, PanelDrawer] | None = None,
     good_roads: GoodRoadRules | None = None,
+    promo: Promo | None = None,
 ) -> RendererFactory:
     """The renderer factory with motion on (the theme decides) or off (config, ``--no-motion``),
-    and the good-road plate when ``good_roads`` gives its thresholds (off by default).
+    and the good-road plate when ``good_roads`` gives its thresholds (off by default);
+    ``promo``: the venue's images on the shuffle screen.
 
     Motion on is the renderer's default: the theme's ``motion`` section decides.
     """
     return lambda theme, size: Renderer(
-        theme, size, drawers=drawers, motion=motion, good_roads=good_roads
+        theme, size, drawers=drawers, motion=motion, good_roads=good_roads, promo=promo
     )
 
 

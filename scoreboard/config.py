@@ -162,6 +162,8 @@ class Config:
     languages: tuple[str, ...] = ()
     #: Seconds each language after the main one is shown in turn (``display.rotate_languages``).
     rotate_languages: float = 0.0
+    #: The venue's images shown on the shuffle screen (``display.promo``); None: none.
+    promo: PromoConfig | None = None
 
     @property
     def prefix(self) -> str:
@@ -208,7 +210,7 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         "display",
         {
             *("id", "theme", "windowed", "size", "state_dir", "rotate", "motion", "good_roads"),
-            *("languages", "rotate_languages"),
+            *("languages", "rotate_languages", "promo"),
         },
     )
     defaults = Config()
@@ -241,6 +243,7 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         good_roads=_read_display_good_roads(reader, display.get("good_roads", {})),
         languages=languages,
         rotate_languages=_read_rotation(reader, display.get("rotate_languages", 0), languages),
+        promo=_read_display_promo(reader, display.get("promo")),
     )
 
 
@@ -272,6 +275,32 @@ def _read_languages(reader: Reader, data: Any) -> tuple[str, ...]:
         return parse_languages(data, "display.languages")
     except ValueError as error:  # it names the key and the code
         raise ConfigError(f"{reader.source}: {error}") from None
+
+
+# -- display.promo ------------------------------------------------------------------------
+PROMO_SECONDS = (2, 600)
+"""How long each promo image (and the shoe's summary between them) shows, in seconds."""
+PROMO_DEFAULT_SECONDS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class PromoConfig:
+    """Where the venue's images are and how long each shows (``display.promo``)."""
+
+    folder: Path
+    seconds: int = PROMO_DEFAULT_SECONDS
+
+
+def _read_display_promo(reader: Reader, data: Any) -> PromoConfig | None:
+    """``display.promo: {folder: DIR, seconds: N}``; absent: no promo."""
+    if data is None:
+        return None
+    section = reader.mapping(data, "display.promo", {"folder", "seconds"})
+    folder = reader.path(section.get("folder"), "display.promo.folder")
+    if folder is None:
+        reader.fail("display.promo.folder", "a folder of PNG or JPEG images", None)
+    seconds = section.get("seconds", PROMO_DEFAULT_SECONDS)
+    return PromoConfig(folder, reader.integer(seconds, "display.promo.seconds", *PROMO_SECONDS))
 
 
 def _read_display_good_roads(reader: Reader, data: Any) -> GoodRoadRules | None:

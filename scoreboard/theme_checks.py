@@ -362,7 +362,7 @@ class _Checker(FieldReader):
     def layouts(self, value: Any) -> Mapping[str, Layout]:
         given = self.mapping(value, "layout", ORIENTATIONS)
         if not given:
-            self.error("layout", "expected a landscape and/or portrait layout")
+            self.error("layout", "expected a landscape, portrait and/or wide layout")
         result: dict[str, Layout] = {}
         for orientation, spec in given.items():
             key = f"layout.{orientation}"

@@ -28,6 +28,7 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType(
         "roads.derived_cell": (0.25, 1),
         "layout.landscape.derived_cell": (0.25, 1),
         "layout.portrait.derived_cell": (0.25, 1),
+        "layout.wide.derived_cell": (0.25, 1),
         "roads.columns.bead_plate": (1, 200),
         "roads.columns.big_road": (1, 200),
         "roads.columns.derived": (1, 200),

@@ -34,7 +34,10 @@ DERIVED_PANELS = ("big_eye_boy", "small_road", "cockroach_pig")
 COLUMNS: Mapping[str, int] = MappingProxyType({"bead_plate": 15, "big_road": 50, "derived": 48})
 """The columns each road shows at least by default: a 90-coup shoe on the bead plate
 (15 x 6), and the big and derived roads of 99 % of 8-deck shoes (docs/display.md)."""
-ORIENTATIONS = ("landscape", "portrait")
+ORIENTATIONS = ("landscape", "portrait", "wide")
+WIDE_RATIO = 2.1
+"""A screen at least this many times as wide as tall is ultrawide (21:9 at 2560x1080,
+32:9 at 3840x1080): it gets the theme's ``wide`` layout when there is one."""
 SHAPES = ("circle", "square", "diamond")
 
 
@@ -342,7 +345,10 @@ class Theme:
         return tuple(dict.fromkeys(texts))
 
     def layout(self, width: int, height: int) -> Layout:
-        """Portrait layout for a tall screen when the theme has one, else landscape."""
+        """Portrait layout for a tall screen, wide for an ultrawide one (width at least
+        :data:`WIDE_RATIO` x height), when the theme has one; else landscape."""
         if height > width and "portrait" in self.layouts:
             return self.layouts["portrait"]
+        if width >= WIDE_RATIO * height and "wide" in self.layouts:
+            return self.layouts["wide"]
         return self.layouts.get("landscape") or next(iter(self.layouts.values()))

@@ -20,7 +20,15 @@ from scoreboard.render.layout import compute_layout
 from scoreboard.theme import DERIVED_PANELS, available_themes, load_theme
 
 SHOES = int(os.environ.get("WHOLE_SHOE_SAMPLES", "400"))
-SIZES = ((1920, 1080), (1080, 1920), (1280, 720), (3840, 2160), (720, 1280))
+SIZES = (
+    (1920, 1080),
+    (1080, 1920),
+    (1280, 720),
+    (3840, 2160),
+    (720, 1280),
+    (2560, 1080),
+    (3840, 1080),
+)
 
 
 def columns_needed(roads: Roads) -> dict[str, int]:
@@ -59,10 +67,17 @@ def test_a_whole_shoe_fits_every_road(name: str, size: tuple[int, int], shoes) -
 @pytest.mark.parametrize("name", available_themes())
 def test_derived_roads_are_drawn_in_half_size_cells(name: str, size: tuple[int, int]) -> None:
     """Half the big road's in landscape; in portrait, where the big road's fifty columns
-    narrow its cells, the layout's own ``derived_cell`` (0.66) keeps them readable."""
+    narrow its cells, the layout's own ``derived_cell`` (0.66) keeps them readable.  On an
+    ultrawide screen the three side by side are bound by their own 48 columns: at most
+    half the big road's, and larger than landscape 1080p's."""
     layout = compute_layout(load_theme(name), size)
     grids = layout.grids
     big = grids["big_road"].cell_height
+    if size[0] >= 2.1 * size[1]:
+        landscape = compute_layout(load_theme(name), (1920, 1080)).grids["big_eye_boy"]
+        for road in DERIVED_PANELS:
+            assert landscape.cell_height < grids[road].cell_height <= big * 0.5
+        return
     share = 0.5 if size[0] > size[1] else 0.66
     assert layout.derived_cell == share
     for road in DERIVED_PANELS:
@@ -116,9 +131,10 @@ def test_check_theme_says_whether_a_whole_shoe_fits(tmp_path, capsys) -> None:
     assert main(["check-theme", "classic", str(narrow)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "landscape 1920x1080: bead plate 15 columns, big road 50" in out[1]
-    assert out[1].endswith("a whole shoe fits") and out[2].endswith("a whole shoe fits")
-    assert out[4].startswith("  landscape 1920x1080:")
-    assert "big road" in out[4] and "a whole shoe scrolls on" in out[4]
+    assert all(line.endswith("a whole shoe fits") for line in out[1:4])  # and wide's
+    assert out[4].endswith("narrow.yaml: OK")
+    assert out[5].startswith("  landscape 1920x1080:")
+    assert "big road" in out[5] and "a whole shoe scrolls on" in out[5]
 
 
 def test_check_theme_counts_the_bead_plate_s_cells_not_only_its_columns(tmp_path, capsys) -> None:

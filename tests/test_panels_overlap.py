@@ -20,7 +20,16 @@ from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import available_themes, load_theme
 
-SIZES = [(1080, 1920), (720, 1280), (1920, 1080), (1280, 720), (1280, 1024), (3840, 2160)]
+SIZES = [
+    (1080, 1920),
+    (720, 1280),
+    (1920, 1080),
+    (1280, 720),
+    (1280, 1024),
+    (3840, 2160),
+    (3840, 1080),
+    (2560, 1080),
+]
 IDS = [f"{w}x{h}" for w, h in SIZES]
 
 pytestmark = pytest.mark.usefixtures("pygame_display")

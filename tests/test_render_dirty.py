@@ -327,6 +327,9 @@ class StandInMotion:
     def draw_in(self, now: float) -> float | None:  # noqa: ARG002 - the interface's signature
         return self.scale
 
+    def settled(self, now: float) -> bool:  # noqa: ARG002 - the interface's signature
+        return True  # the roads and counters show each coup as it arrives
+
     def overlays(self):
         return (self.banner,)
 

@@ -34,11 +34,11 @@ def errors_of(path: Path) -> list[str]:
     return list(caught.value.errors)
 
 
-def test_the_shipped_themes_are_classic_midnight_and_contrast_with_both_orientations():
+def test_the_shipped_themes_are_classic_midnight_and_contrast_with_every_orientation():
     assert {"classic", "midnight", "contrast"} <= set(available_themes())
     for name in available_themes():
         theme = load_theme(name)
-        assert set(theme.layouts) == {"landscape", "portrait"}
+        assert set(theme.layouts) == {"landscape", "portrait", "wide"}
         assert theme.fonts.regular.is_file() and theme.fonts.bold.is_file()
         for layout in theme.layouts.values():
             assert {p.name for p in layout.panels} == set(PANELS)

@@ -19,7 +19,7 @@ from scoreboard.render.layout import compute_layout
 from scoreboard.render.probe import require_drawable
 from scoreboard.theme import DERIVED_PANELS, Theme, ThemeError, load_theme
 
-REFERENCE_SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920)}
+REFERENCE_SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920), "wide": (2560, 1080)}
 WHOLE_SHOE = {"big_road": 48, "derived": 46}
 """Columns a whole 8-deck shoe needs on the big and derived roads (99 % of shoes, six
 rows: docs/display.md, "The layout grid"); the bead plate needs 90 coups' cells."""

@@ -293,6 +293,7 @@ def run(args: argparse.Namespace) -> int:
                     size=config.size,
                     rotate=config.rotate,
                     motion=config.motion,
+                    promo=config.promo,
                     stop=stop,
                     rotate_languages=config.rotate_languages,
                 )

@@ -260,7 +260,8 @@ class NewestMarks:
         if not self.roads or self._start is None:
             return None
         elapsed = now - self._start
-        return self._start + (int(elapsed / BLINK_PERIOD) + 1) * BLINK_PERIOD
+        due = self._start + (int(elapsed / BLINK_PERIOD) + 1) * BLINK_PERIOD
+        return due if due > now else due + BLINK_PERIOD  # float rounding: always ahead of now
 
     def draw(
         self,

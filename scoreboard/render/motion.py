@@ -10,9 +10,20 @@ A coup that arrives at ``t`` with cards shows them one every ``deal_seconds``
 from ``t`` (the first at once) in deal order: player 1, banker 1, player 2,
 banker 2, then the player's third and the banker's third.  One step after the
 last card comes the result: the winner banner for ``banner_seconds``, and the
-newest road mark growing in over ``draw_in_seconds`` (hidden until then, so the
-roads do not tell the result before the cards do).  A results-only coup has
-its result at once.
+newest road mark growing in over ``draw_in_seconds``.  Until the result the
+roads, the counters and the ask road show the board before the coup
+(:meth:`Motion.settled`), so nothing tells the result before the cards do.  A
+results-only coup has its result at once.
+
+The hand in order: the banner only ever names the coup whose cards are on
+screen.  A coup arriving while the previous one's banner is up waits, with no
+card on view, until the banner is down (at most :data:`BANNER_GAP_SECONDS`);
+a coup arriving before the previous one's last card ends that reveal, whose
+banner is then never shown, and the previous coup goes on the roads at once.
+So that this stays rare, the reveal fits the pace: when the last two coups
+came less than a reveal and a banner gap apart (a fast demo), the cards come
+faster, so the last card lands and the banner is up :data:`BANNER_GAP_SECONDS`
+before the next coup is due.
 
 Within limits a regulator accepts (WCAG 2.3.1, at most three flashes a second):
 
@@ -183,6 +194,7 @@ class Reveal:
     start: float
     cards: int
     result: float
+    step: float  # between two cards
 
 
 @dataclass(slots=True)
@@ -229,7 +241,8 @@ class Motion:
     def coup_arrived(self, table: TableState, now: float) -> None:
         """A new coup joined the current shoe at ``now``: animate it, or not in a burst."""
         game = table.last_game
-        quick = self._last_arrival is not None and now - self._last_arrival < BURST_SECONDS
+        pace = None if self._last_arrival is None else now - self._last_arrival
+        quick = pace is not None and pace < BURST_SECONDS
         self._last_arrival = now
         if not self.settings.enabled or game is None:
             return
@@ -241,14 +254,24 @@ class Motion:
         self._newest.estimate = newest_big_road_cell(
             table, self.layout, self.theme.roads.empty_columns
         )
-        self._start(game.coup, dataclasses.replace(look, placed=game.number), now)
+        self._start(game.coup, dataclasses.replace(look, placed=game.number), now, pace)
 
-    def _start(self, coup: Coup, look: BannerLook, now: float) -> None:
+    def _start(self, coup: Coup, look: BannerLook, now: float, pace: float | None) -> None:
         cards = len(coup.player) + len(coup.banker)
-        result = now + self.settings.reveal_seconds(cards)
-        self._reveal = Reveal(now, cards, result)
+        start = self._banner_down(now)
+        step = self.settings.deal_seconds
+        if pace is not None and cards:
+            step = min(step, max(0.0, (now + pace - BANNER_GAP_SECONDS - start) / cards))
+        result = start + round(cards * step, 9)
+        self._reveal = Reveal(start, cards, result, step)
         self._banner_end = result + self.settings.banner_seconds
         self._look.plan(now, [(now, None), (result, look), (self._banner_end, None)])
+
+    def _banner_down(self, now: float) -> float:
+        """When the banner up at ``now`` can be down (``now`` if none is up): the new
+        coup's cards wait for it, so the banner never names a hand it did not win."""
+        self._look.plan(now, [(now, None)])
+        return self._look.next_change(now) or now
 
     def _in_place(self, look: BannerLook, now: float) -> list[tuple[float, BannerLook | None]]:
         """A burst's plan: a banner up takes the new text until its end; none starts."""
@@ -268,10 +291,18 @@ class Motion:
     def cards_shown(self, now: float) -> int | None:
         """How many of the last hand's cards show (deal order); None: all of them."""
         reveal = self._reveal
-        if reveal is None or reveal.cards == 0 or self.settings.deal_seconds <= 0:
+        if reveal is None or reveal.cards == 0 or reveal.step <= 0:
             return None
-        shown = 1 + math.floor((now - reveal.start) / self.settings.deal_seconds + _EPSILON)
+        if now < reveal.start - _EPSILON:
+            return 0  # the previous coup's banner is still coming down
+        shown = 1 + math.floor((now - reveal.start) / reveal.step + _EPSILON)
         return None if shown >= reveal.cards else max(1, shown)
+
+    def settled(self, now: float) -> bool:
+        """The roads, the counters and the ask road show the newest coup at ``now``:
+        its last card has landed (or nothing is being revealed)."""
+        reveal = self._reveal
+        return reveal is None or now >= reveal.result - _EPSILON
 
     def draw_in(self, now: float) -> float | None:
         """The newest road mark's size, 0 to 1 from the result on; None once drawn in."""
@@ -304,7 +335,7 @@ class Motion:
         if reveal is not None:
             shown = self.cards_shown(now)
             if shown is not None:
-                due.append(reveal.start + shown * self.settings.deal_seconds)
+                due.append(reveal.start + shown * reveal.step)
             if now < reveal.result:
                 due.append(reveal.result)
             elif self.draw_in(now) is not None:

@@ -30,7 +30,7 @@ from scoreboard.render.screen import Renderer
 from scoreboard.render.text import CAP_FLOORS
 from scoreboard.theme import DERIVED_PANELS, Theme, ThemeError
 
-SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920)}
+SIZES = {"landscape": (1920, 1080), "portrait": (1080, 1920), "wide": (2560, 1080)}
 """Where the board is tried: the sizes a whole shoe and the size rule are promised at."""
 
 SAMPLE_COUPS = 80

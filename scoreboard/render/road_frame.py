@@ -13,7 +13,7 @@ A road drawn whole blits only each mark's inked part (:func:`inked`).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 
 import pygame
 
@@ -97,13 +97,23 @@ class RoadFrame:
         view = self.views.get("big_road")
         return view.newest if view is not None else None
 
-    def place_windows(self) -> None:
-        """Scroll each road to the window its own columns put it at (each on its own)."""
+    def place_windows(self, held: Mapping[str, int] | None = None) -> None:
+        """Scroll each road to the window its own columns put it at (each on its own).
+
+        ``held``: the columns each road had before the coup being dealt, whose last
+        card has not landed yet: a scroll to its new column would tell its result."""
         empty = self.theme.roads.empty_columns
         for name, grid in self.layout.grids.items():
             reserved = self.reserved[name]
-            start = own_start(self.index.columns[name].columns, grid.cols, reserved, empty)
+            columns = self.index.columns[name].columns
+            if held is not None:
+                columns = held.get(name, columns)
+            start = own_start(columns, grid.cols, reserved, empty)
             self.windows[name] = RoadWindow(grid, start, reserved)
+
+    def columns(self) -> dict[str, int]:
+        """How many columns each road has taken, as indexed now."""
+        return {name: index.columns for name, index in self.index.columns.items()}
 
     def key(self, name: str, table: TableState) -> Hashable:
         """What road ``name``'s whole drawing depends on besides its entries."""

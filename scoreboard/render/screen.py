@@ -32,6 +32,7 @@ tests in ``tests/test_render.py`` do this)::
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Hashable, Mapping
 
@@ -54,7 +55,7 @@ from scoreboard.render.motion import Motion, MotionSettings
 from scoreboard.render.notices import Notices, alert_count
 from scoreboard.render.panels import PanelPainter, PanelView
 from scoreboard.render.road_frame import RoadFrame
-from scoreboard.render.shuffle_overlay import ShuffleOverlay
+from scoreboard.render.shuffle_overlay import Promo, ShuffleOverlay
 from scoreboard.render.small_panels import RECORDED, FrameInput, draw_small_panel
 from scoreboard.render.symbols import Sprites
 from scoreboard.render.text import TextCache
@@ -78,6 +79,7 @@ class Renderer:
         drawers: Mapping[str, PanelDrawer] | None = None,
         motion: bool = True,
         good_roads: GoodRoadRules | None = None,
+        promo: Promo | None = None,
     ) -> None:
         """``drawers`` replaces how the named panels are drawn (see :data:`PanelDrawer`).
 
@@ -85,6 +87,7 @@ class Renderer:
         panel; the built-in painters draw every panel it does not name.
         ``motion=False`` (or the theme's ``motion.enabled: false``) draws every
         change in its final state at once.  ``good_roads``: show them (None: off).
+        ``promo``: the venue's images, shown in turn on the shuffle screen.
         """
         self.theme = theme
         self.drawers: Mapping[str, PanelDrawer] = dict(drawers or {})
@@ -108,7 +111,7 @@ class Renderer:
         #: The correction notices and the keypad's prompt (shown with motion off too).
         self.notices = Notices(theme, self.panels, self.layout)
         guarded = functools.partial(self.guard.run, SHUFFLE_BANNER)
-        self.shuffle = ShuffleOverlay(self.panels, guarded)
+        self.shuffle = ShuffleOverlay(self.panels, guarded, promo)
         self.good_road_plate = (
             None if good_roads is None else GoodRoadPlate(self.panels, self.layout, good_roads)
         )
@@ -117,6 +120,10 @@ class Renderer:
         self._keys: dict[str, Hashable] = {}
         self._ops: dict[str, list[Op]] = {}  # what each recorded panel last put on the frame
         self._table: TableState | None = None
+        self._given: FrameInput | None = None  # what the last update drew from
+        self._drawn_version: tuple[int, bool] | None = None  # and the table's version then
+        #: Each road's columns before the coup being dealt (its scroll waits), or None.
+        self._held: dict[str, int] | None = None
         self._shoe_id: str | None = None
         #: The last hand seen dealt face down (shoe, game): its coup turns its cards over.
         self._face_down: tuple[str, int] | None = None
@@ -212,6 +219,7 @@ class Renderer:
             self.frame.blit(self.static, (0, 0))
             dirty.append(self.frame.get_rect())
         given = FrameInput(table, status, clock, now, journal_failing)
+        before = self.road_frame.columns()
         changed = self.road_frame.index.sync(table.roads)
         arrived = self._arrived(table, changed, full)
         self._table, self._shoe_id = table, table.shoe_id
@@ -222,13 +230,15 @@ class Renderer:
                 self.motion.coup_arrived(table, now)
             elif changed is None and not full:
                 self.motion.stop(now)
+        self._hold_roads(before if arrived else None, changed, full, now)
         self.notices.set_prompt(notice)
         self.notices.observe(table, now)
-        if changed:  # new entries: the marks still drawing in or blinking are finished first
+        if changed and any(changed.values()):  # new entries: the marks still drawing in or
+            # blinking are finished first (a redraw for the clock leaves them as they are)
             dirty += self.road_frame.newest.settle(self.frame, self.static, self.views)
         version = (table.version, table.shuffling)
-        self._refresh("counters", version, given, dirty, full)
-        self._refresh("predictions", version, given, dirty, full)
+        self._given, self._drawn_version = given, version
+        self._refresh_tallies(given, dirty, full)
         self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, full)
         self._refresh("limits", limits_key(table), given, dirty, full)
         staff = (alert_count(table), table.shoe_watch.mark, table.shoe_watch.errors)
@@ -266,6 +276,7 @@ class Renderer:
             due.append(self.motion.next_deadline(now))
         due.append(self.notices.next_deadline(now))
         due.append(self.road_frame.newest.next_change(now))
+        due.append(self.shuffle.next_change(now))
         found = [when for when in due if when is not None]
         return min(found, default=None)
 
@@ -273,10 +284,17 @@ class Renderer:
         """Advance every animation to ``now``; touches only what changed."""
         dirty: list[pygame.Rect] = []
         table = self._table
-        if table is not None and self.motion is not None and "last_coup" in self._keys:
-            given = FrameInput(table, FeedStatus.DEMO, "", now, False)
+        given = self._given
+        if table is not None and self.motion is not None and given is not None:
+            given = dataclasses.replace(given, now=now)
             version = (table.version, table.shuffling)
-            self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, False)
+            if "last_coup" in self._keys:
+                self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, False)
+            if self._drawn_version == version:  # else the next update draws the new table
+                self._refresh_tallies(given, dirty, False, drawn_only=True)
+                if self._held is not None and self._settled(now):
+                    self._held = None  # landed: the roads scroll to the coup's column
+                    self._update_roads(given, {}, dirty, False)
         dirty += self._animate_newest(now)
         return self._compose(now, dirty)
 
@@ -299,7 +317,7 @@ class Renderer:
     ) -> list[str]:
         """Scroll, then redraw each road whole or only its changed cells; the roads that grew."""
         table, roads = given.table, self.road_frame
-        roads.place_windows()
+        roads.place_windows(self._held)
         grown = []
         for name in self.layout.grids:
             key = roads.key(name, table)
@@ -318,6 +336,38 @@ class Renderer:
             if touched and table.roads.length(name):
                 grown.append(name)
         return grown
+
+    def _hold_roads(
+        self,
+        before: dict[str, int] | None,
+        changed: dict[str, list[int]] | None,
+        full: bool,
+        now: float,
+    ) -> None:
+        """The roads keep their scroll (``before``: their columns before the coup that
+        arrived) until its last card has landed; a rebuild or a full frame lets go."""
+        if before is not None:
+            self._held = before
+        elif changed is None or full or any(changed.values()):
+            self._held = None
+        if self._settled(now):
+            self._held = None
+
+    def _settled(self, now: float) -> bool:
+        return self.motion is None or self.motion.settled(now)
+
+    def _refresh_tallies(
+        self, given: FrameInput, dirty: list[pygame.Rect], full: bool, *, drawn_only: bool = False
+    ) -> None:
+        """The counters and the ask road, which take a coup with the roads: once its last
+        card has landed (a full frame draws them as they are).  ``drawn_only``: leave a
+        panel not on the frame now (a failed one) to the next update."""
+        if not full and not self._settled(given.now):
+            return
+        version = (given.table.version, given.table.shuffling)
+        for name in ("counters", "predictions"):
+            if full or not drawn_only or name in self._keys:
+                self._refresh(name, version, given, dirty, full)
 
     def _animate_newest(self, now: float) -> list[pygame.Rect]:
         scale = self.motion.draw_in(now) if self.motion is not None else None
