@@ -147,6 +147,28 @@ def test_only_the_commands_wire_the_app_and_the_commands(module: str) -> None:
     assert offending(module, banned=banned) == []
 
 
+#: What declaring a command's options never needs: ``scoreboard --help`` stays light.
+HEAVY_FOR_THE_PARSER = ("pygame", "paho", "serial", "scoreboard.render", "scoreboard.app",
+                        "scoreboard.link", "scoreboard.feeds", "scoreboard.controller",
+                        "scoreboard.commands")  # fmt: skip
+
+
+@pytest.mark.parametrize("module", layer("scoreboard.cli"))
+def test_the_parser_imports_no_command_and_nothing_heavy(module: str) -> None:
+    """A command's module is imported by name when it runs, never by the parser."""
+    assert offending(module, banned=HEAVY_FOR_THE_PARSER) == []
+
+
+@pytest.mark.parametrize("module", layer("scoreboard.commands"))
+def test_a_command_imports_no_other_command(module: str) -> None:
+    """What commands share is in ``cli.options`` or a private ``commands._`` module."""
+    others = [
+        name for name in layer("scoreboard.commands") if name not in (module, "scoreboard.commands")
+    ]
+    public = tuple(name for name in others if not name.rsplit(".", 1)[1].startswith("_"))
+    assert offending(module, banned=public) == []
+
+
 def test_a_violation_is_caught(tmp_path: Path) -> None:
     """The checker itself: an import from inside a function is seen, relative ones resolved."""
     sample = tmp_path / "scoreboard" / "core" / "sample.py"

@@ -18,9 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.cli import build_parser
-from scoreboard.commands import arg_types
-from scoreboard.commands.arg_types import Number, directory, input_file, output_file
+from scoreboard.cli import arg_types, build_parser
+from scoreboard.cli.arg_types import Number, directory, input_file, output_file
 from tests.cli import scoreboard
 
 

@@ -1,4 +1,4 @@
-"""The display flags, declared once (``commands/display_args.py``), as each command shows them."""
+"""The display flags, declared once (``cli/options.py``), as each command shows them."""
 
 from __future__ import annotations
 

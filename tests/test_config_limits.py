@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from mqtt_broker import Display, needs_mosquitto, publisher, running_broker, unique_prefix
 
-from scoreboard.commands.run import use_static_limits
+from scoreboard.commands._shared import use_static_limits
 from scoreboard.config import ConfigError, config_from_mapping, load_config
 from scoreboard.core.events import CoupReceived, LimitsReceived, NewShoe, Origin
 from scoreboard.core.limits import Limits

@@ -25,20 +25,7 @@ WHOLE_SHOE = {"big_road": 48, "derived": 46}
 rows: docs/display.md, "The layout grid"); the bead plate needs 90 coups' cells."""
 SHOE_COUPS = 90
 
-__all__ = ["absent_glyphs", "missing_glyphs", "register", "run"]
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "check-theme",
-        help="validate theme files",
-        description=(
-            "Validate theme YAML files (or shipped theme names). Prints 'FILE: OK' or "
-            "every problem as 'file: key.path: what was expected'; exit 1 on any error."
-        ),
-    )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="theme YAML file or name")
-    parser.set_defaults(func=run)
+__all__ = ["absent_glyphs", "missing_glyphs", "run"]
 
 
 def run(args: argparse.Namespace) -> int:

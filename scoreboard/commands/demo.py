@@ -27,20 +27,14 @@ import threading
 from typing import TYPE_CHECKING
 
 from scoreboard.cli import UsageError
-from scoreboard.commands.arg_types import DAY, DECKS, DURATION, SEED, directory, seconds, whole
-from scoreboard.commands.display_args import (
+from scoreboard.cli.options import (
     DisplayRequest,
-    add_display_arguments,
-    display_from_args,
-)
-from scoreboard.commands.run import kiosk_or_refusal, open_journal
-from scoreboard.commands.shoe import (
-    add_mqtt_arguments,
     apply_mqtt_arguments,
+    display_from_args,
     endpoint_from,
-    this_run,
+    spec_limits,
 )
-from scoreboard.commands.table_args import add_table_arguments, add_table_name, spec_limits
+from scoreboard.commands._shared import kiosk_or_refusal, open_journal, this_run
 from scoreboard.config import Config, JournalConfig
 from scoreboard.core.limits import Limits
 from scoreboard.core.shoe import Dealer
@@ -57,56 +51,6 @@ log = logging.getLogger(__name__)
 CONTROLLER_JOIN_SECONDS = 2.0  # its dealing ends at its next step once told to stop
 #: Coups already dealt when the demo starts (drawn from the seed), so the board is never empty.
 START_AT_RANGE = (30, 60)
-#: The most coups ``--start-at`` takes (the shoe stops at its cut card anyway).
-START_AT_MAX = 1000
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "demo",
-        help="show the board dealing a simulated shoe (full screen)",
-        description=(
-            "Show the board dealing a simulated shoe at a table's pace, forever, starting "
-            "mid-shoe. Esc or q quits. With --mqtt, a simulated controller publishes the shoe "
-            "to that broker and the board shows it as a live display would."
-        ),
-    )
-    add_display_arguments(parser)
-    parser.add_argument(
-        "--pace",
-        type=seconds(0, DAY, above=True),
-        default=4.0,
-        metavar="SECONDS",
-        help="seconds per coup (default 4)",
-    )
-    parser.add_argument("--seed", type=SEED, help="shuffle seed (default: random)")
-    parser.add_argument("--decks", type=DECKS, default=8, metavar="N", help="decks per shoe (1-8)")
-    parser.add_argument(
-        "--shuffle-seconds",
-        type=seconds(0, DAY),
-        metavar="SECONDS",
-        help="how long the shuffle screen shows between shoes (default 3 x pace)",
-    )
-    add_table_name(parser)
-    add_table_arguments(parser, sample=True)
-    parser.add_argument(
-        "--start-at",
-        type=whole(0, START_AT_MAX),
-        metavar="N",
-        help=(
-            "start mid-shoe with N coups already dealt, shown at once (default: 30-60 from "
-            "the seed; 0: an empty board; at most up to the cut card)"
-        ),
-    )
-    parser.add_argument("--duration", type=DURATION, metavar="SECONDS", help="quit after this long")
-    parser.add_argument(
-        "--state-dir",
-        metavar="DIR",
-        type=directory,
-        help="journal the deal here, replay it on start (default: keep nothing; not with --mqtt)",
-    )
-    add_mqtt_arguments(parser)
-    parser.set_defaults(func=run, stops=True)  # SIGTERM and Ctrl-C: scoreboard.stopping
 
 
 def run(args: argparse.Namespace) -> int:

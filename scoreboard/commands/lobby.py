@@ -19,17 +19,12 @@ import time
 from dataclasses import replace
 
 from scoreboard.cli import CommandError, UsageError
-from scoreboard.commands.arg_types import DURATION, input_file, seconds, whole
-from scoreboard.commands.display_args import add_display_arguments, languages_from, parse_size
-from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
+from scoreboard.cli.options import apply_mqtt_arguments, endpoint_from, languages_from, parse_size
 from scoreboard.config import ConfigError
 from scoreboard.lobby.arrange import SortKey, arrange, page_at, paged
 from scoreboard.lobby.feed import LobbyFeed, status_topic
 from scoreboard.lobby.floor import Floor
 from scoreboard.lobby.settings import (
-    PAGE_SECONDS_RANGE,
-    PER_PAGE_RANGE,
-    STALE_SECONDS_RANGE,
     LobbySettings,
     check_lobby_id,
     load_lobby_settings,
@@ -44,45 +39,6 @@ WINDOWED_SIZE = (1280, 720)
 INPUT_POLL_SECONDS = 0.1  # how often the keyboard is looked at while asleep
 LONGEST_SLEEP = 1.0
 FAILURE_LOG_SECONDS = 60.0  # a frame failing again and again is logged once a minute
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "lobby",
-        help="a lobby wall: every table of the floor as a tile, fed from the broker",
-        description=(
-            "Show many tables as tiles (name, limits, shoe and game, the whole shoe's big "
-            "road, counts, good roads, live/shuffling/final hand/offline/stale), discovered "
-            "under the root prefix or listed in --config, pages rotating. Publishes its "
-            "retained status on ROOT/lobby/ID/status. Flags override the --config file."
-        ),
-    )
-    parser.add_argument("--config", metavar="FILE", type=input_file, help="YAML configuration file")
-    add_mqtt_arguments(parser, lobby=True)
-    parser.add_argument("--lobby-id", metavar="ID", help="this lobby's id (default: hostname)")
-    add_display_arguments(parser, from_config=True, portrait=False, motion=False, good_roads=False)
-    parser.add_argument(
-        "--sort", choices=[key.value for key in SortKey], help="tile order (lobby.sort)"
-    )
-    parser.add_argument(
-        "--filter-pit", metavar="PIT", action="append", help="show only this pit (repeatable)"
-    )
-    parser.add_argument(
-        "--per-page", type=whole(*PER_PAGE_RANGE), metavar="N", help="tiles per page, 4-48"
-    )
-    parser.add_argument(
-        "--page-seconds", type=seconds(*PAGE_SECONDS_RANGE), metavar="S", help="seconds per page"
-    )
-    parser.add_argument(
-        "--stale-seconds",
-        type=seconds(*STALE_SECONDS_RANGE),
-        metavar="S",
-        help="no update for this long: stale",
-    )
-    parser.add_argument(
-        "--duration", type=DURATION, metavar="SECONDS", help="quit after this long (tests, demos)"
-    )
-    parser.set_defaults(func=run, stops=True)  # SIGTERM and Ctrl-C: scoreboard.stopping
 
 
 def settings_from_args(args: argparse.Namespace) -> LobbySettings:

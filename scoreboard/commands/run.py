@@ -17,25 +17,24 @@ a table with one monitor; with a broker it is the table's controller there too.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scoreboard.cli import CommandError, UsageError
-from scoreboard.commands.arg_types import directory, input_file, whole
-from scoreboard.commands.display_args import add_display_arguments, languages_from, parse_size
-from scoreboard.commands.shoe import add_mqtt_arguments, apply_mqtt_arguments, endpoint_from
-from scoreboard.config import FEEDS, Config, ConfigError, JournalConfig, load_config
+from scoreboard.cli import UsageError
+from scoreboard.cli.options import apply_mqtt_arguments, endpoint_from, languages_from, parse_size
+from scoreboard.commands._shared import (
+    kiosk_or_refusal,
+    open_journal,
+    table_from,
+    use_static_limits,
+)
+from scoreboard.config import Config, ConfigError, load_config
 from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.core.variants import VARIANTS
-from scoreboard.journal import Journal, JournalError
-from scoreboard.shoe_config import BAUD_RANGE, MODELS
+from scoreboard.journal import Journal
 from scoreboard.stopping import Stop, stop_on_signals
 
 if TYPE_CHECKING:
@@ -45,52 +44,6 @@ if TYPE_CHECKING:
     from scoreboard.feeds.shoe import ShoeFeed
 
 log = logging.getLogger(__name__)
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "run",
-        help="the display: roads fed live from the table's MQTT broker (or the dealer keypad)",
-        description=(
-            "Show the table's roads, fed live by the shoe controller over MQTT, or by the "
-            "dealer's numeric keypad (--feed keypad). Flags override the --config file."
-        ),
-    )
-    parser.add_argument("--config", metavar="FILE", type=input_file, help="YAML configuration file")
-    parser.add_argument(
-        "--feed",
-        choices=FEEDS,
-        help=(
-            "mqtt: the table's controller (default); keypad: the dealer keys results in; "
-            "shoe: the card-reading shoe's serial line (--shoe, --serial); keypad and shoe "
-            "publish as the table's controller when a broker is configured (feed:)"
-        ),
-    )
-    shoe = parser.add_argument_group("shoe (--feed shoe; config shoe:)")
-    shoe.add_argument("--shoe", choices=tuple(MODELS), help="the card-reading shoe (shoe.model)")
-    shoe.add_argument(
-        "--serial",
-        metavar="PATH",
-        help="its serial device, best a /dev/serial/by-id/... name (shoe.serial)",
-    )
-    shoe.add_argument(
-        "--baud",
-        type=whole(*BAUD_RANGE),
-        metavar="N",
-        help="line speed (shoe.baud; default the shoe's: 4800 Angel Eye, 9600 Bee-Tek)",
-    )
-    add_mqtt_arguments(parser)
-    parser.add_argument("--display-id", metavar="ID", help="this display's id (default: hostname)")
-    parser.add_argument(
-        "--state-dir", metavar="DIR", type=directory, help="where the journal lives"
-    )
-    add_display_arguments(parser, from_config=True, portrait=False)
-    parser.add_argument(
-        "--headless",
-        action="store_true",
-        help="no window: apply the feed, journal it and publish the status only",
-    )
-    parser.set_defaults(func=run, stops=True)  # SIGTERM and Ctrl-C: scoreboard.stopping
 
 
 def settings_from_args(args: argparse.Namespace) -> Config:
@@ -129,60 +82,6 @@ def _with_shoe_flags(config: Config, args: argparse.Namespace) -> Config:
     if shoe.suits is not None and shoe.model == "bee-tek":
         raise UsageError("shoe.suits numbers an Angel Eye's card byte; a Bee-Tek names its suits")
     return replace(config, shoe=shoe)
-
-
-@contextlib.contextmanager
-def kiosk_or_refusal(hint: str = "") -> Iterator[None]:
-    """Meanwhile, a kiosk with no display to show on ends the command with its message (exit 1)."""
-    from scoreboard.monitor import NoDisplayError
-
-    try:
-        yield
-    except NoDisplayError as error:
-        raise CommandError(f"{error}{hint}") from None
-
-
-def table_from(config: Config) -> TableState:
-    """An empty table as the config describes it (id, name, variant, limits, decks)."""
-    return TableState(
-        table_id=config.table_id,
-        table_name=config.table_name,
-        variant=VARIANTS[config.variant],
-        limits=config.limits,
-        decks=config.decks,
-    )
-
-
-def use_static_limits(table: TableState, config: Config) -> None:
-    """The config's limits, unless the journal brought back a controller's (they win).
-
-    A v2 controller's limits carry an origin, which the journal keeps; without one,
-    the table shows the static limits until the controller's retained limits arrive.
-    """
-    if config.limits is not None and table.limits_origin is None:
-        table.set_limits(config.limits)
-
-
-def open_journal(
-    state_dir: Path, table: TableState, retention: JournalConfig | None = None
-) -> Journal:
-    """The journal in ``state_dir``, replayed into ``table``; the caller closes it (``with``).
-
-    ``retention`` is the config's ``journal:`` section (how many shoes are kept, and
-    whether a shoe must be exported before it may be pruned).
-    A state dir that is plainly not one (a file in its way) is a usage error.  A
-    disk that cannot be written (read-only, full) is not: the board starts from
-    what it could read and runs from memory, and ``journal.health`` says why.
-    """
-    retention = retention or JournalConfig()
-    try:
-        journal = Journal(
-            state_dir, keep_shoes=retention.keep_shoes, require_export=retention.require_export
-        )
-    except JournalError as error:
-        raise UsageError(str(error)) from None
-    journal.replay(table)
-    return journal
 
 
 def controller_publisher(config: Config, who: str) -> KeypadPublisher | None:

@@ -7,15 +7,6 @@ import argparse
 from scoreboard.theme import ThemeError, available_themes, load_theme, themes_dir
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "themes",
-        help="list the shipped themes",
-        description="List the themes shipped with scoreboard (name, orientations, title).",
-    )
-    parser.set_defaults(func=run)
-
-
 def run(_args: argparse.Namespace) -> int:
     """Print each shipped theme: name, orientations, title (an invalid one says why)."""
     for name in available_themes():

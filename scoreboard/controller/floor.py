@@ -1,27 +1,16 @@
 """A simulated floor: many tables dealt from one process (``scoreboard shoe --tables N``).
 
 Each table is its own controller, as on a real floor: its own connection, session,
-last will and topics (``baccarat/v2/<id>``), its own shoe and seed, its own pace
-(within a quarter of the asked one, so tables drift apart as real ones do), its
-own start offset (so a hundred tables do not all deal in the same instant) and
-its tier of a few typical limits (a lobby sorts and filters by minimum bet),
-which the command publishes only when asked to (``--limit-tiers``): a floor
-invents no limits.  All of it follows from the table's number and the floor's
-seed, so a floor is repeatable.
-
->>> [(t.table_id, t.limits) for t in floor_tables(3, stem="T", seed=7, pace=2.0)]
-[('T1', '10-5000'), ('T2', '25-10000'), ('T3', '50-20000')]
->>> all(1.5 <= t.pace <= 2.5 and 0 <= t.offset < 2.0 for t in floor_tables(50, "T", 1, 2.0))
-True
+last will and topics (``baccarat/v2/<id>``), dealt on its own thread.  Which
+tables, with which seeds, paces and tiers, is the floor's plan
+(:mod:`scoreboard.core.floor`).
 """
 
 from __future__ import annotations
 
 import logging
-import random
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 
 from scoreboard.controller.dealing import Controller
 from scoreboard.core.shoe import ShoeEvent
@@ -29,9 +18,6 @@ from scoreboard.stopping import Stop
 
 log = logging.getLogger(__name__)
 
-#: Player/Banker limits of a floor's tiers, low to high; table i gets tier i mod 5.
-LIMIT_TIERS = ("10-5000", "25-10000", "50-20000", "100-50000", "500-100000")
-MAX_TABLES = 500
 #: The keepalive of a floor's controllers unless ``--keepalive`` says otherwise.  A
 #: real controller is a box of its own; here hundreds share one process's CPU, and
 #: with a 1 s keepalive a busy moment (1.5 s without a packet) makes the broker send
@@ -40,37 +26,6 @@ MAX_TABLES = 500
 #: 10 % of a core (a cgroup) for 60 s at 1 s: 102 sessions renewed, 77 keepalive
 #: timeouts at the broker (``benchmarks/bench_storm.py --starve`` for a floor).
 FLOOR_KEEPALIVE = 5
-PACE_SPREAD = 0.25
-
-
-@dataclass(frozen=True, slots=True)
-class FloorTable:
-    """One simulated table: its id, shuffle seed, seconds per coup, first wait and limits."""
-
-    table_id: str
-    seed: int
-    pace: float
-    offset: float
-    limits: str
-
-
-def floor_tables(count: int, stem: str, seed: int, pace: float) -> list[FloorTable]:
-    """The ``count`` tables ``<stem>1`` ... ``<stem><count>`` of a floor with ``seed``."""
-    if not 1 <= count <= MAX_TABLES:
-        raise ValueError(f"--tables must be 1 to {MAX_TABLES}, got {count}")
-    tables = []
-    for number in range(1, count + 1):
-        rng = random.Random(seed * 1_000_003 + number)
-        tables.append(
-            FloorTable(
-                table_id=f"{stem}{number}",
-                seed=rng.randrange(2**31),
-                pace=pace * rng.uniform(1 - PACE_SPREAD, 1 + PACE_SPREAD),
-                offset=rng.uniform(0, pace) if pace > 0 else 0.0,
-                limits=LIMIT_TIERS[(number - 1) % len(LIMIT_TIERS)],
-            )
-        )
-    return tables
 
 
 def delayed(

@@ -165,7 +165,3 @@ def _checked_path(text: str, fits: Callable[[int], bool], wanted: str) -> Path:
     if not fits(mode):
         raise argparse.ArgumentTypeError(f"{text}: not {wanted} but {kind(mode)}")
     return path
-
-
-def register(_subparsers: argparse._SubParsersAction) -> None:
-    """No subcommand of its own (``cli`` asks every module of ``commands``): types only."""

@@ -1,9 +1,16 @@
-"""The ``scoreboard`` command: argument parsing only.
+"""The ``scoreboard`` command: the parser, and each command run when it is asked for.
 
-Each subcommand lives in its own module under :mod:`scoreboard.commands` and
-exposes ``register(subparsers)``, which adds its parser and sets ``func`` to a
-callable taking the parsed arguments and returning the exit status.  Commands
-are discovered, so adding one never edits this file.
+A command is two modules of one name: its arguments in
+:mod:`scoreboard.cli.parsers` (``register(subparsers)`` adds its parser and sets
+``command`` to the module that runs it) and its work in
+:mod:`scoreboard.commands` (``run(args)`` returns the exit status).  The parsers
+import only light modules, so ``scoreboard --help`` and ``--version`` load
+neither pygame nor paho; a command's own module is imported when it runs.
+Parsers are discovered, so adding a command never edits this file.  Options
+several commands share are declared in :mod:`scoreboard.cli.options`.
+
+Public: :func:`main`, :func:`build_parser`, :func:`version`, :class:`UsageError`,
+:class:`CommandError`.
 """
 
 from __future__ import annotations
@@ -16,16 +23,15 @@ import pkgutil
 import sys
 from typing import NoReturn
 
-import scoreboard.commands
+import scoreboard
 from scoreboard import logsetup, stopping
+from scoreboard.cli import parsers
+from scoreboard.cli.errors import CommandError, UsageError
 
+__all__ = ["CommandError", "UsageError", "build_parser", "main", "version"]
 
-class UsageError(Exception):
-    """A bad argument value found after parsing; exits 2 with a one-line message."""
-
-
-class CommandError(Exception):
-    """The command cannot do its job here (no display, ...); exits 1 with the message."""
+#: The distribution whose installed metadata names the version.
+DISTRIBUTION = "scoreboard"
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -35,12 +41,34 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see --help)\n")
 
 
+def version() -> str:
+    """The installed package's version, or the source's when it is run uninstalled."""
+    from importlib import metadata  # costs a dozen modules: only when asked
+
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return scoreboard.__version__
+
+
+class VersionAction(argparse.Action):
+    """``--version``: prints ``scoreboard VERSION`` and exits 0, looked up only when given."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object) -> NoReturn:
+        print(f"{parser.prog} {version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="scoreboard", description="Baccarat roadmap kiosk and tools.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages to stderr")
+    parser.add_argument("--version", action=VersionAction, help="print the version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for info in sorted(pkgutil.iter_modules(scoreboard.commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"scoreboard.commands.{info.name}")
+    for info in sorted(pkgutil.iter_modules(parsers.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{parsers.__name__}.{info.name}")
         module.register(subparsers)
     return parser
 
@@ -75,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _command(args: argparse.Namespace) -> int:
     try:
-        return int(args.func(args) or 0)
+        return int(importlib.import_module(args.runs).run(args) or 0)
     except UsageError as error:
         print(f"scoreboard {args.command}: {error}", file=sys.stderr)
         return 2

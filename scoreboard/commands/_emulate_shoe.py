@@ -14,38 +14,10 @@ import math
 import threading
 
 from scoreboard.cli import CommandError, UsageError
-from scoreboard.commands.arg_types import whole
 from scoreboard.core.shoe import Dealer
 from scoreboard.stopping import stop_on_signals
 
 log = logging.getLogger(__name__)
-
-SHOES = ("angel-eye", "bee-tek")
-
-
-def register(_subparsers: argparse._SubParsersAction) -> None:
-    """Not a command of its own: ``scoreboard shoe`` takes these flags (:func:`add_arguments`)."""
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("emulated shoe (no MQTT: bytes on a serial line)")
-    group.add_argument(
-        "--emulate",
-        choices=SHOES,
-        help="deal as a card-reading shoe's bytes on a serial line instead of publishing",
-    )
-    group.add_argument(
-        "--serial",
-        metavar="PATH",
-        help="with --emulate: write into this serial device (default: a pseudo-terminal "
-        "created and named on stdout)",
-    )
-    group.add_argument(
-        "--baud",
-        type=whole(50, 4_000_000),
-        metavar="N",
-        help="with --emulate: line speed (default: the shoe's)",
-    )
 
 
 def run(args: argparse.Namespace) -> int:
