@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from scoreboard.bench.machine import pin_to_one_core
+from one_core import pin_to_one_core
 
 
 def best_of(runs: int, action: Callable[[], object]) -> float:

@@ -31,10 +31,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from bench_burst import controller_messages
+from one_core import pin_to_one_core
 from test_fuzz_hostile import hostile_payloads  # the test's own generators
 from test_mqtt_fuzz import malformed_payloads
 
-from scoreboard.bench.machine import pin_to_one_core
 from scoreboard.config import MqttConfig
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.core.table import TableState

@@ -26,6 +26,8 @@ import sys
 import timeit
 from collections.abc import Callable
 
+from one_core import pin_to_one_core
+
 from scoreboard.core.events import CoupReceived, Event, NewShoe, Origin, Snapshot
 from scoreboard.core.rules import Game
 from scoreboard.core.shoe import Dealer
@@ -33,13 +35,6 @@ from scoreboard.core.table import Applied, TableState, apply_event
 
 GAMES = 80
 SESSION = 1_764_547_200_000  # a controller session (milliseconds, as the controller makes them)
-
-
-def pin_to_one_core() -> str:
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-        return "pinned to one core"
-    return "not pinned"
 
 
 def eighty_games(seed: int = 2026) -> tuple[str, tuple[Game, ...]]:

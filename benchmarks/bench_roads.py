@@ -30,7 +30,8 @@ import sys
 import tempfile
 import time
 
-from scoreboard.bench.machine import pin_to_one_core
+from one_core import pin_to_one_core
+
 from scoreboard.bench.roads import COUPS_PER_SHOE, SEED, append_times, random_shoe
 from scoreboard.core.roads import Roads
 from scoreboard.core.rules import Game

@@ -66,7 +66,7 @@ def test_no_status_mark_covers_the_game_caption_and_number(name, size):
         view = draw_header(
             renderer.panels, surface, shown, status, "21:45", fault=fault, journal_failing=journal
         )
-        marks = view.region("marks")
+        marks = dict(view.regions)["marks"]
         assert header.contains(marks), (status, marks, header)
         for entry in view.entries:
             for text in (entry.label, entry.value):
@@ -92,7 +92,7 @@ def test_the_title_stays_clear_of_the_numbers_with_a_long_table_name(name, size)
     drawn = [e.label for e in view.entries] + [e.value for e in view.entries]
     for text in drawn:
         assert not ink(renderer, title).colliderect(ink(renderer, text)), (title.text, text.text)
-    assert not ink(renderer, title).colliderect(view.region("marks"))
+    assert not ink(renderer, title).colliderect(dict(view.regions)["marks"])
 
 
 def panel_drawers(renderer: Renderer, shown: TableState):

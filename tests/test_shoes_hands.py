@@ -35,11 +35,11 @@ from scoreboard.shoes.news import (
     ExtraCard,
     ExtraFate,
     HandAbandoned,
+    LineFaults,
     MessagesLost,
     PoweredOn,
     ShoeAlarm,
     ShoeBook,
-    Tally,
     UnknownMessage,
 )
 
@@ -316,7 +316,7 @@ def test_unknown_letters_are_reported_never_acted_on() -> None:
         UnknownMessage("M", b""),
         UnknownMessage("Q", b"\x80\x80"),
     ]
-    assert hands.tally == Tally(unknown=3)
+    assert hands.tally == LineFaults(unknown=3)
 
 
 def test_lost_messages_bad_bytes_and_abandoned_hands_are_tallied() -> None:
@@ -324,7 +324,7 @@ def test_lost_messages_bad_bytes_and_abandoned_hands_are_tallied() -> None:
     raw = b"\xff\xff" + frame(1, "D", b"\x81\x80") + frame(3, "D", b"\x91\x80") + frame(0, "S")
     news = heard(raw + b"\x05\x31", hands)
     assert MessagesLost(2, 3) in news
-    assert hands.tally == Tally(bad_runs=1, bad_bytes=2, lost=1, abandoned=1)
+    assert hands.tally == LineFaults(bad_runs=1, bad_bytes=2, lost=1, abandoned=1)
 
 
 def test_a_reader_started_mid_hand_still_gets_the_whole_reveal() -> None:

@@ -55,14 +55,6 @@ def display() -> dict[str, Any]:
     }
 
 
-def pin_to_one_core() -> str:
-    """Pin this process to its first allowed core (a benchmark of one core's work)."""
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-        return "pinned to one core"
-    return "not pinned"
-
-
 def stop_all(processes: Sequence[subprocess.Popen[bytes]], timeout: float = 30.0) -> None:
     """SIGTERM to each process at once, then wait for each; kill one that outlives ``timeout``."""
     for process in processes:

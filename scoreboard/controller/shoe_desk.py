@@ -37,13 +37,13 @@ from scoreboard.shoes import (
     ExtraCard,
     ExtraFate,
     HandAbandoned,
+    LineFaults,
     MessagesLost,
     News,
     PoweredOn,
     ShoeAlarm,
     ShoeBook,
     SuitOrder,
-    Tally,
     UnknownMessage,
 )
 from scoreboard.shoes.emulate import Emulated
@@ -99,7 +99,7 @@ class ShoeDesk:
         self._held: dict[str, _Held] = {}
 
     @property
-    def tally(self) -> Tally:
+    def tally(self) -> LineFaults:
         return self.hands.tally
 
     @property

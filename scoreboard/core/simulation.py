@@ -38,7 +38,7 @@ _NATURAL = tuple(
 
 
 @dataclass(slots=True)
-class Tally:
+class Totals:
     """Counts of each event of ``EVENTS`` over whole shoes.
 
     Coups are counted per outcome of :data:`~scoreboard.core.rules.OUTCOMES`
@@ -65,7 +65,7 @@ class Tally:
         }
 
 
-def tally_shoe(codes: list[int], cut_index: int, tally: Tally) -> None:
+def tally_shoe(codes: list[int], cut_index: int, tally: Totals) -> None:
     """Deal one shuffled shoe of card codes to its end and add what happened to ``tally``.
 
     Burn, end-of-shoe rule and tableau are those of :class:`Dealer`: burn the
@@ -114,14 +114,14 @@ def simulate(
     shoes: int = 100,
     seed: int | None = None,
     progress: Callable[[int], None] | None = None,
-) -> Tally:
+) -> Totals:
     """Deal ``shoes`` whole shoes from a seeded dealer and count the events.
 
     >>> simulate(decks=8, shoes=2, seed=1).shoes
     2
     """
     dealer = Dealer(decks=decks, seed=seed)
-    tally = Tally()
+    tally = Totals()
     for index in range(shoes):
         shoe = dealer.new_shoe()
         tally_shoe(shoe.codes, shoe.cut_index, tally)

@@ -126,8 +126,6 @@ class KeypadFeed:
         self._question = ""  # the open question's text, while the input has one
         self._target: int | None = None  # the game the open void question names
         self._message: tuple[str, float] | None = None  # a refusal or cancellation, until
-        #: Coups entered since start (the log and the tests read it).
-        self.coups_entered = 0
         self.render_health = RenderHealth()
 
     # -- the kiosk's side ----------------------------------------------------
@@ -266,7 +264,6 @@ class KeypadFeed:
         shoe = table.shoe_id
         assert shoe is not None  # a new shoe was just started
         self._apply(CoupReceived(shoe, Game(number, coup)), table)
-        self.coups_entered += 1
         self._message = None
         flags = [LABELS[m] for m in MODIFIERS if m in modifiers]
         log.info("keypad: game %d %s %s", number, WINNER_NAMES[winner], " ".join(flags))

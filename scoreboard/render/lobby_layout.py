@@ -35,12 +35,12 @@ MIN_ROAD_COLUMNS = 24
 MIN_ROAD_CELL = 3  # pixels: below this a mark is no mark; the newest columns show
 ROAD_ROWS = 6
 
-# A tile's rows, as fractions of its height (top to bottom).
+# A tile's rows, as fractions of its height (top to bottom); the good roads' row
+# under them takes what is left (0.12).
 NAME_ROW = 0.21
 LIMITS_ROW = 0.21
 ROAD_ROW = 0.34
 INFO_ROW = 0.12
-GOOD_ROW = 0.12
 
 
 @dataclass(frozen=True, slots=True)

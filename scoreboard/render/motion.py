@@ -89,11 +89,7 @@ _EPSILON = 1e-9  # a card due at exactly ``now`` is shown, whatever the float ro
 
 @dataclass(frozen=True, slots=True)
 class MotionSettings:
-    """How the board moves; ``enabled=False`` draws every change in its final state at once.
-
-    >>> MotionSettings(True, 0.3, 3.0, 0.35).reveal_seconds(6)
-    1.8
-    """
+    """How the board moves; ``enabled=False`` draws every change in its final state at once."""
 
     enabled: bool = True
     deal_seconds: float = 0.3
@@ -110,10 +106,6 @@ class MotionSettings:
             banner_seconds=section.banner_seconds,
             draw_in_seconds=section.draw_in_seconds,
         )
-
-    def reveal_seconds(self, cards: int) -> float:
-        """From a coup's arrival to its result: one ``deal_seconds`` per card."""
-        return round(cards * self.deal_seconds, 9)
 
 
 def ease_out(x: float) -> float:

@@ -219,13 +219,6 @@ class ShuffleView:
     rect: pygame.Rect
     texts: tuple[ShownText, ...]
 
-    def find(self, text: str) -> ShownText:
-        """The text drawn as ``text``; KeyError when the screen shows none."""
-        for shown in self.texts:
-            if shown.drawn.text == text:
-                return shown
-        raise KeyError(text)
-
 
 def draw_shuffle_screen(p: PanelPainter, surface: pygame.Surface, table: TableState) -> pygame.Rect:
     """The board under the header while the next shoe is prepared; the rectangle covered."""

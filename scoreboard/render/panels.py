@@ -95,13 +95,6 @@ class PanelView:
                 return entry.value
         raise KeyError(key)
 
-    def region(self, name: str) -> pygame.Rect:
-        """The rectangle of the part ``name``; KeyError when the panel drew none."""
-        for key, rect in self.regions:
-            if key == name:
-                return rect
-        raise KeyError(name)
-
 
 def aligned(where: pygame.Rect, box: pygame.Rect, align: str) -> None:
     """Move ``where`` across ``box``: ``"left"``, ``"center"`` or ``"right"`` aligned.
@@ -317,28 +310,6 @@ class PanelPainter:
             rendered = self.text.render(placed.text, placed.size, placed.color, bold=placed.bold)
         surface.blit(rendered, placed.rect)
         return self.record(placed)
-
-    def uniform_size(
-        self,
-        texts: list[str],
-        height: float,
-        width: float,
-        *,
-        bold: bool = False,
-        role: str = "text",
-    ) -> int:
-        """One font size for a column of texts: the largest at which all of them fit.
-
-        Never below the role's floor (a text still too wide wraps or is cut by
-        whoever draws it).
-        """
-        measure = self.text.width
-        size = self.text.size_to_fit(
-            height,
-            width,
-            lambda size: max((measure(t, size, bold=bold) for t in texts), default=0),
-        )
-        return max(size, self.min_size(role, bold=bold))
 
     def put_lines(
         self,

@@ -13,7 +13,7 @@ every flow is tested by feeding bytes.  Two steps per shoe:
 :mod:`scoreboard.shoes.emulate` is the inverse, for ``shoe --emulate`` and the tests.
 Inside: ``angel_eye``, ``bee_tek`` (the readers and the messages), ``discards``,
 ``seats`` (where the tableau deals each card), ``news`` (the news values,
-``ShoeBook``, ``Tally``), ``angel_eye_hands``, ``bee_tek_hands``, ``emulate``.
+``ShoeBook``, ``LineFaults``), ``angel_eye_hands``, ``bee_tek_hands``, ``emulate``.
 
 >>> reader, hands = AngelEyeReader(), AngelEyeHands(ShoeBook(lambda: "S1"))
 >>> news = hands.hear_all(reader.feed(bytes.fromhex("05 30 53 03 36 30") * 3))
@@ -35,12 +35,12 @@ from scoreboard.shoes.news import (
     ExtraCard,
     ExtraFate,
     HandAbandoned,
+    LineFaults,
     MessagesLost,
     News,
     PoweredOn,
     ShoeAlarm,
     ShoeBook,
-    Tally,
     UnknownMessage,
 )
 
@@ -55,6 +55,7 @@ __all__ = [
     "ExtraCard",
     "ExtraFate",
     "HandAbandoned",
+    "LineFaults",
     "MessagesLost",
     "News",
     "PoweredOn",
@@ -63,6 +64,5 @@ __all__ = [
     "ShoeBook",
     "Side",
     "SuitOrder",
-    "Tally",
     "UnknownMessage",
 ]

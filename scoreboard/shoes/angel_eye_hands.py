@@ -44,12 +44,12 @@ from scoreboard.shoes.news import (
     ExtraCard,
     ExtraFate,
     HandAbandoned,
+    LineFaults,
     MessagesLost,
     News,
     PoweredOn,
     ShoeAlarm,
     ShoeBook,
-    Tally,
     UnknownMessage,
     shoe_result,
 )
@@ -73,7 +73,7 @@ class AngelEyeHands:
         self.shown: dict[Seat, Card] = {}  # this hand's identities, as revealed
         self.burn: list[Card] | None = None  # the burn being dealt
         self.extra_held = False
-        self.tally = Tally()
+        self.tally = LineFaults()
 
     @property
     def hand_open(self) -> bool:

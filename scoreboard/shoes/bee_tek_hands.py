@@ -28,7 +28,7 @@ from scoreboard.core.seats import DEAL_ORDER, Seat, hands, next_seat
 from scoreboard.core.shoe import burn_count
 from scoreboard.shoes.bee_tek import Alarm, BurnRead, CardNotRead, CardRead, Line, WarningCode
 from scoreboard.shoes.discards import BadBytes
-from scoreboard.shoes.news import CardDealt, HandAbandoned, News, ShoeAlarm, ShoeBook, Tally
+from scoreboard.shoes.news import CardDealt, HandAbandoned, LineFaults, News, ShoeAlarm, ShoeBook
 
 __all__ = ["BeeTekHands", "possible_next"]
 
@@ -44,7 +44,7 @@ class BeeTekHands:
         self.cards: list[Card | None] = []  # this hand so far, in deal order (None: unread)
         self.burn: list[Card] | None = None  # while burning: the cards not yet announced
         self.burn_wanted = 1  # pragma: no mutate (set by each burn's first card before use)
-        self.tally = Tally()
+        self.tally = LineFaults()
 
     def hear_all(self, lines: Iterable[Line | BadBytes]) -> list[News]:
         return [news for line in lines for news in self.hear(line)]

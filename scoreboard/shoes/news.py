@@ -37,12 +37,12 @@ __all__ = [
     "ExtraCard",
     "ExtraFate",
     "HandAbandoned",
+    "LineFaults",
     "MessagesLost",
     "News",
     "PoweredOn",
     "ShoeAlarm",
     "ShoeBook",
-    "Tally",
     "UnknownMessage",
 ]
 
@@ -143,11 +143,11 @@ News = (
 
 
 @dataclass(frozen=True, slots=True)
-class Tally:
+class LineFaults:
     """What went wrong on a shoe's line so far, for the status and the staff mark.
 
-    >>> Tally().counted([BadBytes(b"\\xff", "outside a frame", 1), UnknownMessage("L", b"")])
-    Tally(bad_runs=1, bad_bytes=1, unknown=1, lost=0, abandoned=0, disagreements=0)
+    >>> LineFaults().counted([BadBytes(b"\\xff", "outside a frame", 1), UnknownMessage("L", b"")])
+    LineFaults(bad_runs=1, bad_bytes=1, unknown=1, lost=0, abandoned=0, disagreements=0)
     """
 
     bad_runs: int = 0
@@ -157,7 +157,7 @@ class Tally:
     abandoned: int = 0
     disagreements: int = 0
 
-    def counted(self, news: Sequence[News]) -> Tally:
+    def counted(self, news: Sequence[News]) -> LineFaults:
         """This tally with ``news`` counted in (itself when there is nothing to count)."""
         if not any(isinstance(item, _COUNTED) for item in news):
             return self
@@ -170,7 +170,7 @@ class Tally:
                 name = _TALLIED.get(type(item))
                 if name is not None:
                     counts[name] += 1
-        return Tally(**counts)
+        return LineFaults(**counts)
 
 
 _TALLIED: dict[type, str] = {
