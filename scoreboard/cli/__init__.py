@@ -2,7 +2,7 @@
 
 A command is two modules of one name: its arguments in
 :mod:`scoreboard.cli.parsers` (``register(subparsers)`` adds its parser and sets
-``command`` to the module that runs it) and its work in
+``runs`` to the module that runs it) and its work in
 :mod:`scoreboard.commands` (``run(args)`` returns the exit status).  The parsers
 import only light modules, so ``scoreboard --help`` and ``--version`` load
 neither pygame nor paho; a command's own module is imported when it runs.
