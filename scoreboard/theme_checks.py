@@ -15,10 +15,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from scoreboard.config_reader import key_name
 from scoreboard.core.good_roads import NAMES, good_road_name
 from scoreboard.fonts import CHAIN, check_font
 from scoreboard.images import check_image
-from scoreboard.theme_fields import FieldReader, key_name
+from scoreboard.theme_fields import FieldReader
 from scoreboard.theme_values import (
     COLUMNS,
     ORIENTATIONS,
@@ -107,7 +108,7 @@ class _Checker(FieldReader):
             self.error("(top)", "expected a mapping of theme settings")
             return None
         data = self.mapping(data, "", _TOP_KEYS)
-        name = self.string(data.get("name", self.path.stem), "name")
+        name = self.string(data.get("name", self.file.stem), "name")
         title = self.string(data.get("title", name.title()), "title")
         colors = self.colors(data.get("colors"))
         fonts = self.fonts(data.get("fonts"))
@@ -122,7 +123,7 @@ class _Checker(FieldReader):
         return Theme(
             name=name,
             title=title,
-            source=self.path,
+            source=self.file,
             colors=colors,
             fonts=fonts,
             languages=languages,
@@ -187,7 +188,7 @@ class _Checker(FieldReader):
         Whatever is there is found, a FIFO or a directory too, so that the check of
         the font or the image says what it is rather than "not found".
         """
-        for base in (self.path.parent, self.path.parent / "fonts", self.shipped_fonts):
+        for base in (self.file.parent, self.file.parent / "fonts", self.shipped_fonts):
             candidate = base / name
             try:
                 if candidate.exists():
@@ -290,7 +291,7 @@ class _Checker(FieldReader):
         """
         for field in dataclasses.fields(labels):
             text, where = getattr(labels, field.name), f"{key}.{field.name}"
-            refused = any(line.startswith(f"{self.path}: {where}: ") for line in self.errors)
+            refused = any(line.startswith(f"{self.file}: {where}: ") for line in self.errors)
             if isinstance(text, str) and not text.strip() and not refused:  # said once
                 self.error(where, f"expected a word to show, got {excerpt(text)}")
 
