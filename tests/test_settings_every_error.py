@@ -124,3 +124,45 @@ def test_a_config_with_one_mistake_is_still_one_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as refused:
         load_config(path)
     assert str(refused.value) == f"{path}: mqtt.keepalive: expected an integer 1-3600, got 0"
+
+
+def test_every_secret_and_tls_file_that_cannot_be_used_is_named(tmp_path: Path) -> None:
+    from scoreboard.config_endpoint import load_endpoint
+
+    empty = tmp_path / "password"
+    empty.write_text("\n")
+    config = config_from_mapping(
+        {
+            "mqtt": {
+                "password_file": str(empty),
+                "hmac_key_file": str(tmp_path / "no-key"),
+                "tls": {"ca": str(tmp_path / "no-ca.pem")},
+            }
+        }
+    )
+    with pytest.raises(ConfigError) as refused:
+        load_endpoint(config)
+    assert refused.value.errors == (
+        f"{empty}: the MQTT password file is empty",
+        f"{tmp_path / 'no-key'}: cannot read the HMAC key (No such file or directory)",
+        f"--tls-ca: {tmp_path / 'no-ca.pem'}: no such file",
+    )
+
+
+def test_a_lobby_names_every_table_key_file_it_cannot_read(tmp_path: Path) -> None:
+    settings = lobby_from_mapping(
+        {
+            "lobby": {
+                "tables": [
+                    {"id": "T1", "hmac_key_file": str(tmp_path / "t1.key")},
+                    {"id": "T2", "hmac_key_file": str(tmp_path / "t2.key")},
+                ]
+            }
+        }
+    )
+    with pytest.raises(ConfigError) as refused:
+        settings.keys()
+    assert [line.split(": ")[0] for line in refused.value.errors] == [
+        str(tmp_path / "t1.key"),
+        str(tmp_path / "t2.key"),
+    ]

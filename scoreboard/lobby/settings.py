@@ -30,7 +30,7 @@ from scoreboard.config import (
     read_document,
 )
 from scoreboard.config_endpoint import read_secret
-from scoreboard.config_reader import Reader
+from scoreboard.config_reader import ConfigError, Reader
 from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.lobby.arrange import SortKey
 from scoreboard.lobby.floor import RESERVED, TableRefused, check_table_id
@@ -82,10 +82,17 @@ class LobbySettings:
         return (self.base.mqtt.prefix or DEFAULT_ROOT).rstrip("/")
 
     def keys(self) -> dict[str, bytes]:
-        """Each listed table's HMAC key, read from its file (a ConfigError names the file)."""
-        return {
-            table: read_secret(path, f"HMAC key of table {table}") for table, path in self.key_files
-        }
+        """Each listed table's HMAC key, read from its file (a ConfigError names every bad one)."""
+        keys: dict[str, bytes] = {}
+        problems: list[str] = []
+        for table, path in self.key_files:
+            try:
+                keys[table] = read_secret(path, f"HMAC key of table {table}")
+            except ConfigError as error:
+                problems.extend(error.errors)
+        if problems:
+            raise ConfigError(problems)
+        return keys
 
 
 def load_lobby_settings(path: str | os.PathLike[str]) -> LobbySettings:
