@@ -245,10 +245,10 @@ class _Checker(FieldReader):
             and 0 < len(languages) <= MAX_LANGUAGES
             and all(isinstance(x, str) and _LANGUAGE.match(x) for x in languages)
         ):
-            self.error(
+            self.expected(
                 "languages",
-                f"expected a list of 1 to {MAX_LANGUAGES} language codes like [en, th], "
-                f"got {excerpt(languages)}",
+                f"a list of 1 to {MAX_LANGUAGES} language codes like [en, th]",
+                languages,
             )
             languages = ["en"]
         languages = list(dict.fromkeys(canonical(lang) for lang in languages))  # each once
@@ -293,7 +293,7 @@ class _Checker(FieldReader):
             text, where = getattr(labels, field.name), f"{key}.{field.name}"
             refused = any(line.startswith(f"{self.file}: {where}: ") for line in self.errors)
             if isinstance(text, str) and not text.strip() and not refused:  # said once
-                self.error(where, f"expected a word to show, got {excerpt(text)}")
+                self.expected(where, "a word to show", text)
 
     def placeholders(self, labels: Labels, key: str) -> None:
         """Each filled-in label holds exactly its ``{name}`` placeholders, each once at least.
@@ -331,9 +331,7 @@ class _Checker(FieldReader):
                 counts[key] = int(number)
         style = dataclasses.replace(style, columns=MappingProxyType(counts))
         if style.bead_text not in ("letter", "total"):
-            self.error(
-                "roads.bead_text", f"expected 'letter' or 'total', got {excerpt(style.bead_text)}"
-            )
+            self.expected("roads.bead_text", "'letter' or 'total'", style.bead_text)
         merged = dict(style.letters)
         for key, raw in self.mapping(letters, "roads.letters", ("banker", "player", "tie")).items():
             before = len(self.errors)
@@ -341,9 +339,7 @@ class _Checker(FieldReader):
             merged[key] = text if len(self.errors) == before else merged[key]
         for key, text in merged.items():
             if not 0 < len(text) <= 3:
-                self.error(
-                    f"roads.letters.{key}", f"expected 1 to 3 characters, got {excerpt(text)}"
-                )
+                self.expected(f"roads.letters.{key}", "1 to 3 characters", text)
             self.drawn[f"roads.letters.{key}"] = text
         return dataclasses.replace(style, letters=MappingProxyType(merged))
 
@@ -357,7 +353,7 @@ class _Checker(FieldReader):
             if shape in SHAPES:
                 shapes[name] = shape
             elif isinstance(raw, str):
-                self.error(key, f"expected one of {', '.join(SHAPES)}, got {excerpt(raw)}")
+                self.expected(key, f"one of {', '.join(SHAPES)}", raw)
         return Symbols(**shapes)
 
     def layouts(self, value: Any) -> Mapping[str, Layout]:
@@ -396,11 +392,11 @@ class _Checker(FieldReader):
             )
             ok = False
         if rect is None:
-            self.error(
+            self.expected(
                 f"{key}.rect",
-                "expected [x, y, width, height] as screen fractions within 0..1 "
-                f"(width and height at least {MIN_PANEL:g}), "
-                f"got {excerpt(spec.get('rect'))}",
+                "[x, y, width, height] as screen fractions within 0..1 "
+                f"(width and height at least {MIN_PANEL:g})",
+                spec.get("rect"),
             )
             ok = False
         return Panel(str(name), rect) if ok and rect is not None else None
