@@ -28,6 +28,7 @@ from scoreboard.config_reader import (
     ConfigError,
     Reader,
     host_port,
+    is_text,
 )
 from scoreboard.config_reader import MAX_SIDE as MAX_SIDE  # re-exported: the size parser's bounds
 from scoreboard.config_reader import MIN_SIDE as MIN_SIDE
@@ -508,7 +509,7 @@ def _read_client_id(reader: Reader, value: Any) -> str | None:
     if value is None:
         return None
     text = reader.text(value, "mqtt.client_id")
-    if text and not re.fullmatch(r"[A-Za-z0-9._-]{1,128}", text):
+    if is_text(value) and not re.fullmatch(r"[A-Za-z0-9._-]{1,128}", text):
         reader.expected("mqtt.client_id", CLIENT_ID_RULE, text)
     return text
 

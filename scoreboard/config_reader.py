@@ -108,6 +108,11 @@ def parse_size(text: str) -> tuple[int, int]:
     return width, height
 
 
+def is_text(value: Any) -> bool:
+    """Whether ``value`` reads as text in a settings file (a string, or a number written bare)."""
+    return isinstance(value, str | int) and not isinstance(value, bool)
+
+
 def key_name(name: object) -> str:
     """A key as it may appear in an error line: itself when short plain text, else an excerpt."""
     if isinstance(name, str) and len(name) <= 40 and name.isprintable():
@@ -176,7 +181,7 @@ class Reader:
         return entries
 
     def text(self, value: Any, key: str) -> str:
-        if not isinstance(value, str | int) or isinstance(value, bool):
+        if not is_text(value):
             self.expected(key, "text", value)
             return ""
         return str(value)
@@ -186,7 +191,7 @@ class Reader:
 
     def ident(self, value: Any, key: str) -> str:
         text = self.text(value, key)
-        if text and not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", text):
+        if is_text(value) and not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", text):
             self.expected(key, "1-64 letters, digits, '.', '_' or '-' (used in topic names)", text)
         return text
 
@@ -235,7 +240,7 @@ class Reader:
 
     def hostport(self, value: Any, key: str) -> tuple[str, int] | None:
         """``HOST:PORT``, or None after recording why not."""
-        if not isinstance(value, str | int) or isinstance(value, bool):
+        if not is_text(value):
             self.expected(key, "text", value)
             return None
         try:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scoreboard.config_reader import Reader
+from scoreboard.config_reader import Reader, is_text
 from scoreboard.shoes import SuitOrder
 
 #: The shoes a display reads, and each one's line speed (docs/shoes.md).
@@ -70,7 +70,7 @@ def _suits(reader: Reader, value: Any, model: str | None) -> SuitOrder | None:
     try:
         return SuitOrder(text.upper())
     except ValueError:
-        if text:  # text that is no text is already named
+        if is_text(value):  # a value that is no text is already named
             reader.expected(
                 "shoe.suits", "S, H, D and C once each: the suits of numbers 1-4", value
             )

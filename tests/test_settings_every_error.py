@@ -166,3 +166,22 @@ def test_a_lobby_names_every_table_key_file_it_cannot_read(tmp_path: Path) -> No
         str(tmp_path / "t1.key"),
         str(tmp_path / "t2.key"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("section", "key"),
+    [
+        ({"table": {"id": ""}}, "table.id"),
+        ({"mqtt": {"client_id": ""}}, "mqtt.client_id"),
+        ({"shoe": {"model": "angel-eye", "suits": ""}}, "shoe.suits"),
+    ],
+)
+def test_empty_text_where_a_name_is_needed_is_still_a_mistake(section: dict, key: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        config_from_mapping(section, source="f.yaml")
+    assert refused.value.errors[0].startswith(f"f.yaml: {key}: expected ")
+
+
+def test_an_empty_table_id_in_a_lobby_is_a_mistake() -> None:
+    with pytest.raises(ConfigError, match=r"l\.yaml: lobby\.tables\[0\]\.id: "):
+        lobby_from_mapping({"lobby": {"tables": [{"id": ""}]}}, source="l.yaml")

@@ -30,7 +30,7 @@ from scoreboard.config import (
     read_document,
 )
 from scoreboard.config_endpoint import read_secret
-from scoreboard.config_reader import ConfigError, Reader
+from scoreboard.config_reader import ConfigError, Reader, is_text
 from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.lobby.arrange import SortKey
 from scoreboard.lobby.floor import RESERVED, TableRefused, check_table_id
@@ -197,7 +197,7 @@ def _read_tables(
         try:
             check_table_id(table_id)
         except TableRefused as error:
-            if table_id:  # text that is no text is already named
+            if is_text(entry["id"]):  # an id that is no text is already named
                 reader.error(f"{where}.id", str(error))
             continue
         if any(listing.table_id == table_id for listing in listings):
