@@ -81,10 +81,11 @@ def validate(data: Any, path: Path, shipped_fonts: Path) -> Theme:
     Font files are looked up beside the theme, in its ``fonts/`` folder, then in
     ``shipped_fonts`` (the shipped themes' fonts: :mod:`scoreboard.theme` knows where).
 
-    >>> validate([], Path("mine.yaml"), Path("fonts"))
-    Traceback (most recent call last):
-    ...
-    scoreboard.theme_values.ThemeError: mine.yaml: (top): expected a mapping of theme settings
+    >>> try:
+    ...     validate([], Path("mine.yaml"), Path("fonts"))
+    ... except ThemeError as error:
+    ...     print(error)
+    mine.yaml: (top level): expected a mapping of theme settings, got []
     """
     checker = _Checker(path, shipped_fonts)
     theme = checker.theme(data)
@@ -105,7 +106,7 @@ class _Checker(FieldReader):
 
     def theme(self, data: Any) -> Theme | None:
         if not isinstance(data, dict):
-            self.error("(top)", "expected a mapping of theme settings")
+            self.expected("", "a mapping of theme settings", data)
             return None
         data = self.mapping(data, "", _TOP_KEYS)
         name = self.string(data.get("name", self.file.stem), "name")
