@@ -28,6 +28,7 @@ from scoreboard.config_reader import (
     ConfigError,
     Reader,
     host_port,
+    is_text,
 )
 from scoreboard.config_reader import MAX_SIDE as MAX_SIDE  # re-exported: the size parser's bounds
 from scoreboard.config_reader import MIN_SIDE as MIN_SIDE
@@ -197,8 +198,18 @@ def load_config(path: str | os.PathLike[str]) -> Config:
 
 
 def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
-    """Validate a parsed YAML document (a mapping) into a :class:`Config`."""
+    """Validate a parsed YAML document (a mapping) into a :class:`Config`.
+
+    Every mistake is named in one :class:`ConfigError`, one line each.
+    """
     reader = Reader(source)
+    config = read_config(reader, data)
+    reader.check()
+    return config
+
+
+def read_config(reader: Reader, data: Any) -> Config:
+    """The :class:`Config` in ``data``, its mistakes recorded in ``reader`` (a lobby's file too)."""
     root = reader.mapping(
         data, "", {"table", "display", "mqtt", "feed", "keypad", "shoe", "journal"}
     )
@@ -216,13 +227,14 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
     defaults = Config()
     languages = _read_languages(reader, display.get("languages"))
     table_id = reader.ident(table.get("id", defaults.table_id), "table.id")
-    variant = reader.text(table.get("variant", defaults.variant), "table.variant")
+    variant: str | None = reader.text(table.get("variant", defaults.variant), "table.variant")
     if variant not in VARIANTS:
-        reader.fail("table.variant", f"one of {', '.join(VARIANTS)}", variant)
+        reader.expected("table.variant", f"one of {', '.join(VARIANTS)}", variant)
+        variant = None  # its limits are read against its pays: not read at all
     return Config(
         table_id=table_id,
         table_name=reader.text(table.get("name", ""), "table.name"),
-        variant=variant,
+        variant=variant or defaults.variant,
         display_id=reader.ident(display.get("id", defaults.display_id), "display.id"),
         state_dir=reader.path(display.get("state_dir"), "display.state_dir"),
         theme=reader.text(display.get("theme", defaults.theme), "display.theme"),
@@ -230,13 +242,16 @@ def config_from_mapping(data: Any, *, source: str = "<config>") -> Config:
         size=reader.size(display.get("size"), "display.size"),
         mqtt=_read_mqtt(reader, root.get("mqtt", {})),
         limits=_read_side_bets(
-            reader, table.get("side_bets"), _read_limits(reader, table.get("limits"), variant)
+            reader,
+            table.get("side_bets"),
+            _read_limits(reader, table.get("limits"), variant),
+            limits_given=table.get("limits") is not None,
         ),
         rotate=reader.choice(display.get("rotate", 0), "display.rotate", ROTATIONS),
         motion=reader.boolean(display.get("motion", True), "display.motion"),
         feed=reader.one_of(root.get("feed", defaults.feed), "feed", FEEDS),
         mqtt_configured="mqtt" in root,
-        keypad=read_keypad(root.get("keypad"), reader.fail),
+        keypad=read_keypad(reader, root.get("keypad")),
         shoe=read_shoe(reader, root.get("shoe")),
         journal=_read_journal(reader, root.get("journal", {})),
         decks=reader.integer(table.get("decks", defaults.decks), "table.decks", *DECKS_RANGE),
@@ -255,9 +270,10 @@ def _read_rotation(reader: Reader, raw: Any, languages: tuple[str, ...]) -> floa
         or not (raw == 0 or ROTATE_SECONDS[0] <= raw <= ROTATE_SECONDS[1])
     ):
         low, high = ROTATE_SECONDS
-        reader.fail("display.rotate_languages", f"0 (off) or {low} to {high} seconds", raw)
+        reader.expected("display.rotate_languages", f"0 (off) or {low} to {high} seconds", raw)
+        return 0.0
     if raw and len(languages) < 3:
-        reader.fail(
+        reader.expected(
             "display.rotate_languages",
             "display.languages with the main language and two or more to rotate",
             list(languages),
@@ -270,11 +286,13 @@ def _read_languages(reader: Reader, data: Any) -> tuple[str, ...]:
     if data is None:
         return ()
     if not isinstance(data, str | list):
-        reader.fail("display.languages", "a list of language codes like [en, th]", data)
+        reader.expected("display.languages", "a list of language codes like [en, th]", data)
+        return ()
     try:
         return parse_languages(data, "display.languages")
     except ValueError as error:  # it names the key and the code
-        raise ConfigError(f"{reader.source}: {error}") from None
+        reader.error("display.languages", str(error).removeprefix("display.languages: "))
+        return ()
 
 
 # -- display.promo ------------------------------------------------------------------------
@@ -298,7 +316,9 @@ def _read_display_promo(reader: Reader, data: Any) -> PromoConfig | None:
     section = reader.mapping(data, "display.promo", {"folder", "seconds"})
     folder = reader.path(section.get("folder"), "display.promo.folder")
     if folder is None:
-        reader.fail("display.promo.folder", "a folder of PNG or JPEG images", None)
+        if section.get("folder") is None:  # a wrong one is already named
+            reader.expected("display.promo.folder", "a folder of PNG or JPEG images", None)
+        return None
     seconds = section.get("seconds", PROMO_DEFAULT_SECONDS)
     return PromoConfig(folder, reader.integer(seconds, "display.promo.seconds", *PROMO_SECONDS))
 
@@ -343,40 +363,52 @@ def _read_journal(reader: Reader, data: Any) -> JournalConfig:
     )
 
 
-def _read_limits(reader: Reader, data: Any, variant: str) -> Limits | None:
+def _read_limits(reader: Reader, data: Any, variant: str | None) -> Limits | None:
     """``table.limits``: a currency and each bet's ``[minimum, maximum]`` (or ``MIN-MAX``).
 
     ``bets: 25-10000`` alone gives Player/Banker and derives the tie and pairs
     (as ``scoreboard demo --limits``).  The pays come from ``table.variant``.
     """
-    if data is None:
+    if data is None or variant is None:
         return None
     limits = reader.mapping(data, "table.limits", {"currency", "bets"})
+    if not isinstance(data, Mapping):
+        return None
     pays = VARIANTS[variant].pays()
     currency = reader.text(limits.get("currency", "USD"), "table.limits.currency")
     try:
         check_currency(currency)
     except LimitsSpecError:
-        reader.fail("table.limits.currency", "a code of three capital letters (USD)", currency)
+        reader.expected("table.limits.currency", "a code of three capital letters (USD)", currency)
+        currency = "USD"  # a stand-in: the file is refused
     raw = limits.get("bets")
     if raw is None:
-        reader.fail("table.limits.bets", "each bet's [minimum, maximum], or MIN-MAX", raw)
+        reader.expected("table.limits.bets", "each bet's [minimum, maximum], or MIN-MAX", raw)
+        return None
     if isinstance(raw, str):
         try:
             return Limits(currency, derived_bets(*parse_span(raw, "bets"), pays), pays)
         except LimitsSpecError:
-            reader.fail("table.limits.bets", "MIN-MAX such as 25-10000, minimum <= maximum", raw)
+            reader.expected(
+                "table.limits.bets", "MIN-MAX such as 25-10000, minimum <= maximum", raw
+            )
+            return None
     bets_map = reader.mapping(raw, "table.limits.bets", set(pays))
     if not bets_map:
-        reader.fail("table.limits.bets", "at least one bet", dict(bets_map))
-    bets = {
+        if isinstance(raw, Mapping) and not raw:  # a wrong one is already named
+            reader.expected("table.limits.bets", "at least one bet", dict(bets_map))
+        return None
+    spans = {
         str(name): _read_span(reader, span, f"table.limits.bets.{name}")
         for name, span in bets_map.items()
     }
-    return Limits(currency, bets, pays)
+    bets = {name: span for name, span in spans.items() if span is not None}
+    return Limits(currency, bets, pays) if len(bets) == len(spans) else None
 
 
-def _read_side_bets(reader: Reader, data: Any, limits: Limits | None) -> Limits | None:
+def _read_side_bets(
+    reader: Reader, data: Any, limits: Limits | None, *, limits_given: bool
+) -> Limits | None:
     """``table.side_bets``: the side bets paid by card counts the table offers.
 
     A list of bets (``[small_6, lucky_7]``: usual pays, limits as the pairs'), or a
@@ -389,32 +421,32 @@ def _read_side_bets(reader: Reader, data: Any, limits: Limits | None) -> Limits 
     named: Mapping[str, Any]
     if isinstance(data, list):
         unknown = [name for name in data if not isinstance(name, str) or name not in TIERED]
-        if unknown or len(set(data)) != len(data):
-            reader.fail(key, f"each once of {', '.join(TIERED)}", data)
+        if unknown or len(set(map(str, data))) != len(data):
+            reader.expected(key, f"each once of {', '.join(TIERED)}", data)
+            return limits
         named = dict.fromkeys(data)
     else:
         named = reader.mapping(data, key, set(TIERED))
-    if limits is None:
-        reader.fail(key, "table.limits beside it (the side bets' limits are the table's)", data)
     offered: list[SideBet] = []
     spans: dict[str, tuple[int, int]] = {}
     for name in named:
         where = f"{key}.{name}"
-        section = reader.mapping(
-            {} if named[name] is None else named[name],
-            where,
-            {"limits", "pays"},
-        )
+        section = reader.mapping(named[name], where, {"limits", "pays"})
         if "limits" in section:
-            spans[name] = _read_span(reader, section["limits"], f"{where}.limits")
-        pays = reader.mapping(section.get("pays", {}), f"{where}.pays", set(TIERED[name].pays))
-        for tier, pay in pays.items():
-            reader.integer(pay, f"{where}.pays.{tier}", 1, 1000)
-        offered.append(TIERED[name].with_pays(pays))
-    return offer_side_bets(limits, offered, spans)
+            span = _read_span(reader, section["limits"], f"{where}.limits")
+            if span is not None:
+                spans[name] = span
+        pays = reader.mapping(section.get("pays"), f"{where}.pays", set(TIERED[name].pays))
+        checked = {
+            tier: reader.integer(pay, f"{where}.pays.{tier}", 1, 1000) for tier, pay in pays.items()
+        }
+        offered.append(TIERED[name].with_pays(checked))
+    if not limits_given:
+        reader.expected(key, "table.limits beside it (the side bets' limits are the table's)", data)
+    return None if limits is None else offer_side_bets(limits, offered, spans)
 
 
-def _read_span(reader: Reader, value: Any, key: str) -> tuple[int, int]:
+def _read_span(reader: Reader, value: Any, key: str) -> tuple[int, int] | None:
     try:
         if isinstance(value, str):
             return parse_span(value, key)
@@ -426,7 +458,8 @@ def _read_span(reader: Reader, value: Any, key: str) -> tuple[int, int]:
             return check_span(value[0], value[1], key)
     except LimitsSpecError:
         pass
-    reader.fail(key, "[minimum, maximum] stakes, 0 <= minimum <= maximum", value)
+    reader.expected(key, "[minimum, maximum] stakes, 0 <= minimum <= maximum", value)
+    return None
 
 
 def _read_mqtt(reader: Reader, data: Any) -> MqttConfig:
@@ -443,14 +476,14 @@ def _read_mqtt(reader: Reader, data: Any) -> MqttConfig:
         (host, port), *fallbacks = reader.brokers(mqtt["broker"], "mqtt.broker")
     protocol = str(mqtt.get("protocol", "5"))
     if protocol not in PROTOCOLS:
-        reader.fail("mqtt.protocol", "5 or 3.1.1", mqtt.get("protocol"))
+        reader.expected("mqtt.protocol", "5 or 3.1.1", mqtt.get("protocol"))
     prefix = mqtt.get("prefix")
     if prefix is not None:
         prefix = reader.text(prefix, "mqtt.prefix")
         try:
             check_prefix(prefix)
         except ValueError:
-            reader.fail("mqtt.prefix", PREFIX_RULE, prefix)
+            reader.expected("mqtt.prefix", PREFIX_RULE, prefix)
     return MqttConfig(
         host=reader.text(mqtt.get("host", host), "mqtt.host"),
         port=reader.integer(mqtt.get("port", port), "mqtt.port", 1, 65535),
@@ -476,8 +509,8 @@ def _read_client_id(reader: Reader, value: Any) -> str | None:
     if value is None:
         return None
     text = reader.text(value, "mqtt.client_id")
-    if not re.fullmatch(r"[A-Za-z0-9._-]{1,128}", text):
-        reader.fail("mqtt.client_id", CLIENT_ID_RULE, text)
+    if is_text(value) and not re.fullmatch(r"[A-Za-z0-9._-]{1,128}", text):
+        reader.expected("mqtt.client_id", CLIENT_ID_RULE, text)
     return text
 
 
@@ -487,13 +520,13 @@ def _read_tls(reader: Reader, data: Any) -> TlsConfig | None:
         return None
     tls = reader.mapping(data, "mqtt.tls", {"ca", "cert", "key"})
     ca = reader.path(tls.get("ca"), "mqtt.tls.ca")
-    if ca is None:
-        reader.fail("mqtt.tls.ca", "the CA certificate file", tls.get("ca"))
+    if ca is None and tls.get("ca") is None and isinstance(data, Mapping):
+        reader.expected("mqtt.tls.ca", "the CA certificate file", None)
     cert = reader.path(tls.get("cert"), "mqtt.tls.cert")
     key = reader.path(tls.get("key"), "mqtt.tls.key")
     if (cert is None) != (key is None):
-        reader.fail("mqtt.tls", "both cert and key, or neither", f"cert={cert}, key={key}")
-    return TlsConfig(ca, cert, key)
+        reader.expected("mqtt.tls", "both cert and key, or neither", f"cert={cert}, key={key}")
+    return None if ca is None else TlsConfig(ca, cert, key)
 
 
 def with_mqtt(config: Config, **changes: Any) -> Config:

@@ -64,39 +64,51 @@ class Endpoint:
 def load_endpoint(config: Config) -> Endpoint:
     """The config's :class:`Endpoint`: read the secret files, check the TLS files exist.
 
+    A :class:`ConfigError` names every file that cannot be used, one line each.
+
     >>> from scoreboard.config import config_from_mapping
     >>> load_endpoint(config_from_mapping({"table": {"id": "T3"}})).topics.coup
     'baccarat/v2/T3/coup'
     """
     settings = config.mqtt
+    problems: list[str] = []
+    topics = None
     try:
         topics = Topics(config.prefix)
     except ValueError as error:
-        raise ConfigError(str(error)) from None
+        problems.append(str(error))
     password = None
     if settings.password_file is not None:
         try:
             password = read_secret(settings.password_file, "MQTT password").decode("utf-8")
         except UnicodeDecodeError:
-            raise ConfigError(
-                f"{settings.password_file}: the MQTT password is not UTF-8 text"
-            ) from None
+            problems.append(f"{settings.password_file}: the MQTT password is not UTF-8 text")
+        except ConfigError as error:
+            problems.extend(error.errors)
     key = None
     if settings.hmac_key_file is not None:
-        key = read_secret(settings.hmac_key_file, "HMAC key")
-    _check_tls_files(settings.tls)
+        try:
+            key = read_secret(settings.hmac_key_file, "HMAC key")
+        except ConfigError as error:
+            problems.extend(error.errors)
+    problems.extend(_tls_file_problems(settings.tls))
+    if problems or topics is None:
+        raise ConfigError(problems)
     return Endpoint(settings, topics, password=password, hmac_key=key)
 
 
-def _check_tls_files(tls: TlsConfig | None) -> None:
+def _tls_file_problems(tls: TlsConfig | None) -> list[str]:
+    """Each TLS file that is missing or no regular file, in words."""
     if tls is None:
-        return
+        return []
+    problems: list[str] = []
     for flag, path in (("--tls-ca", tls.ca), ("--tls-cert", tls.cert), ("--tls-key", tls.key)):
         if path is None:
             continue
         try:
             check_regular(path)
         except FileNotFoundError:
-            raise ConfigError(f"{flag}: {path}: no such file") from None
+            problems.append(f"{flag}: {path}: no such file")
         except OSError as error:
-            raise ConfigError(f"{flag}: {path}: {error.strerror or error}") from None
+            problems.append(f"{flag}: {path}: {error.strerror or error}")
+    return problems

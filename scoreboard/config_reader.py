@@ -1,24 +1,37 @@
-"""Reading the config's YAML values: type checks that name the file and the key path.
+"""The one reader of settings files: every mistake collected, each naming the file and key path.
 
-Apart from :mod:`scoreboard.config` (which re-exports the parsers and
-:class:`ConfigError`) so the config's sections, such as the keypad's, share one
-reader; each check raises ``file: key.path: expected ..., got ...``.
+The display's config (:mod:`scoreboard.config`, with its keypad and shoe
+sections), the lobby's file and the theme (:mod:`scoreboard.theme_fields`) all
+read through :class:`Reader`, which records ``file: key.path: expected ...,
+got ...`` for each mistake and goes on, so :class:`ConfigError` names them all
+at once.  The host, broker-list and size parsers the command line shares live here too.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
+
+from scoreboard.yamlfile import excerpt
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 1883
 
 
 class ConfigError(ValueError):
-    """A configuration value that is missing, of the wrong type or out of range."""
+    """Settings that cannot be used: ``errors`` holds one ``file: key.path: ...`` line per mistake.
+
+    >>> str(ConfigError(["f.yaml: a: expected text, got 1", "f.yaml: b: expected text, got 2"]))
+    'f.yaml: a: expected text, got 1\\nf.yaml: b: expected text, got 2'
+    """
+
+    def __init__(self, errors: str | Sequence[str]) -> None:
+        lines = (errors,) if isinstance(errors, str) else tuple(errors)
+        super().__init__("\n".join(lines))
+        self.errors = lines
 
 
 def parse_hostport(text: str, *, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
@@ -95,29 +108,82 @@ def parse_size(text: str) -> tuple[int, int]:
     return width, height
 
 
+def is_text(value: Any) -> bool:
+    """Whether ``value`` reads as text in a settings file (a string, or a number written bare)."""
+    return isinstance(value, str | int) and not isinstance(value, bool)
+
+
+def key_name(name: object) -> str:
+    """A key as it may appear in an error line: itself when short plain text, else an excerpt."""
+    if isinstance(name, str) and len(name) <= 40 and name.isprintable():
+        return name
+    return excerpt(name)
+
+
 class Reader:
-    """Type checks that name the file and the key path."""
+    """Walks a settings file's YAML tree collecting every mistake with its key path.
 
-    def __init__(self, source: str) -> None:
-        self.source = source
+    Each check records ``file: key.path: expected ..., got ...`` and gives back a
+    stand-in value so reading goes on; :meth:`check` then raises one
+    :class:`ConfigError` naming them all, so a file is fixed in one edit.  The
+    config, the keypad's and the shoe's sections, the lobby's file and the theme
+    (:class:`scoreboard.theme_fields.FieldReader`) all read through it.
 
-    def fail(self, key: str, expected: str, got: Any) -> NoReturn:
-        raise ConfigError(
-            f"{self.source}: {key or '(top level)'}: expected {expected}, got {got!r}"
-        )
+    >>> reader = Reader("f.yaml")
+    >>> reader.integer(0, "mqtt.port", 1, 65535), reader.boolean("yes", "display.motion")
+    (1, False)
+    >>> reader.check()
+    Traceback (most recent call last):
+    ...
+    scoreboard.config_reader.ConfigError: f.yaml: mqtt.port: expected an integer 1-65535, got 0
+    f.yaml: display.motion: expected true or false, got 'yes'
+    """
 
-    def mapping(self, value: Any, key: str, allowed: set[str]) -> Mapping[str, Any]:
+    def __init__(self, source: str | os.PathLike[str]) -> None:
+        self.source = str(source)
+        self.errors: list[str] = []
+
+    def error(self, key: str, text: str) -> None:
+        """A mistake at ``key`` in words of its own (``text`` says what was expected)."""
+        self.errors.append(f"{self.source}: {key or '(top level)'}: {text}")
+
+    def expected(self, key: str, what: str, got: Any) -> None:
+        """A mistake at ``key``: ``what`` was expected, ``got`` was there."""
+        self.error(key, f"expected {what}, got {excerpt(got)}")
+
+    def check(self) -> None:
+        """Raise one :class:`ConfigError` with every mistake recorded, if there is any."""
+        if self.errors:
+            raise ConfigError(self.errors)
+
+    def mapping(self, value: Any, key: str, allowed: Iterable[str] | None) -> dict[str, Any]:
+        """A section's entries under known names (None: any name); nothing under it is empty.
+
+        An unknown key is a mistake and left out, so nothing reads it further.
+        """
+        if value is None:
+            return {}
         if not isinstance(value, Mapping):
-            self.fail(key, "a mapping", value)
-        unknown = sorted(str(name) for name in value if name not in allowed)
-        if unknown:
-            where = f"{key}.{unknown[0]}" if key else unknown[0]
-            self.fail(where, f"one of the keys {', '.join(sorted(allowed))}", unknown[0])
-        return value
+            self.expected(key, "a mapping", value)
+            return {}
+        names = None if allowed is None else sorted(allowed)
+        prefix = f"{key}." if key else ""
+        entries: dict[str, Any] = {}
+        for name, item in value.items():
+            if names is not None and name not in names:
+                self.expected(
+                    f"{prefix}{key_name(name)}", f"one of the keys {', '.join(names)}", name
+                )
+            elif not isinstance(name, str):
+                self.error(f"{prefix}{key_name(name)}", "expected a name as key")
+            else:
+                entries[name] = item
+        return entries
 
     def text(self, value: Any, key: str) -> str:
-        if not isinstance(value, str | int) or isinstance(value, bool):
-            self.fail(key, "text", value)
+        if not is_text(value):
+            self.expected(key, "text", value)
+            return ""
         return str(value)
 
     def optional_text(self, value: Any, key: str) -> str | None:
@@ -125,55 +191,80 @@ class Reader:
 
     def ident(self, value: Any, key: str) -> str:
         text = self.text(value, key)
-        if not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", text):
-            self.fail(key, "1-64 letters, digits, '.', '_' or '-' (used in topic names)", text)
+        if is_text(value) and not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", text):
+            self.expected(key, "1-64 letters, digits, '.', '_' or '-' (used in topic names)", text)
         return text
 
     def integer(self, value: Any, key: str, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            self.fail(key, f"an integer {low}-{high}", value)
+            self.expected(key, f"an integer {low}-{high}", value)
+            return low
         return value
+
+    def seconds(self, value: Any, key: str, low: float, high: float) -> float:
+        """A number of seconds within ``low`` and ``high`` (NaN never is)."""
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not low <= value <= high
+        ):
+            self.expected(key, f"seconds, {low:g} to {high:g}", value)
+            return low
+        return float(value)
 
     def choice(self, value: Any, key: str, choices: tuple[int, ...]) -> int:
         if isinstance(value, bool) or value not in choices:
-            self.fail(key, f"one of {', '.join(map(str, choices))}", value)
+            self.expected(key, f"one of {', '.join(map(str, choices))}", value)
+            return choices[0]
         return int(value)
 
     def one_of(self, value: Any, key: str, choices: tuple[str, ...]) -> str:
         if value not in choices:
-            self.fail(key, " or ".join(choices), value)
+            self.expected(key, " or ".join(choices), value)
+            return choices[0]
         return str(value)
 
     def boolean(self, value: Any, key: str) -> bool:
         if not isinstance(value, bool):
-            self.fail(key, "true or false", value)
+            self.expected(key, "true or false", value)
+            return False
         return value
 
     def path(self, value: Any, key: str) -> Path | None:
         if value is None:
             return None
         if not isinstance(value, str) or not value:
-            self.fail(key, "a file path", value)
+            self.expected(key, "a file path", value)
+            return None
         return Path(os.path.expanduser(value))
 
-    def hostport(self, value: Any, key: str) -> tuple[str, int]:
-        text = self.text(value, key)  # its own error, not wrapped in the one below
+    def hostport(self, value: Any, key: str) -> tuple[str, int] | None:
+        """``HOST:PORT``, or None after recording why not."""
+        if not is_text(value):
+            self.expected(key, "text", value)
+            return None
         try:
-            return parse_hostport(text)
+            return parse_hostport(str(value))
         except ValueError as error:
-            self.fail(key, f"HOST:PORT ({error})", value)
+            self.expected(key, f"HOST:PORT ({error})", value)
+            return None
 
     def brokers(self, value: Any, key: str) -> tuple[tuple[str, int], ...]:
         """One ``HOST:PORT`` or a list of them (a cluster's nodes), each checked where it is."""
-        if not isinstance(value, list):
-            return (self.hostport(value, key),)
-        if not value:
-            self.fail(key, "HOST:PORT or a list of them", value)
-        listed = [self.hostport(item, f"{key}[{index}]") for index, item in enumerate(value)]
+        fallback = ((DEFAULT_HOST, DEFAULT_PORT),)
+        items = value if isinstance(value, list) else [value]
+        if not items:
+            self.expected(key, "HOST:PORT or a list of them", value)
+            return fallback
+        where = [f"{key}[{index}]" for index in range(len(items))] if items is value else [key]
+        listed = [self.hostport(item, at) for item, at in zip(items, where, strict=True)]
+        if None in listed:
+            return fallback
         try:
-            return check_brokers(listed)
+            return check_brokers([broker for broker in listed if broker is not None])
         except ValueError as error:
-            self.fail(key, f"a list of distinct brokers ({error})", value)
+            self.expected(key, f"a list of distinct brokers ({error})", value)
+            return fallback
 
     def size(self, value: Any, key: str) -> tuple[int, int] | None:
         if value is None:
@@ -181,4 +272,5 @@ class Reader:
         try:
             return parse_size(value)
         except ValueError as error:
-            raise ConfigError(f"{self.source}: {key}: {error}") from None
+            self.error(key, str(error))
+            return None

@@ -1,6 +1,7 @@
 """The dealer keypad's section of the config: which key does what, checked at load.
 
-Kept beside :mod:`scoreboard.config` (which reads it through :func:`read_keypad`)
+Kept beside :mod:`scoreboard.config` (which reads it through :func:`read_keypad`
+with the config's :class:`~scoreboard.config_reader.Reader`)
 because it holds the keypad's vocabulary, the actions, and their numeric-keypad
 defaults; the keypad feed maps key names to these actions.
 
@@ -10,7 +11,7 @@ NumLock off a keypad sends navigation keys instead (keypad 1 is End), so by
 default (``numlock_off: true``) every keypad digit and the point also accept
 their NumLock-off twin.
 
->>> config = read_keypad({"banker": ["[9]"]}, lambda key, expected, got: None)
+>>> config = read_keypad(Reader("kiosk.yaml"), {"banker": ["[9]"]})
 >>> config.keys[KeypadAction.BANKER], config.keys[KeypadAction.PLAYER]
 (('[9]', 'page up'), ('[1]', 'end'))
 """
@@ -19,9 +20,11 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any
+
+from scoreboard.config_reader import Reader
 
 
 class KeypadAction(enum.StrEnum):
@@ -142,45 +145,31 @@ def key_names() -> Mapping[str, str]:
     return names
 
 
-Fail = Callable[[str, str, Any], NoReturn]
-
-
-def read_keypad(data: Any, fail: Fail) -> KeypadConfig:
-    """The ``keypad:`` section (a mapping; None: the defaults); ``fail(key, expected, got)``."""
+def read_keypad(reader: Reader, data: Any) -> KeypadConfig:
+    """The ``keypad:`` section (None: the defaults), its mistakes recorded in ``reader``."""
     if data is None:
         return KeypadConfig()
-    if not isinstance(data, Mapping):
-        fail("keypad", "a mapping", data)
-    allowed = {*KeypadAction, *OPTIONS}
-    for name in data:
-        if name not in allowed:
-            fail(f"keypad.{name}", f"one of the keys {', '.join(sorted(allowed))}", name)
-    numlock_off = data.get("numlock_off", True)
-    if not isinstance(numlock_off, bool):
-        fail("keypad.numlock_off", "true or false", numlock_off)
-    given = {KeypadAction(name): data[name] for name in data if name in set(KeypadAction)}
-    keys = _bind(given, numlock_off, fail)
+    section = reader.mapping(data, "keypad", {*KeypadAction, *OPTIONS})
+    numlock_off = reader.boolean(section.get("numlock_off", True), "keypad.numlock_off")
+    given = {KeypadAction(name): section[name] for name in section if name in set(KeypadAction)}
+    keys = _bind(reader, given, numlock_off)
     return KeypadConfig(
         keys=keys,
         numlock_off=numlock_off,
-        confirm_seconds=_seconds(data, "confirm_seconds", 4.0, CONFIRM_RANGE, fail),
-        hold_seconds=_seconds(data, "hold_seconds", 2.0, HOLD_RANGE, fail),
-        debounce_seconds=_seconds(data, "debounce_seconds", 0.05, DEBOUNCE_RANGE, fail),
+        confirm_seconds=_seconds(reader, section, "confirm_seconds", 4.0, CONFIRM_RANGE),
+        hold_seconds=_seconds(reader, section, "hold_seconds", 2.0, HOLD_RANGE),
+        debounce_seconds=_seconds(reader, section, "debounce_seconds", 0.05, DEBOUNCE_RANGE),
     )
 
 
 def _seconds(
-    data: Mapping[str, Any], name: str, default: float, span: tuple[float, float], fail: Fail
+    reader: Reader, section: Mapping[str, Any], name: str, default: float, span: tuple[float, float]
 ) -> float:
-    value = data.get(name, default)
-    low, high = span
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        fail(f"keypad.{name}", f"seconds {low:g}-{high:g}", value)
-    return float(value)
+    return reader.seconds(section.get(name, default), f"keypad.{name}", *span)
 
 
 def _bind(
-    given: Mapping[KeypadAction, Any], numlock_off: bool, fail: Fail
+    reader: Reader, given: Mapping[KeypadAction, Any], numlock_off: bool
 ) -> dict[KeypadAction, tuple[str, ...]]:
     """Every action's keys, the config's over the defaults; a key bound twice is refused.
 
@@ -191,9 +180,9 @@ def _bind(
     order = [action for action in KeypadAction if action not in given] + list(given)
     for action in order:
         where = f"keypad.{action.value}"
-        names = _names(given[action], where, fail) if action in given else DEFAULT_KEYS[action]
-        if action in RESULTS and not names:
-            fail(where, "at least one key (a coup needs its result)", given.get(action))
+        names = _names(reader, given[action], where) if action in given else DEFAULT_KEYS[action]
+        if action in RESULTS and not names and given.get(action) == []:
+            reader.expected(where, "at least one key (a coup needs its result)", given.get(action))
         bound: list[str] = []
         for name in names:
             twin = NUMLOCK_OFF_TWINS.get(name) if numlock_off else None
@@ -201,7 +190,8 @@ def _bind(
                 if key is None:
                     continue
                 if key in owner:
-                    fail(where, _clash(key, name, owner[key]), name)
+                    reader.expected(where, _clash(key, name, owner[key]), name)
+                    continue
                 owner[key] = where if action in given else f"{where} (default)"
                 if key != name:
                     owner[key] += f' (NumLock-off twin of "{name}"; see keypad.numlock_off)'
@@ -217,16 +207,20 @@ def _clash(key: str, name: str, other: str) -> str:
     return f'a key no other action has: "{name}"{twin} is already {other}{hint}'
 
 
-def _names(value: Any, where: str, fail: Fail) -> tuple[str, ...]:
-    """One key name or a list of them, spelled as pygame does."""
+def _names(reader: Reader, value: Any, where: str) -> tuple[str, ...]:
+    """One key name or a list of them, spelled as pygame does; a wrong one is left out."""
     items = value if isinstance(value, list) else [value]
     known = key_names()
     names: list[str] = []
     for item in items:
         if not isinstance(item, str) or item.strip().lower() not in known:
-            fail(where, 'pygame key names such as "[1]", "[-]", "enter" or "page down"', item)
+            reader.expected(
+                where, 'pygame key names such as "[1]", "[-]", "enter" or "page down"', item
+            )
+            continue
         name = known[item.strip().lower()]
         if name in names:
-            fail(where, "each key once", item)
+            reader.expected(where, "each key once", item)
+            continue
         names.append(name)
     return tuple(names)

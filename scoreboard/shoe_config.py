@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scoreboard.config_reader import Reader
+from scoreboard.config_reader import Reader, is_text
 from scoreboard.shoes import SuitOrder
 
 #: The shoes a display reads, and each one's line speed (docs/shoes.md).
@@ -40,8 +40,7 @@ class ShoeConfig:
 
 
 def read_shoe(reader: Reader, data: Any) -> ShoeConfig:
-    """The ``shoe:`` section (None: nothing configured); a bad value is a ConfigError
-    naming the file, the key and what was expected."""
+    """The ``shoe:`` section (None: nothing configured), its mistakes recorded in ``reader``."""
     if data is None:
         return ShoeConfig()
     section = reader.mapping(data, "shoe", _KEYS)
@@ -51,8 +50,8 @@ def read_shoe(reader: Reader, data: Any) -> ShoeConfig:
     serial = section.get("serial")
     if serial is not None:
         serial = reader.text(serial, "shoe.serial")
-        if not serial.strip():
-            reader.fail("shoe.serial", "the shoe's serial device path", serial)
+        if isinstance(section["serial"], str) and not serial.strip():
+            reader.expected("shoe.serial", "the shoe's serial device path", serial)
     baud = section.get("baud")
     if baud is not None:
         baud = reader.integer(baud, "shoe.baud", *BAUD_RANGE)
@@ -63,9 +62,16 @@ def _suits(reader: Reader, value: Any, model: str | None) -> SuitOrder | None:
     if value is None:
         return None
     if model == "bee-tek":  # its lines name their suits
-        reader.fail("shoe.suits", "no suit order with model bee-tek (it names its suits)", value)
+        reader.expected(
+            "shoe.suits", "no suit order with model bee-tek (it names its suits)", value
+        )
+        return None
     text = reader.text(value, "shoe.suits")
     try:
         return SuitOrder(text.upper())
     except ValueError:
-        reader.fail("shoe.suits", "S, H, D and C once each: the suits of numbers 1-4", value)
+        if is_text(value):  # a value that is no text is already named
+            reader.expected(
+                "shoe.suits", "S, H, D and C once each: the suits of numbers 1-4", value
+            )
+        return None

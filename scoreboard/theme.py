@@ -130,7 +130,7 @@ def load_theme(name_or_file: str | os.PathLike[str], languages: Sequence[str] = 
     try:
         data = load_yaml(path)
     except OSError as error:
-        raise ThemeError([f"{path}: cannot read: {error.strerror or error}"]) from None
+        raise ThemeError([f"{path}: cannot read ({error.strerror or error})"]) from None
     except YamlSyntaxError as error:
         raise ThemeError([str(error)]) from None
     if languages and isinstance(data, dict):

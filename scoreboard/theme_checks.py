@@ -15,10 +15,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from scoreboard.config_reader import key_name
 from scoreboard.core.good_roads import NAMES, good_road_name
 from scoreboard.fonts import CHAIN, check_font
 from scoreboard.images import check_image
-from scoreboard.theme_fields import FieldReader, key_name
+from scoreboard.theme_fields import FieldReader
 from scoreboard.theme_values import (
     COLUMNS,
     ORIENTATIONS,
@@ -80,10 +81,11 @@ def validate(data: Any, path: Path, shipped_fonts: Path) -> Theme:
     Font files are looked up beside the theme, in its ``fonts/`` folder, then in
     ``shipped_fonts`` (the shipped themes' fonts: :mod:`scoreboard.theme` knows where).
 
-    >>> validate([], Path("mine.yaml"), Path("fonts"))
-    Traceback (most recent call last):
-    ...
-    scoreboard.theme_values.ThemeError: mine.yaml: (top): expected a mapping of theme settings
+    >>> try:
+    ...     validate([], Path("mine.yaml"), Path("fonts"))
+    ... except ThemeError as error:
+    ...     print(error)
+    mine.yaml: (top level): expected a mapping of theme settings, got []
     """
     checker = _Checker(path, shipped_fonts)
     theme = checker.theme(data)
@@ -104,10 +106,10 @@ class _Checker(FieldReader):
 
     def theme(self, data: Any) -> Theme | None:
         if not isinstance(data, dict):
-            self.error("(top)", "expected a mapping of theme settings")
+            self.expected("", "a mapping of theme settings", data)
             return None
         data = self.mapping(data, "", _TOP_KEYS)
-        name = self.string(data.get("name", self.path.stem), "name")
+        name = self.string(data.get("name", self.file.stem), "name")
         title = self.string(data.get("title", name.title()), "title")
         colors = self.colors(data.get("colors"))
         fonts = self.fonts(data.get("fonts"))
@@ -122,7 +124,7 @@ class _Checker(FieldReader):
         return Theme(
             name=name,
             title=title,
-            source=self.path,
+            source=self.file,
             colors=colors,
             fonts=fonts,
             languages=languages,
@@ -187,7 +189,7 @@ class _Checker(FieldReader):
         Whatever is there is found, a FIFO or a directory too, so that the check of
         the font or the image says what it is rather than "not found".
         """
-        for base in (self.path.parent, self.path.parent / "fonts", self.shipped_fonts):
+        for base in (self.file.parent, self.file.parent / "fonts", self.shipped_fonts):
             candidate = base / name
             try:
                 if candidate.exists():
@@ -244,10 +246,10 @@ class _Checker(FieldReader):
             and 0 < len(languages) <= MAX_LANGUAGES
             and all(isinstance(x, str) and _LANGUAGE.match(x) for x in languages)
         ):
-            self.error(
+            self.expected(
                 "languages",
-                f"expected a list of 1 to {MAX_LANGUAGES} language codes like [en, th], "
-                f"got {excerpt(languages)}",
+                f"a list of 1 to {MAX_LANGUAGES} language codes like [en, th]",
+                languages,
             )
             languages = ["en"]
         languages = list(dict.fromkeys(canonical(lang) for lang in languages))  # each once
@@ -290,9 +292,9 @@ class _Checker(FieldReader):
         """
         for field in dataclasses.fields(labels):
             text, where = getattr(labels, field.name), f"{key}.{field.name}"
-            refused = any(line.startswith(f"{self.path}: {where}: ") for line in self.errors)
+            refused = any(line.startswith(f"{self.file}: {where}: ") for line in self.errors)
             if isinstance(text, str) and not text.strip() and not refused:  # said once
-                self.error(where, f"expected a word to show, got {excerpt(text)}")
+                self.expected(where, "a word to show", text)
 
     def placeholders(self, labels: Labels, key: str) -> None:
         """Each filled-in label holds exactly its ``{name}`` placeholders, each once at least.
@@ -330,9 +332,7 @@ class _Checker(FieldReader):
                 counts[key] = int(number)
         style = dataclasses.replace(style, columns=MappingProxyType(counts))
         if style.bead_text not in ("letter", "total"):
-            self.error(
-                "roads.bead_text", f"expected 'letter' or 'total', got {excerpt(style.bead_text)}"
-            )
+            self.expected("roads.bead_text", "'letter' or 'total'", style.bead_text)
         merged = dict(style.letters)
         for key, raw in self.mapping(letters, "roads.letters", ("banker", "player", "tie")).items():
             before = len(self.errors)
@@ -340,9 +340,7 @@ class _Checker(FieldReader):
             merged[key] = text if len(self.errors) == before else merged[key]
         for key, text in merged.items():
             if not 0 < len(text) <= 3:
-                self.error(
-                    f"roads.letters.{key}", f"expected 1 to 3 characters, got {excerpt(text)}"
-                )
+                self.expected(f"roads.letters.{key}", "1 to 3 characters", text)
             self.drawn[f"roads.letters.{key}"] = text
         return dataclasses.replace(style, letters=MappingProxyType(merged))
 
@@ -356,7 +354,7 @@ class _Checker(FieldReader):
             if shape in SHAPES:
                 shapes[name] = shape
             elif isinstance(raw, str):
-                self.error(key, f"expected one of {', '.join(SHAPES)}, got {excerpt(raw)}")
+                self.expected(key, f"one of {', '.join(SHAPES)}", raw)
         return Symbols(**shapes)
 
     def layouts(self, value: Any) -> Mapping[str, Layout]:
@@ -395,11 +393,11 @@ class _Checker(FieldReader):
             )
             ok = False
         if rect is None:
-            self.error(
+            self.expected(
                 f"{key}.rect",
-                "expected [x, y, width, height] as screen fractions within 0..1 "
-                f"(width and height at least {MIN_PANEL:g}), "
-                f"got {excerpt(spec.get('rect'))}",
+                "[x, y, width, height] as screen fractions within 0..1 "
+                f"(width and height at least {MIN_PANEL:g})",
+                spec.get("rect"),
             )
             ok = False
         return Panel(str(name), rect) if ok and rect is not None else None

@@ -1,9 +1,10 @@
 """Reading one theme field at a time: numbers in range, drawable text, colours, plain dataclasses.
 
-:class:`FieldReader` walks a YAML tree and collects every mistake as
-``file: key.path: what was expected`` instead of stopping at the first, so a pit
-technician fixes a theme in one edit; :mod:`scoreboard.theme_checks` builds the
-theme's sections on it.  The bounds here are the promise the renderer relies on.
+:class:`FieldReader` is the settings reader (:class:`scoreboard.config_reader.Reader`:
+every mistake collected as ``file: key.path: what was expected``, so a pit
+technician fixes a theme in one edit) with the theme's own kinds of field;
+:mod:`scoreboard.theme_checks` builds the theme's sections on it.  The bounds
+here are the promise the renderer relies on.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from scoreboard.config_reader import Reader
 from scoreboard.theme_values import RGB
 from scoreboard.yamlfile import excerpt
 
@@ -70,13 +72,6 @@ def text_problem(text: str, limit: int = MAX_TEXT) -> str | None:
     return None
 
 
-def key_name(name: object) -> str:
-    """A key as it may appear in an error line: itself when short plain text, else an excerpt."""
-    if isinstance(name, str) and len(name) <= 40 and name.isprintable():
-        return name
-    return excerpt(name)
-
-
 def _number(raw: Any, whole: bool, bounds: tuple[float, float]) -> int | float | None:
     """``raw`` when it is a finite number of the right kind within ``bounds``, else None."""
     if isinstance(raw, bool) or not isinstance(raw, int | float):
@@ -89,42 +84,21 @@ def _number(raw: Any, whole: bool, bounds: tuple[float, float]) -> int | float |
     return raw if whole else float(raw)
 
 
-class FieldReader:
-    """Walks the YAML tree collecting every error with its key path."""
+class FieldReader(Reader):
+    """The settings reader with a theme's fields: drawable text, colours, numbers in range.
+
+    ``drawn`` keeps the text the board draws, by key path, for the glyph check.
+    """
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        self.errors: list[str] = []
+        super().__init__(path)
+        self.file = path
         self.drawn: dict[str, str] = {}  # key path -> text the board draws
-
-    def error(self, key: str, expected: str) -> None:
-        self.errors.append(f"{self.path}: {key}: {expected}")
-
-    def mapping(self, value: Any, key: str, allowed: tuple[str, ...] | None) -> dict[str, Any]:
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            self.error(key, f"expected a mapping, got {type(value).__name__}")
-            return {}
-        prefix = f"{key}." if key else ""
-        for name in value:
-            if allowed is not None and name not in allowed:
-                self.error(
-                    f"{prefix}{key_name(name)}",
-                    f"unknown key (expected one of {', '.join(allowed)})",
-                )
-            elif not isinstance(name, str):
-                self.error(f"{prefix}{key_name(name)}", "expected a name as key")
-        return {
-            k: v
-            for k, v in value.items()
-            if isinstance(k, str) and (allowed is None or k in allowed)
-        }
 
     def string(self, value: Any, key: str, *, drawn: bool = False) -> str:
         """Text without control characters or lone surrogates; ``drawn`` text is glyph-checked."""
         if not isinstance(value, str):
-            self.error(key, f"expected text, got {excerpt(value)}")
+            self.expected(key, "text", value)
             return ""
         problem = text_problem(value)
         if problem:
@@ -146,7 +120,7 @@ class FieldReader:
             and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in value)
         ):
             return (value[0], value[1], value[2])
-        self.error(key, f"expected a colour like '#c81e2d' or [200, 30, 45], got {excerpt(value)}")
+        self.expected(key, "a colour like '#c81e2d' or [200, 30, 45]", value)
         return (0, 0, 0)
 
     def dataclass(self, cls: type, value: Any, key: str, *, drawn: bool = True) -> Any:
@@ -165,7 +139,7 @@ class FieldReader:
                 if isinstance(raw, bool):
                     accepted[name] = raw
                 else:
-                    self.error(path, f"expected true or false, got {excerpt(raw)}")
+                    self.expected(path, "true or false", raw)
             elif isinstance(default, int | float):
                 number = self.number(raw, path, whole=isinstance(default, int))
                 if number is not None:
@@ -186,5 +160,5 @@ class FieldReader:
         if number is None:
             kind = "a whole number" if whole else "a number"
             low, high = bounds
-            self.error(key, f"expected {kind} from {low:g} to {high:g}, got {excerpt(raw)}")
+            self.expected(key, f"{kind} from {low:g} to {high:g}", raw)
         return number

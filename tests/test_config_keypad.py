@@ -86,8 +86,8 @@ def test_keys_are_read_as_pygame_names_in_any_spelling():
          "is already keypad.banker_six, got '[8]'"),
         ({"void": "[-]"}, "keypad.void: expected one of the keys"),
         ({"numlock_off": "yes"}, "keypad.numlock_off: expected true or false"),
-        ({"confirm_seconds": 0.5}, "keypad.confirm_seconds: expected seconds 1-15"),
-        ({"hold_seconds": True}, "keypad.hold_seconds: expected seconds 0.5-10"),
+        ({"confirm_seconds": 0.5}, "keypad.confirm_seconds: expected seconds, 1 to 15"),
+        ({"hold_seconds": True}, "keypad.hold_seconds: expected seconds, 0.5 to 10"),
     ],
 )  # fmt: skip
 def test_a_bad_keypad_section_names_the_key_and_the_value(section, message):
@@ -101,7 +101,7 @@ def test_a_bad_keypad_section_names_the_key_and_the_value(section, message):
 def test_a_debounce_that_is_not_seconds_in_range_is_refused(value):
     with pytest.raises(ConfigError) as caught:
         config_from_mapping({"keypad": {"debounce_seconds": value}}, source="kiosk.yaml")
-    expected = "kiosk.yaml: keypad.debounce_seconds: expected seconds 0.005-0.25, got"
+    expected = "kiosk.yaml: keypad.debounce_seconds: expected seconds, 0.005 to 0.25, got"
     assert str(caught.value) == f"{expected} {value!r}"
 
 
@@ -169,4 +169,4 @@ def test_scoreboard_run_refuses_a_debounce_out_of_range_naming_file_and_key(tmp_
     path.write_text(f"feed: keypad\nkeypad:\n  debounce_seconds: {value}\n")
     done = scoreboard("run", "--config", str(path))
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert f"{path}: keypad.debounce_seconds: expected seconds 0.005-0.25, got" in done.stderr
+    assert f"{path}: keypad.debounce_seconds: expected seconds, 0.005 to 0.25, got" in done.stderr

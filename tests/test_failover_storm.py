@@ -1,7 +1,7 @@
 """The reconnect-storm benchmark runs end to end on a tiny floor; it times nothing here.
 
 Speed is read from the benchmark's own output (figures in the report and
-docs/benchmarks.md), never asserted: this only keeps ``benchmarks/bench_storm.py``
+docs/deploy.md), never asserted: this only keeps ``benchmarks/bench_storm.py``
 working as the feed's API moves, in both topologies.
 """
 

@@ -15,6 +15,7 @@ import pytest
 from keypad_kiosk import WALL, keypad_kiosk
 
 from scoreboard.app import KEY_IDLE_SECONDS, KEY_POLL_SECONDS, Kiosk
+from scoreboard.config_reader import Reader
 from scoreboard.core.rules import Winner
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.feeds.keypad import KeypadFeed
@@ -41,10 +42,10 @@ def near(a, b, tolerance: int = 40) -> bool:
 
 
 def config(**keys):
-    def fail(key, expected, got):
-        raise AssertionError(f"{key}: {expected}, {got!r}")
-
-    return read_keypad(keys, fail)
+    reader = Reader("kiosk.yaml")
+    keypad = read_keypad(reader, keys)
+    reader.check()
+    return keypad
 
 
 def test_result_keys_enter_coups_with_the_modifiers_pressed_before_them():

@@ -21,7 +21,7 @@ from scoreboard.link_ping import PING_CHECK, PING_TIMEOUT
 
 pytestmark = [needs_mosquitto, pytest.mark.slow, pytest.mark.serial]
 
-DOCUMENTED = 2.0  # docs/protocol.md and README: "offline within 2 s"
+DOCUMENTED = 2.0  # docs/display-feed.md ("Feed mark") and README: "offline within 2 s"
 BOUND = 1.0 + PING_TIMEOUT + 3 * PING_CHECK  # keepalive 1 s
 
 

@@ -141,8 +141,12 @@ def test_nobody_listening_is_named_as_such(tmp_path):
 
 
 # -- the display process's log -----------------------------------------------------------
-def run_display(tmp_path: Path, address: str, *flags: str, seconds: float = 4.5) -> str:
-    """``scoreboard run --headless`` for ``seconds`` (several retries); its log."""
+def run_display(tmp_path: Path, address: str, *flags: str, until: str, seconds: float = 4.5) -> str:
+    """``scoreboard run --headless`` until its log says ``until``, then ``seconds`` more; its log.
+
+    The clock starts at that first line, not at the launch: on a loaded box the
+    imports alone can take longer than the retries the test counts.
+    """
     log_path = tmp_path / "display.log"
     with open(log_path, "wb") as log:
         display = subprocess.Popen(
@@ -151,6 +155,11 @@ def run_display(tmp_path: Path, address: str, *flags: str, seconds: float = 4.5)
              *flags],
             stderr=log,
         )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while until not in log_path.read_text(errors="replace") and time.monotonic() < deadline:
+            if display.poll() is not None:
+                break
+            time.sleep(0.1)
         time.sleep(seconds)
         display.terminate()
         display.wait(20)
@@ -166,7 +175,7 @@ def test_a_refused_login_is_logged_with_the_brokers_reason_once(tmp_path, protoc
     with running_broker(tmp_path / "broker", **options) as broker:
         text = run_display(
             tmp_path, broker.address, "--mqtt-protocol", protocol, "--username", "display-T1-a",
-            "--password-file", str(tmp_path / "wrong.password"),
+            "--password-file", str(tmp_path / "wrong.password"), until="refused the connection",
         )  # fmt: skip
     lines = [line for line in text.splitlines() if "refused the connection" in line]
     assert len(lines) == 1, text
@@ -182,6 +191,7 @@ def test_a_display_logs_an_expired_broker_certificate_once(tmp_path, authorities
         text = run_display(
             tmp_path, broker.address, "--tls-ca", str(authorities["table"].crt),
             "--tls-cert", str(client_cert), "--tls-key", str(client_key),
+            until="certificate verify failed",
         )  # fmt: skip
     lines = [line for line in text.splitlines() if "certificate verify failed" in line]
     assert len(lines) == 1 and "expired" in lines[0], text

@@ -1,4 +1,4 @@
-"""The MQTT feed against a real mosquitto: what protocol.md promises a display does."""
+"""The MQTT feed against a real mosquitto: what display-feed.md promises a display does."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Review of issue 9: protocol v2 ordering across a restart, and the journal.
 
-docs/protocol.md ("What a display does"): the position ``(session, seq)`` is
+docs/display-feed.md ("Ordering"): the position ``(session, seq)`` is
 "journaled with the events, so it survives a restart"; limits are ordered among
 limits; a snapshot is judged against the last event that changed the games.
 Each test drives the core and the journal through their public API only.
@@ -151,7 +151,7 @@ def test_a_new_sessions_birth_survives_a_restart(tmp_path):
 
 
 def test_a_no_op_event_that_moved_the_position_survives_a_restart(tmp_path):
-    """Identical limits move the position (protocol.md: "including a no-op such as
+    """Identical limits move the position (display-feed.md: "including a no-op such as
     identical limits") but are not journaled: a restart loses that position."""
     before = live(
         tmp_path,

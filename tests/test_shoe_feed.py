@@ -123,7 +123,8 @@ def test_a_display_reads_its_shoe_the_cable_pulled_and_a_kill_mid_hand(
     table = board.until_games(3)
     check_games(table, hands[:4])
     assert table.shoe_id is not None and table.shoe_id.startswith("T1-S")
-    assert "feed live" in board.log_text()
+    # the loop logs the mark after the games reach the journal: wait for it, don't race it
+    assert wait_for(lambda: "feed live" in board.log_text(), 10), board.log_text()
 
     board.pull()  # the mark leaves LIVE; the journal keeps the device's going
     assert wait_for(lambda: "feed controller offline" in board.log_text(), 10), board.log_text()

@@ -25,13 +25,12 @@ from typing import Any
 from scoreboard.config import (
     GOOD_ROAD_KEYS,
     Config,
-    ConfigError,
-    config_from_mapping,
     good_road_rules,
+    read_config,
     read_document,
 )
 from scoreboard.config_endpoint import read_secret
-from scoreboard.config_reader import Reader
+from scoreboard.config_reader import ConfigError, Reader, is_text
 from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.lobby.arrange import SortKey
 from scoreboard.lobby.floor import RESERVED, TableRefused, check_table_id
@@ -83,10 +82,17 @@ class LobbySettings:
         return (self.base.mqtt.prefix or DEFAULT_ROOT).rstrip("/")
 
     def keys(self) -> dict[str, bytes]:
-        """Each listed table's HMAC key, read from its file (a ConfigError names the file)."""
-        return {
-            table: read_secret(path, f"HMAC key of table {table}") for table, path in self.key_files
-        }
+        """Each listed table's HMAC key, read from its file (a ConfigError names every bad one)."""
+        keys: dict[str, bytes] = {}
+        problems: list[str] = []
+        for table, path in self.key_files:
+            try:
+                keys[table] = read_secret(path, f"HMAC key of table {table}")
+            except ConfigError as error:
+                problems.extend(error.errors)
+        if problems:
+            raise ConfigError(problems)
+        return keys
 
 
 def load_lobby_settings(path: str | os.PathLike[str]) -> LobbySettings:
@@ -95,16 +101,17 @@ def load_lobby_settings(path: str | os.PathLike[str]) -> LobbySettings:
 
 
 def lobby_from_mapping(data: Any, *, source: str = "<config>") -> LobbySettings:
-    """Validate a parsed YAML document into :class:`LobbySettings`."""
+    """Validate a parsed YAML document into :class:`LobbySettings`; every mistake named at once."""
     reader = Reader(source)
-    root = dict(reader.mapping(data, "", {"lobby", "display", "mqtt", *NOT_FOR_A_LOBBY}))
+    root = reader.mapping(data, "", {"lobby", "display", "mqtt", *NOT_FOR_A_LOBBY})
     for section in NOT_FOR_A_LOBBY:
         if section in root:
-            reader.fail(
+            del root[section]
+            reader.expected(
                 section, "no such section in a lobby's config (it shows many tables)", section
             )
     lobby = reader.mapping(
-        root.pop("lobby", None) or {},
+        root.pop("lobby", None),
         "lobby",
         {
             "id",
@@ -120,20 +127,21 @@ def lobby_from_mapping(data: Any, *, source: str = "<config>") -> LobbySettings:
     )
     display = root.get("display")
     if isinstance(display, dict) and "good_roads" in display:
-        reader.fail(
+        reader.expected(
             "display.good_roads", "lobby.good_roads in a lobby's config", "display.good_roads"
         )
-    base = config_from_mapping(root, source=source)
+        root["display"] = {key: value for key, value in display.items() if key != "good_roads"}
+    base = read_config(reader, root)
     defaults = LobbySettings(base=base, lobby_id="x")
     listings, key_files = _read_tables(reader, lobby.get("tables", []))
-    return LobbySettings(
+    settings = LobbySettings(
         base=base,
         lobby_id=_lobby_id(reader, lobby.get("id")),
         tables=listings,
         key_files=key_files,
         discover=reader.boolean(lobby.get("discover", True), "lobby.discover"),
-        page_seconds=_seconds(
-            reader, lobby.get("page_seconds", 15), "lobby.page_seconds", PAGE_SECONDS_RANGE
+        page_seconds=reader.seconds(
+            lobby.get("page_seconds", 15), "lobby.page_seconds", *PAGE_SECONDS_RANGE
         ),
         per_page=reader.integer(
             lobby.get("per_page", defaults.per_page), "lobby.per_page", *PER_PAGE_RANGE
@@ -144,16 +152,21 @@ def lobby_from_mapping(data: Any, *, source: str = "<config>") -> LobbySettings:
             )
         ),
         filter_pit=_pits(reader, lobby.get("filter_pit")),
-        stale_seconds=_seconds(
-            reader, lobby.get("stale_seconds", 300), "lobby.stale_seconds", STALE_SECONDS_RANGE
+        stale_seconds=reader.seconds(
+            lobby.get("stale_seconds", 300), "lobby.stale_seconds", *STALE_SECONDS_RANGE
         ),
         good_roads=_read_good_roads(reader, lobby.get("good_roads", {})),
     )
+    reader.check()
+    return settings
 
 
 def check_lobby_id(value: Any, source: str = "--lobby-id", key: str = "") -> str:
     """``value`` if it can name a lobby's status topic, else ConfigError naming ``source``."""
-    return _lobby_id(Reader(source), value, key)
+    reader = Reader(source)
+    lobby_id = _lobby_id(reader, value, key)
+    reader.check()
+    return lobby_id
 
 
 def _lobby_id(reader: Reader, value: Any, key: str = "lobby.id") -> str:
@@ -161,7 +174,7 @@ def _lobby_id(reader: Reader, value: Any, key: str = "lobby.id") -> str:
         return default_lobby_id()
     lobby_id = reader.ident(value, key)
     if lobby_id == RESERVED:
-        reader.fail(key, f"an id other than {RESERVED!r}", lobby_id)
+        reader.expected(key, f"an id other than {RESERVED!r}", lobby_id)
     return lobby_id
 
 
@@ -169,21 +182,27 @@ def _read_tables(
     reader: Reader, data: Any
 ) -> tuple[tuple[Listing, ...], tuple[tuple[str, Path], ...]]:
     if not isinstance(data, list):
-        reader.fail("lobby.tables", "a list of tables ({id, name, pit, hmac_key_file})", data)
+        reader.expected("lobby.tables", "a list of tables ({id, name, pit, hmac_key_file})", data)
+        return (), ()
     listings: list[Listing] = []
     keys: list[tuple[str, Path]] = []
     for index, item in enumerate(data):
         where = f"lobby.tables[{index}]"
         entry = reader.mapping(item, where, {"id", "name", "pit", "hmac_key_file"})
-        table_id = reader.text(entry.get("id"), f"{where}.id") if "id" in entry else None
-        if table_id is None:
-            reader.fail(f"{where}.id", "the table's id (its topic level)", None)
+        if "id" not in entry:
+            if isinstance(item, dict):
+                reader.expected(f"{where}.id", "the table's id (its topic level)", None)
+            continue
+        table_id = reader.text(entry["id"], f"{where}.id")
         try:
             check_table_id(table_id)
         except TableRefused as error:
-            raise ConfigError(f"{reader.source}: {where}.id: {error}") from None
+            if is_text(entry["id"]):  # an id that is no text is already named
+                reader.error(f"{where}.id", str(error))
+            continue
         if any(listing.table_id == table_id for listing in listings):
-            reader.fail(f"{where}.id", "each table listed once", table_id)
+            reader.expected(f"{where}.id", "each table listed once", table_id)
+            continue
         listings.append(
             Listing(
                 table_id,
@@ -200,7 +219,8 @@ def _read_tables(
 def _drawable(reader: Reader, value: Any, key: str) -> str:
     text = reader.text(value, key)
     if len(text) > 64 or any(ord(c) < 32 or ord(c) == 127 for c in text):
-        reader.fail(key, "at most 64 characters, no control characters", text)
+        reader.expected(key, "at most 64 characters, no control characters", text)
+        return ""
     return text
 
 
@@ -210,15 +230,9 @@ def _pits(reader: Reader, value: Any) -> tuple[str, ...]:
     if isinstance(value, str | int) and not isinstance(value, bool):
         return (str(value),)
     if not isinstance(value, list):
-        reader.fail("lobby.filter_pit", "a pit or a list of pits", value)
+        reader.expected("lobby.filter_pit", "a pit or a list of pits", value)
+        return ()
     return tuple(reader.text(pit, f"lobby.filter_pit[{i}]") for i, pit in enumerate(value))
-
-
-def _seconds(reader: Reader, value: Any, key: str, span: tuple[float, float]) -> float:
-    low, high = span
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        reader.fail(key, f"seconds, {low:g} to {high:g}", value)  # NaN is never within
-    return float(value)
 
 
 def _read_good_roads(reader: Reader, data: Any) -> GoodRoadRules:
