@@ -6,6 +6,7 @@ asserts a time.  Each tree is measured in its own interpreter (``sidebyside.py``
 by this tree's measuring code (``scoreboard/bench/roads.py``), in ``--rounds``
 alternating runs so that a neighbour's load falls on both columns alike; each
 figure is the median over all rounds' samples, and the last column is base / now.
+On a loaded box read the CPU lines: the wall clock there counts other processes' turns.
 
 - append one coup with everything updated: the append plus reading ``counts``,
   ``streaks`` and ``predictions`` (the ask road), per coup, over whole 80-coup
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,7 @@ import sidebyside as sbs
 import this_tree
 
 SCRIPT = Path(__file__).resolve()
+COUPS = 80  # a shoe of scoreboard/bench/roads.py
 APPEND = "append one coup, everything updated (us)"
 CASES = (
     APPEND,
@@ -45,7 +48,21 @@ CASES = (
     "naive: rebuild the shoe so far per coup (us)",
     "whole-shoe rebuild, 80 coups (ms)",
     "  + to_json (ms)",
+    "CPU: append, everything updated (us/coup)",
+    "CPU: whole-shoe rebuild (ms)",
 )
+
+
+def cpu_times(shoes: list[Any], action: Callable[[Any], object]) -> list[float]:
+    """This process's CPU seconds per shoe for ``action(games)``: what a neighbour on shared
+    cores moves least (the wall clock also counts the time another process had the core)."""
+    clock = time.process_time
+    times = []
+    for games in shoes:
+        start = clock()
+        action(games)
+        times.append(clock() - start)
+    return times
 
 
 def measure(shoes: int, cli: bool) -> dict[str, Any]:
@@ -59,6 +76,15 @@ def measure(shoes: int, cli: bool) -> dict[str, Any]:
     roads.append_times(warm)
     roads.rebuild_times(warm)
     micro, milli = 1e6, 1e3
+
+    def everything(games: list[Any]) -> None:
+        built = Roads()
+        for game in games:
+            built.append(game)
+            built.counts  # noqa: B018 - reading is part of "everything updated"
+            built.streaks  # noqa: B018
+            built.predictions  # noqa: B018
+
     naive = []
     for games in sample[:50]:
         start = time.perf_counter()
@@ -71,6 +97,8 @@ def measure(shoes: int, cli: bool) -> dict[str, Any]:
         CASES[2]: [t * micro for t in naive],
         CASES[3]: [t * milli for t in roads.rebuild_times(sample)],
         CASES[4]: [t * milli for t in roads.rebuild_times(sample, to_json=True)],
+        CASES[5]: [t * micro / COUPS for t in cpu_times(sample, everything)],
+        CASES[6]: [t * milli for t in cpu_times(sample, Roads.build)],
     }
     result: dict[str, Any] = {"scoreboard": scoreboard.__file__, "samples": samples}
     if cli:
