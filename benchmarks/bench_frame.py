@@ -133,14 +133,7 @@ def merged(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument(
-        "--compare",
-        action="append",
-        metavar="[LABEL=]TREE",
-        help="a checkout to measure beside this one (repeat for more: base, then others)",
-    )
-    parser.add_argument("--tree", type=Path, help="the tree to measure (default: this one)")
+    parser = sbs.parser((__doc__ or "").splitlines()[0])
     parser.add_argument("--themes", default=THEMES)
     parser.add_argument("--sizes", default="1920x1080,3840x2160")
     parser.add_argument("--quick", action="store_true", help="classic only, fewer samples")

@@ -95,14 +95,7 @@ def rows(results: list[dict[str, Any]], size: tuple[int, int]) -> list[sbs.Row]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument(
-        "--compare",
-        action="append",
-        metavar="[LABEL=]TREE",
-        help="a checkout to measure beside this one (repeat for more: base, then others)",
-    )
-    parser.add_argument("--tree", type=Path, help="the tree to measure (default: this one)")
+    parser = sbs.parser((__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", "--size", default="1920x1080,3840x2160")
     parser.add_argument("--coups", type=int, default=200)
     parser.add_argument("--pace", type=float, default=0.1, help="seconds between coups")

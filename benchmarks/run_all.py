@@ -5,7 +5,7 @@ technician gets on the box, from the same code (``scoreboard/bench/``) the
 side-by-side benchmarks measure with.  ``--quick`` passes ``--quick`` to it
 and to the benchmarks that have it (fewer samples) and skips the ones that
 only take long (see ``SLOW``); ``--compare BASE`` runs the side-by-side
-benchmarks (``bench_frame.py``, ``bench_latency.py``) against the baseline
+benchmarks (``bench_frame.py``, ``bench_latency.py``, ``bench_roads.py``) against the baseline
 checkout ``BASE`` as well, one table with both columns; ``--only`` picks some
 (``box`` is ``scoreboard bench``).  Each step's wall time is printed after it;
 the exit status is non-zero when any step failed (``scoreboard bench``: a
@@ -27,7 +27,7 @@ from pathlib import Path
 
 QUICK = frozenset({"bench_frame.py", "bench_latency.py", "bench_render.py"})
 """Benchmarks that take ``--quick``."""
-SIDE_BY_SIDE = frozenset({"bench_frame.py", "bench_latency.py"})
+SIDE_BY_SIDE = frozenset({"bench_frame.py", "bench_latency.py", "bench_roads.py"})
 """Benchmarks that take ``--compare BASE``."""
 SLOW = frozenset({"bench_roads.py", "bench_fuzz.py", "bench_floor_restart.py"})
 """Skipped by ``--quick``: long, and not about the display."""

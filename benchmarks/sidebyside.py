@@ -11,6 +11,7 @@ and the run stops if that is not the tree it was meant to measure.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -83,6 +84,20 @@ def tree(label: str, path: Path) -> Tree:
     if not imports_from(str(python), path):
         raise SystemExit(f"{python} does not import scoreboard from {path}")
     return Tree(f"{label} {revision(path)}", path, str(python))
+
+
+def parser(description: str) -> argparse.ArgumentParser:
+    """A benchmark's parser with the options every side-by-side run takes: ``--compare``
+    (repeatable) and ``--tree``."""
+    found = argparse.ArgumentParser(description=description)
+    found.add_argument(
+        "--compare",
+        action="append",
+        metavar="[LABEL=]TREE",
+        help="a checkout to measure beside this one (repeat for more: base, then others)",
+    )
+    found.add_argument("--tree", type=Path, help="the tree to measure (default: this one)")
+    return found
 
 
 def trees(compare: Sequence[str] | None, current: Path | None) -> list[Tree]:

@@ -1,8 +1,8 @@
 """The side-by-side benchmarks run end to end (tiny plans, small windows); nothing is timed.
 
 Speed is judged by reading the benchmark's table (docs/benchmarks.md), never
-asserted: this only keeps ``benchmarks/bench_frame.py`` and
-``benchmarks/bench_latency.py`` working as the kiosk's API moves, including
+asserted: this only keeps ``benchmarks/bench_frame.py``, ``bench_latency.py`` and
+``bench_roads.py`` working as the kiosk's API moves, including
 their side-by-side mode (the tree compared with itself), now that they measure
 with ``scoreboard bench``'s own code (``scoreboard/bench``).
 """
@@ -45,6 +45,16 @@ def test_the_latency_benchmark_prints_both_trees_through_its_own_broker() -> Non
     assert done.stdout.count("4 of 4 coups shown") == 2
     line = next(line for line in done.stdout.splitlines() if line.startswith("publish -> flip"))
     assert re.search(r"(\s+\d+\.\d\d){2}\s+\d+" * 2, line), line
+
+
+def test_the_road_benchmark_prints_every_case_for_both_trees_and_their_ratio() -> None:
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_roads.py"), "--shoes", "3"]
+    command += ["--rounds", "1", "--compare", str(ROOT)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    for case in ("append one coup, everything updated", "whole-shoe rebuild, 80 coups"):
+        line = next(line for line in done.stdout.splitlines() if line.startswith(case))
+        assert re.search(r"(\s+\d+\.\d{3} \(\d+\.\d{3}\)){2}\s+\d+\.\d\dx$", line), line
 
 
 def test_the_side_by_side_helpers_doctests_pass() -> None:

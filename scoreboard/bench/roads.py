@@ -3,7 +3,9 @@
 Each sample is one ``Roads.append`` plus reading ``counts``, ``streaks`` and
 ``predictions`` (computed lazily, so reading them is part of "updated"), over
 whole 80-coup shoes drawn at random with the game's frequencies (B 45.9 %,
-P 44.6 %, T 9.5 %, each pair 7.5 %, natural 34 %) from a fixed seed.
+P 44.6 %, T 9.5 %, each pair 7.5 %, natural 34 %) from a fixed seed.  With
+``cells`` it also reads the entries each road gained (and the big road's last
+cell, which a tie changes), as the board's scroll does after a coup.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from scoreboard.core.rules import Game, Winner, result_coup
 
 from .stats import Spread
 
+ROAD_NAMES = ("bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_pig")
 COUPS_PER_SHOE = 80
 SEED = 20261129
 WARM_UP_SHOES = 200
@@ -58,9 +61,11 @@ def append_times(
     shoes: Sequence[Sequence[Game]],
     *,
     read: bool = True,
+    cells: bool = False,
     between: Callable[[], object] = lambda: None,
 ) -> list[float]:
-    """Seconds per append, each including (``read``) what the board shows beside the roads.
+    """Seconds per append, each including (``read``) what the board shows beside the roads
+    and (``cells``) the road entries it draws anew.
 
     ``between`` is called before each shoe, outside the timing (the bench's stop raises there).
     """
@@ -69,6 +74,7 @@ def append_times(
     for games in shoes:
         between()
         roads = Roads()
+        known = dict.fromkeys(ROAD_NAMES, 0)
         for game in games:
             start = clock()
             roads.append(game)
@@ -76,7 +82,24 @@ def append_times(
                 roads.counts  # noqa: B018 - reading is part of "everything updated"
                 roads.streaks  # noqa: B018
                 roads.predictions  # noqa: B018
+            if cells:
+                for name, count in known.items():
+                    known[name] = roads.length(name)
+                    roads.entries(name, max(count - 1, 0))
             times.append(clock() - start)
+    return times
+
+
+def rebuild_times(shoes: Sequence[Sequence[Game]], *, to_json: bool = False) -> list[float]:
+    """Seconds per whole-shoe ``Roads.build`` (and, with ``to_json``, the CLI's JSON of it)."""
+    clock = time.perf_counter
+    times = []
+    for games in shoes:
+        start = clock()
+        roads = Roads.build(games)
+        if to_json:
+            roads.to_json()
+        times.append(clock() - start)
     return times
 
 

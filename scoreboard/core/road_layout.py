@@ -52,22 +52,26 @@ class RoadLayout:
         """Place the next entry; return its displayed ``(col, row)``."""
         rows = self.rows
         taken = self._taken
-        if self._last is None or value != self._last:
+        last = self._last
+        if last is None or value != last:
             col = self._head_col + 1
             while col * rows in taken:
                 col += 1
-            row = 0
-            self._head_col = col
+            taken.add(col * rows)
+            self._head_col = self._col = col
+            self._row = 0
             self._turned = False
             self._last = value
+            return col, 0
+        col, row = self._col, self._row
+        if self._turned or row + 1 == rows or col * rows + row + 1 in taken:
+            col += 1
+            self._col = col
+            self._turned = True
         else:
-            col, row = self._col, self._row + 1
-            if self._turned or row == rows or col * rows + row in taken:
-                col, row = self._col + 1, self._row
-                self._turned = True
+            row += 1
+            self._row = row
         taken.add(col * rows + row)
-        self._col = col
-        self._row = row
         return col, row
 
 

@@ -21,10 +21,12 @@ places the big road and the derived roads (six rows, dragon tail), and
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
+from scoreboard.core._values import maker
 from scoreboard.core.notation import result_games
 from scoreboard.core.road_layout import RoadLayout
 from scoreboard.core.rules import Coup, Game, Winner
@@ -39,6 +41,7 @@ __all__ = [
     "DerivedCell",
     "DerivedRoad",
     "GameOrderError",
+    "Predictions",
     "Roads",
     "Streaks",
     "derived_color",
@@ -87,7 +90,7 @@ class DerivedRoad(enum.StrEnum):
 _CYCLES = {DerivedRoad.BIG_EYE_BOY: 1, DerivedRoad.SMALL_ROAD: 2, DerivedRoad.COCKROACH_PIG: 3}
 
 RED, BLUE = Color.RED, Color.BLUE
-BANKER, TIE = Winner.BANKER, Winner.TIE
+BANKER, PLAYER, TIE = Winner.BANKER, Winner.PLAYER, Winner.TIE
 
 # Road -> cycle k, for code that still reads the roads by name.
 DERIVED_ROADS: dict[DerivedRoad, int] = {road: road.k for road in DerivedRoad}
@@ -203,6 +206,10 @@ def next_logical_cell(
 class Roads:
     """All roads of one shoe, grown one game at a time.
 
+    The engine keeps plain tuples and ints; a road's cells are made when they are
+    read (the board reads only what changed and what is visible) and kept, so
+    each cell is made at most once, and again only when a tie changes it.
+
     >>> roads = Roads(rows=6)
     >>> for game in result_games("TTB"):
     ...     roads.append(game)
@@ -212,19 +219,20 @@ class Roads:
     """
 
     __slots__ = (
-        "_bead_plate",
-        "_big_layout",
-        "_big_road",
+        "_bead_cells",
+        "_big",
+        "_big_cells",
+        "_big_place",
         "_counts",
         "_derived",
-        "_derived_games",
         "_derived_roads",
+        "_games",
         "_last_number",
         "_last_winner",
         "_lengths",
-        "_longest_banker",
-        "_longest_player",
+        "_longest",
         "_predictions",
+        "_streaks",
         "_tally",
         "rows",
     )
@@ -233,30 +241,29 @@ class Roads:
         if rows < 1:
             raise ValueError(f"roads need at least 1 row, got {rows}")
         self.rows = rows
-        self._bead_plate: list[BeadCell] = []
-        self._big_road: list[BigRoadCell] = []
-        self._big_layout = RoadLayout(rows)
+        self._games: list[Game] = []
+        # The big road as tuples in BigRoadCell's field order: a cell is made when read.
+        self._big: list[_BigEntry] = []
+        # Cells made so far, by entry index (a tie drops the cell it changes).
+        self._bead_cells: dict[int, BeadCell] = {}
+        self._big_cells: dict[int, BigRoadCell] = {}
+        self._big_place = RoadLayout(rows).place
         self._lengths: list[int] = []
         self._last_winner: Winner | None = None
-        self._longest_banker = 0
-        self._longest_player = 0
-        self._derived: dict[DerivedRoad, list[DerivedCell]] = {road: [] for road in DerivedRoad}
-        # The big-road game that added each derived entry, beside it (cells are shared values).
-        self._derived_games: dict[DerivedRoad, list[int]] = {road: [] for road in DerivedRoad}
-        # (k, its road, its games, the place method of its layout), for the append loop.
-        self._derived_roads = tuple(
-            (road.k, cells, self._derived_games[road], RoadLayout(rows).place)
-            for road, cells in self._derived.items()
-        )
+        self._longest = [0, 0]  # the longest Player and Banker streaks
+        # By road; members are strings, so a road's name finds it without making a member.
+        self._derived: dict[str, _Derived] = {
+            road: (road.k, RoadLayout(rows).place, [], [], [], []) for road in DerivedRoad
+        }
+        self._derived_roads = tuple(self._derived.values())  # for the append loop
         self._tally = Tally()
         self._last_number: int | None = None
         self._counts: Counts | None = None
-        self._predictions: dict[Winner, dict[DerivedRoad, Color | None]] | None = None
+        self._streaks: Streaks | None = None
+        self._predictions: Predictions | None = None
 
     def __repr__(self) -> str:
-        return (
-            f"Roads(rows={self.rows}, coups={len(self._bead_plate)}, columns={len(self._lengths)})"
-        )
+        return f"Roads(rows={self.rows}, coups={len(self._games)}, columns={len(self._lengths)})"
 
     @classmethod
     def build(cls, games: Iterable[Game], rows: int = 6) -> Roads:
@@ -269,103 +276,80 @@ class Roads:
 
     # -- growing -----------------------------------------------------------
     def append(self, game: Game) -> None:
-        """Add the next game of the shoe; raises :class:`GameOrderError` if it is not."""
+        """Add the next game of the shoe; raises :class:`GameOrderError` if it is not.
+
+        Every game goes on the bead plate and the counters; a tie is counted on the
+        last big-road cell; a Banker or Player result takes its logical cell, its
+        displayed cell, and the entry of each derived road whose needed column exists.
+        """
         number = game.number
-        if self._last_number is not None and number <= self._last_number:
+        last = self._last_number
+        if last is not None and number <= last:
             raise GameOrderError(
-                f"game {number} arrives after game {self._last_number}; "
+                f"game {number} arrives after game {last}; "
                 "rebuild the roads from the games in order"
             )
         self._last_number = number
+        self._games.append(game)
         coup = game.coup
-        beads = self._bead_plate
-        col, row = divmod(len(beads), self.rows)
-        beads.append(BeadCell(col, row, number, coup))
         self._tally.add(coup)
-        self._counts = None
-        self._predictions = None
-        if coup.winner is TIE:
+        self._counts = self._predictions = None
+        winner = coup.winner
+        if winner is TIE:
             self._add_tie()
-        else:
-            self._add_result(coup.winner, coup, number)
-
-    def _add_tie(self) -> None:
-        """A tie takes no cell: it is counted on the last cell (or on (0, 0) before any)."""
-        big = self._big_road
-        if not big:
-            big.append(BigRoadCell(0, 0, None, 1, False, False, False, None, 0, 0))
             return
-        cell = big[-1]
-        big[-1] = BigRoadCell(
-            col=cell.col,
-            row=cell.row,
-            winner=cell.winner,
-            ties=cell.ties + 1,
-            banker_pair=cell.banker_pair,
-            player_pair=cell.player_pair,
-            natural=cell.natural,
-            game=cell.game,
-            logical_col=cell.logical_col,
-            logical_row=cell.logical_row,
-        )  # not dataclasses.replace, which costs twice as much
-
-    def _add_result(self, winner: Winner, coup: Coup, number: int) -> None:
-        """A Banker or Player result: its logical cell, its displayed cell, and the
-        entry of each derived road whose needed column exists."""
         lengths = self._lengths
         col, row = next_logical_cell(lengths, self._last_winner, winner)
         if row == 0:
             lengths.append(1)
         else:
             lengths[col] = row + 1
-        if winner is BANKER:
-            if row >= self._longest_banker:
-                self._longest_banker = row + 1
-        elif row >= self._longest_player:
-            self._longest_player = row + 1
+        longest = self._longest  # [player, banker]: indexed by "is Banker"
+        if row >= longest[winner is BANKER]:
+            longest[winner is BANKER] = row + 1
         self._last_winner = winner
-
-        big = self._big_road
+        self._streaks = None
+        big = self._big
         ties = 0
         # Leading ties: this result fills their cell, which is then the only cell.
-        if big and big[-1].winner is None:  # pragma: no mutate (big[0] is big[-1] here)
-            ties = big.pop().ties
-        x, y = self._big_layout.place(winner)
-        # Positional in BigRoadCell's field order: this is the hot path.
+        if big and big[-1][2] is None:  # pragma: no mutate (big[0] is big[-1] here)
+            ties = big.pop()[3]
+            self._big_cells.pop(0, None)
+        x, y = self._big_place(winner)
+        natural = coup.player_natural or coup.banker_natural  # Coup.natural, minus a call
         big.append(
-            BigRoadCell(
-                x,
-                y,
-                winner,
-                ties,
-                coup.banker_pair,
-                coup.player_pair,
-                coup.natural,
-                number,
-                col,
-                row,
-            )
+            (x, y, winner, ties, coup.banker_pair, coup.player_pair, natural, number, col, row)
         )
-        for k, road, games, place in self._derived_roads:
+        for k, place, positions, colors, numbers, _ in self._derived_roads:
             color = derived_color(lengths, col, row, k)
             if color is not None:
-                x, y = place(color)
-                road.append(derived_cell(x, y, color))
-                games.append(number)
+                positions.append(place(color))
+                colors.append(color)
+                numbers.append(number)
+
+    def _add_tie(self) -> None:
+        """A tie takes no cell: it is counted on the last cell (or on (0, 0) before any)."""
+        big = self._big
+        if not big:
+            big.append((0, 0, None, 1, False, False, False, None, 0, 0))
+            return
+        x, y, winner, ties, banker_pair, player_pair, natural, game, col, row = big[-1]
+        big[-1] = (x, y, winner, ties + 1, banker_pair, player_pair, natural, game, col, row)
+        self._big_cells.pop(len(big) - 1, None)
 
     # -- reading -----------------------------------------------------------
     @property
     def bead_plate(self) -> tuple[BeadCell, ...]:
-        return tuple(self._bead_plate)
+        return tuple(self._beads(0, None))
 
     @property
     def big_road(self) -> tuple[BigRoadCell, ...]:
         """Big-road cells in placement order (a tie changes the last cell's count)."""
-        return tuple(self._big_road)
+        return tuple(self._big_road(0, None))
 
     def derived(self, k: int) -> tuple[DerivedCell, ...]:
         """The derived road of cycle ``k``: 1 big eye boy, 2 small road, 3 cockroach pig."""
-        return tuple(self._derived[DerivedRoad.of_cycle(k)])
+        return tuple(self._derived_cells(DerivedRoad.of_cycle(k)))
 
     def road(self, name: str) -> Sequence[BeadCell] | Sequence[BigRoadCell] | Sequence[DerivedCell]:
         """Any road by its name: ``bead_plate``, ``big_road`` or a :class:`DerivedRoad`.
@@ -377,12 +361,7 @@ class Roads:
             return self.bead_plate
         if name == "big_road":
             return self.big_road
-        try:
-            return tuple(self._derived[DerivedRoad(name)])
-        except ValueError:
-            raise ValueError(
-                f"no road {name!r}; roads are bead_plate, big_road, {', '.join(DerivedRoad)}"
-            ) from None
+        return tuple(self._derived_cells(name))
 
     def length(self, name: str) -> int:
         """How many entries road ``name`` has, without copying it (a renderer asks every frame).
@@ -391,7 +370,11 @@ class Roads:
         >>> [roads.length(name) for name in ("bead_plate", "big_road", "big_eye_boy")]
         [5, 4, 1]
         """
-        return len(self._entries(name))
+        if name == "bead_plate":
+            return len(self._games)
+        if name == "big_road":
+            return len(self._big)
+        return len(self._derived_road(name)[4])
 
     def entries(
         self, name: str, start: int = 0, stop: int | None = None
@@ -401,7 +384,7 @@ class Roads:
         >>> [cell.game for cell in Roads.build(result_games("BBPT")).entries("big_road", 1)]
         [2, 3]
         """
-        return self._entries(name)[start:stop]  # a slice is a copy: the road stays the engine's
+        return self._cells(name, start, stop)  # a new list: the road stays the engine's
 
     def entry_games(self, name: str, start: int = 0, stop: int | None = None) -> tuple[int, ...]:
         """The game of each entry ``start:stop``: its coup's number, for a derived entry the
@@ -414,41 +397,70 @@ class Roads:
         (1,)
         """
         if name == "bead_plate":
-            return tuple(cell.game for cell in self._bead_plate[start:stop])
+            return tuple(game.number for game in self._games[start:stop])
         if name == "big_road":
-            first = self._bead_plate[0].game if self._bead_plate else 0
-            return tuple(
-                first if cell.game is None else cell.game for cell in self._big_road[start:stop]
-            )
-        return tuple(self._derived_games[self._derived_road(name)][start:stop])
+            first = self._games[0].number if self._games else 0
+            return tuple(first if entry[7] is None else entry[7] for entry in self._big[start:stop])
+        return tuple(self._derived_road(name)[4][start:stop])
 
-    def _entries(self, name: str) -> list[BeadCell] | list[BigRoadCell] | list[DerivedCell]:
+    def _cells(
+        self, name: str, start: int, stop: int | None
+    ) -> list[BeadCell] | list[BigRoadCell] | list[DerivedCell]:
         if name == "bead_plate":
-            return self._bead_plate
+            return self._beads(start, stop)
         if name == "big_road":
-            return self._big_road
-        return self._derived[self._derived_road(name)]
+            return self._big_road(start, stop)
+        return self._derived_cells(name)[start:stop]
 
-    @staticmethod
-    def _derived_road(name: str) -> DerivedRoad:
-        try:
-            return DerivedRoad(name)
-        except ValueError:
+    def _beads(self, start: int, stop: int | None) -> list[BeadCell]:
+        """Bead cells ``start:stop``, made now for the coups never read."""
+        beads, games, rows = self._bead_cells, self._games, self.rows
+        found = []
+        for index in range(len(games))[start:stop]:
+            bead = beads.get(index)
+            if bead is None:
+                game = games[index]
+                bead = beads[index] = BeadCell(index // rows, index % rows, game.number, game.coup)
+            found.append(bead)
+        return found
+
+    def _big_road(self, start: int, stop: int | None) -> list[BigRoadCell]:
+        """Big-road cells ``start:stop``, made now for the entries never read (or since a tie)."""
+        cells, big = self._big_cells, self._big
+        found = []
+        for index in range(len(big))[start:stop]:
+            cell = cells.get(index)
+            if cell is None:
+                cell = cells[index] = _make_big_road_cell(big[index])
+            found.append(cell)
+        return found
+
+    def _derived_cells(self, name: str) -> list[DerivedCell]:
+        """Every cell of a derived road (an entry never changes: its cell is made once)."""
+        _, _, positions, colors, _, made = self._derived_road(name)
+        for index in range(len(made), len(positions)):
+            made.append(derived_cell(*positions[index], colors[index]))
+        return made
+
+    def _derived_road(self, name: str) -> _Derived:
+        found = self._derived.get(name)
+        if found is None:
             raise ValueError(
                 f"no road {name!r}; roads are bead_plate, big_road, {', '.join(DerivedRoad)}"
-            ) from None
+            )
+        return found
 
     @property
     def big_eye_boy(self) -> tuple[DerivedCell, ...]:
-        return tuple(self._derived[DerivedRoad.BIG_EYE_BOY])
+        return tuple(self._derived_cells(DerivedRoad.BIG_EYE_BOY))
 
     @property
     def small_road(self) -> tuple[DerivedCell, ...]:
-        return tuple(self._derived[DerivedRoad.SMALL_ROAD])
+        return tuple(self._derived_cells(DerivedRoad.SMALL_ROAD))
 
     @property
     def cockroach_pig(self) -> tuple[DerivedCell, ...]:
-        return tuple(self._derived[DerivedRoad.COCKROACH_PIG])
+        return tuple(self._derived_cells(DerivedRoad.COCKROACH_PIG))
 
     @property
     def column_lengths(self) -> tuple[int, ...]:
@@ -472,14 +484,24 @@ class Roads:
         return {road: derived_color(lengths, col, row, k) for road, k in _CYCLES.items()}
 
     @property
-    def predictions(self) -> dict[Winner, dict[DerivedRoad, Color | None]]:
-        """``predict`` for the next Banker and the next Player."""
-        if self._predictions is None:
-            self._predictions = {
-                Winner.BANKER: self.predict(Winner.BANKER),
-                Winner.PLAYER: self.predict(Winner.PLAYER),
-            }
-        return {winner: dict(colors) for winner, colors in self._predictions.items()}
+    def predictions(self) -> Predictions:
+        """``predict`` for the next Banker and the next Player, read-only.
+
+        The ask road reads only the last column and the three before it (roads.md), so
+        one answer serves every shoe whose last columns and last side are the same.
+        """
+        found = self._predictions
+        if found is None:
+            key = (self._last_winner is BANKER, *self._lengths[-_ASK_READS:])
+            found = _ASKED.get(key)
+            if found is None:
+                if len(_ASKED) >= _KEPT:  # pragma: no cover - a bound, never reached in tests
+                    _ASKED.clear()
+                found = _ASKED[key] = MappingProxyType(
+                    {side: MappingProxyType(self.predict(side)) for side in (BANKER, PLAYER)}
+                )
+            self._predictions = found
+        return found
 
     @property
     def counts(self) -> Counts:
@@ -489,12 +511,18 @@ class Roads:
 
     @property
     def streaks(self) -> Streaks:
-        return Streaks(
-            current_side=self._last_winner,
-            current_length=self._lengths[-1] if self._lengths else 0,
-            longest_banker=self._longest_banker,
-            longest_player=self._longest_player,
-        )
+        if self._streaks is None:
+            side = self._last_winner
+            longest_player, longest_banker = self._longest
+            current = self._lengths[-1] if self._lengths else 0
+            key = (side is BANKER, current, longest_banker, longest_player)
+            found = _STREAKS.get(key)
+            if found is None:
+                if len(_STREAKS) >= _KEPT:  # pragma: no cover - a bound, never reached in tests
+                    _STREAKS.clear()
+                found = _STREAKS[key] = Streaks(side, current, longest_banker, longest_player)
+            self._streaks = found
+        return self._streaks
 
     def to_json(self) -> dict[str, Any]:
         """The object ``scoreboard roads`` prints: plain data, lists in placement order.
@@ -502,38 +530,40 @@ class Roads:
         >>> Roads.build(result_games("TB")).to_json()["big_road"][0]["ties"]
         1
         """
+        rows = self.rows
         return {
-            "rows": self.rows,
+            "rows": rows,
             "bead_plate": [
                 {
-                    "col": cell.col,
-                    "row": cell.row,
-                    "result": cell.coup.winner.value,
-                    "game": cell.game,
-                    "banker_pair": cell.coup.banker_pair,
-                    "player_pair": cell.coup.player_pair,
-                    "natural": cell.coup.natural,
+                    "col": index // rows,
+                    "row": index % rows,
+                    "result": game.coup.winner.value,
+                    "game": game.number,
+                    "banker_pair": game.coup.banker_pair,
+                    "player_pair": game.coup.player_pair,
+                    "natural": game.coup.natural,
                 }
-                for cell in self._bead_plate
+                for index, game in enumerate(self._games)
             ],
             "big_road": [
                 {
-                    "col": cell.col,
-                    "row": cell.row,
-                    "result": cell.winner.value if cell.winner is not None else None,
-                    "ties": cell.ties,
-                    "game": cell.game,
-                    "banker_pair": cell.banker_pair,
-                    "player_pair": cell.player_pair,
-                    "natural": cell.natural,
+                    "col": col,
+                    "row": row,
+                    "result": winner.value if winner is not None else None,
+                    "ties": ties,
+                    "game": game,
+                    "banker_pair": pair_b,
+                    "player_pair": pair_p,
+                    "natural": natural,
                 }
-                for cell in self._big_road
+                for col, row, winner, ties, pair_b, pair_p, natural, game, *_ in self._big
             ],
             **{
-                road.value: [
-                    {"col": cell.col, "row": cell.row, "color": cell.color.value} for cell in cells
+                str(road): [
+                    {"col": col, "row": row, "color": color.value}
+                    for (col, row), color in zip(positions, colors, strict=True)
                 ]
-                for road, cells in self._derived.items()
+                for road, (_, _, positions, colors, _, _) in self._derived.items()
             },
             "predictions": {
                 winner.value: {
@@ -545,3 +575,28 @@ class Roads:
             "counts": self.counts.to_json(),
             "streaks": self.streaks.to_json(),
         }
+
+
+_make_big_road_cell = maker(BigRoadCell)
+# A big-road entry in BigRoadCell's field order (col, row, winner, ties, banker pair,
+# player pair, natural, game, logical col, logical row), before its cell is made.
+_BigEntry = tuple[int, int, Winner | None, int, bool, bool, bool, int | None, int, int]
+Predictions = Mapping[Winner, Mapping[DerivedRoad, Color | None]]
+# A derived road: its k, the place method of its layout, each entry's displayed position,
+# colour and the big-road game that added it, and the cells made so far.
+_Derived = tuple[
+    int,
+    Callable[[Hashable], tuple[int, int]],
+    list[tuple[int, int]],
+    list[Color],
+    list[int],
+    list[DerivedCell],
+]
+
+# The ask road's answers, by (last side is Banker, the last column's length and up to
+# three before it): made by ``Roads.predict`` once, shared read-only.
+_ASK_READS = max(_CYCLES.values()) + 1
+_ASKED: dict[tuple[int, ...], Predictions] = {}
+# Streaks recur too, by (current side is Banker, current length, longest of each side).
+_STREAKS: dict[tuple[bool, int, int, int], Streaks] = {}
+_KEPT = 65_536  # answers kept in each of these two, at most

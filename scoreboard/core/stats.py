@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from scoreboard.core._values import maker
 from scoreboard.core.rules import Coup, Winner
 from scoreboard.core.side_bets import TIERS, tiers_won
 
@@ -84,6 +85,10 @@ class Counts:
 
 
 COUNTER_NAMES: tuple[str, ...] = tuple(field.name for field in fields(Counts))
+# Tally.counts passes the tiers in TIERS' order after the twelve counters.
+if COUNTER_NAMES[12:] != TIERS:  # pragma: no cover - a guard on the declarations above
+    raise TypeError("Counts must declare the side-bet tiers last, in TIERS' order")
+_make_counts = maker(Counts)
 
 
 def coup_tiers(coup: Coup) -> tuple[str, ...]:
@@ -144,8 +149,9 @@ class Tally:
             self.tie += 1
         self.games += 1
         self.banker_pairs += coup.banker_pair
-        for tier in coup_tiers(coup):
-            self.tiers[tier] += 1
+        if coup.player:  # a results-only coup wins no tier (coup_tiers), without the call
+            for tier in coup_tiers(coup):
+                self.tiers[tier] += 1
         self.player_pairs += coup.player_pair
         player_natural, banker_natural = coup.player_natural, coup.banker_natural
         if player_natural or banker_natural:  # Coup.natural, minus a call
@@ -154,8 +160,30 @@ class Tally:
             self.banker_naturals += banker_natural
 
     def counts(self) -> Counts:
-        tiers = self.tiers
-        return Counts(*(tiers[n] if n in tiers else getattr(self, n) for n in COUNTER_NAMES))
+        """The totals as a :class:`Counts` (made after every coup the board shows, so made fast).
+
+        >>> tally = Tally(banker=2, games=3)
+        >>> tally.tiers["big_6"] = 1
+        >>> tally.counts() == Counts(banker=2, games=3, big_6=1)
+        True
+        """
+        return _make_counts(
+            (
+                self.banker,
+                self.player,
+                self.tie,
+                self.banker_pairs,
+                self.player_pairs,
+                self.naturals,
+                self.player_naturals,
+                self.banker_naturals,
+                self.games,
+                self.banker_six,
+                self.dragon7,
+                self.panda8,
+                *self.tiers.values(),
+            )
+        )
 
 
 @dataclass(frozen=True, slots=True)
