@@ -122,6 +122,14 @@ def test_a_bad_command_is_refused_naming_the_key(fields, error, words):
         parse_pit(TOPICS, TOPICS.pit, raw(**fields))
 
 
+def test_a_new_shoe_without_a_reason_and_an_answer_without_words_read_as_built_without():
+    """Both are optional on the wire and in code, and mean the same there: nothing."""
+    command = parse_pit(TOPICS, TOPICS.pit, raw(action="new_shoe", shoe="S2"))
+    assert command == PitCommand("r1", StartShoe("S2"), "anna", AT)
+    answer = canonical_json({"v": 2, "id": "c1", "applied": True})
+    assert parse_pit(TOPICS, TOPICS.pit_answer, answer) == PitAnswer("c1", True)
+
+
 def test_a_pit_command_is_never_a_table_event():
     _, payload = pit_wire(TOPICS, COMMANDS[0])
     with pytest.raises(UnknownTopicError, match="not a table event"):

@@ -15,6 +15,7 @@ from scoreboard.core.rules import (
     Winner,
     banker_draws,
     deal_coup,
+    deal_order,
     event_counts,
     outcome_index,
     player_draws,
@@ -498,3 +499,13 @@ def test_a_result_only_coup_has_no_pairs_unless_reported() -> None:
 def test_event_counts_need_a_weight_per_outcome() -> None:
     with pytest.raises(ValueError):
         event_counts([1, 2, 3])
+
+
+def test_deal_order_puts_two_hands_back_in_the_order_the_dealer_drew_them() -> None:
+    """P1 B1 P2 B2, then Player's third, then Banker's: what a shoe reads, card by card."""
+    cards = parse_cards(["2S", "3H", "4D", "5C", "6S", "7H"])
+    assert deal_order(tuple(cards[0:4:2]), tuple(cards[1:4:2])) == tuple(cards[:4])
+    player, banker = (cards[0], cards[2], cards[4]), (cards[1], cards[3], cards[5])
+    assert deal_order(player, banker) == tuple(cards)
+    assert deal_order(player[:2], banker) == (*cards[:4], cards[5])
+    assert deal_order(player, banker[:2]) == tuple(cards[:5])

@@ -11,7 +11,7 @@ import pytest
 from scoreboard.core.events import Correct, CoupReceived, Void
 from scoreboard.core.limits import Limits
 from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.shoe import Dealer, Shoe, fresh_codes
+from scoreboard.core.shoe import Dealer, Shoe, fresh_codes, run_tag
 from scoreboard.core.variants import VARIANTS
 
 
@@ -57,6 +57,25 @@ def test_a_fresh_seed_fits_32_bits_as_the_shoe_id_prints_it() -> None:
 
 def test_a_new_shoe_is_shuffled() -> None:
     assert Dealer(seed=1).new_shoe().codes != fresh_codes(8)
+
+
+def test_a_run_tag_s_salt_takes_two_base_36_digits_and_wraps_past_them() -> None:
+    at = 1_800_000_000
+    assert run_tag(at, 36 * 36) == run_tag(at, 0) == "tro8w000"
+    assert run_tag(at, 36 * 36 - 1) == "tro8w0zz"
+
+
+def test_a_shoe_id_names_the_table_the_seed_and_the_run_only_when_given() -> None:
+    assert Dealer(seed=255).next_shoe_id() == "T1-ff-001"
+    assert Dealer(seed=255, run="tro8w000").next_shoe_id() == "T1-ff-tro8w000-001"
+
+
+def test_a_long_table_id_is_cut_so_the_shoe_id_fits_64_characters_keeping_one() -> None:
+    long = Dealer(seed=255, table_id="X" * 100).next_shoe_id()
+    assert long == "X" * 57 + "-ff-001" and len(long) == 64
+    assert Dealer(seed=255, table_id="X" * 57).next_shoe_id() == long
+    tail = "-ff-" + "r" * 70 + "-001"
+    assert Dealer(seed=255, table_id="XY", run="r" * 70).next_shoe_id() == "X" + tail
 
 
 def test_the_limits_a_table_starts_with() -> None:

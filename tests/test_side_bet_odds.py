@@ -124,6 +124,35 @@ def test_the_default_pay_tables_and_a_site_s_own() -> None:
         SIDE_BETS["big_6"].with_pays({"big_6": 0})
 
 
+def test_the_usual_pay_tables_as_the_readme_and_scoreboard_odds_give_them() -> None:
+    assert {key: (bet.key, bet.title, dict(bet.pays)) for key, bet in SIDE_BETS.items()} == {
+        "small_6": ("small_6", "Small 6", {"small_6": 22}),
+        "big_6": ("big_6", "Big 6", {"big_6": 50}),
+        "lucky_6": ("lucky_6", "Lucky 6", {"small_6": 12, "big_6": 20}),
+        "lucky_7": ("lucky_7", "Lucky 7", {"lucky_7_2": 6, "lucky_7_3": 15}),
+        "super_lucky_7": (
+            "super_lucky_7",
+            "Super Lucky 7",
+            {
+                "super_lucky_7_22": 30,
+                "super_lucky_7_32": 40,
+                "super_lucky_7_23": 40,
+                "super_lucky_7_33": 100,
+            },
+        ),
+    }
+
+
+def test_a_site_s_pays_may_be_1_to_1000_to_1_and_keep_the_tiers_not_named() -> None:
+    lucky = SIDE_BETS["lucky_7"]
+    assert lucky.with_pays({"lucky_7_2": 1}).pays == {"lucky_7_2": 1, "lucky_7_3": 15}
+    assert lucky.with_pays({"lucky_7_3": 1000}).pays == {"lucky_7_2": 6, "lucky_7_3": 1000}
+    for pay in (0, 1001):
+        with pytest.raises(ValueError, match=r"lucky_7: pays must be 1 to 1000 to 1 \(lucky_7_3\)"):
+            lucky.with_pays({"lucky_7_3": pay})
+    assert (lucky.key, lucky.title) == ("lucky_7", "Lucky 7")
+
+
 def test_odds_json_carries_every_tier_and_each_side_bet_s_edge() -> None:
     six = json.loads(scoreboard("odds", "--json", "--decks", "6").stdout)
     eight = json.loads(scoreboard("odds", "--json").stdout)
