@@ -25,6 +25,8 @@ from scoreboard.protocol import (
     MAX_SHOE_ID,
     BadCardError,
     Burn,
+    ControllerStatus,
+    Correct,
     CoupReceived,
     CutCard,
     Kind,
@@ -32,10 +34,13 @@ from scoreboard.protocol import (
     NewShoe,
     Origin,
     ProtocolError,
+    ResyncRequest,
     SchemaError,
     Shuffle,
     SignatureError,
+    Snapshot,
     Topics,
+    Void,
     canonical_json,
     default_prefix,
     display_status,
@@ -44,7 +49,7 @@ from scoreboard.protocol import (
     parse_message,
     sign,
 )
-from scoreboard.protocol.contract import MAX_BET, MAX_BURN, MAX_REASON
+from scoreboard.protocol.contract import MAX_BET, MAX_BURN, MAX_REASON, WILL_SEQ
 from scoreboard.protocol.topics import check_prefix
 
 T = Topics("baccarat/v1/T1")
@@ -172,6 +177,11 @@ def test_the_topics_of_a_table() -> None:
         T.coup,
         T.event,
     )  # fmt: skip  - displays never read cmd/resync or each other's status
+
+
+def test_pit_commands_and_their_answers_have_topics_under_cmd() -> None:
+    assert (Kind.PIT.suffix, Kind.PIT_ANSWER.suffix) == ("cmd/pit", "cmd/pit/answer")
+    assert (T.pit, T.pit_answer) == ("baccarat/v1/T1/cmd/pit", "baccarat/v1/T1/cmd/pit/answer")
 
 
 @pytest.mark.parametrize("prefix", ["", "a/#", "a/+/b", "a\0b", "a/"])
@@ -386,3 +396,38 @@ def test_the_status_gives_the_journal_position_unfinished_shoe_and_ignored_count
     assert status["unfinished"] == {"shoe": "S1", "missing": [4, 5]}
     assert status["ignored"] == {"stale": 2}
     json.dumps(status)  # sendable
+
+
+def test_a_will_names_no_seq_and_any_other_status_does() -> None:
+    will = ControllerStatus(False, Origin(7, WILL_SEQ))
+    assert "seq" not in encode(will)[1] and encode(will)[1]["session"] == 7
+    assert encode(ControllerStatus(False, Origin(7, 5)))[1]["seq"] == 5
+    assert encode(ControllerStatus(True, Origin(7, WILL_SEQ)))[1]["seq"] == WILL_SEQ
+
+
+def test_a_resync_request_is_written_in_the_version_asked_and_unstamped() -> None:
+    assert encode(ResyncRequest("d1"), version=2) == (
+        Kind.RESYNC,
+        {"v": 2, "missing": [], "display": "d1"},
+    )
+
+
+def round_trips() -> list[Any]:
+    game = Game(3, result_coup(Winner.PLAYER))
+    limits = parse(
+        "limits", {"v": 1, "currency": "EUR", "bets": {"tie": [5, 500]}, "pays": {"tie": "8:1"}}
+    ).limits
+    return [
+        Void("S1", 4, "misdeal"),
+        Correct("S1", game, "wrong key"),
+        Snapshot("S1", (game,), voided=(2,), ts="2026-12-03T03:00:00Z"),
+        Snapshot("S1", (game,)),
+        LimitsReceived(limits),
+    ]
+
+
+@pytest.mark.parametrize("event", round_trips(), ids=lambda e: type(e).__name__)
+def test_voids_corrections_snapshots_and_limits_survive_the_wire(event) -> None:
+    kind, data = encode(event)
+    assert parse(kind.suffix, data) == event
+    assert ("ts" in data) == (getattr(event, "ts", None) is not None)
