@@ -17,7 +17,10 @@ from typing import Any
 import pytest
 
 from scoreboard.core.cards import parse_cards
+from scoreboard.core.events import ShoeHealth
+from scoreboard.core.limits import offer_side_bets
 from scoreboard.core.rules import Game, Winner, result_coup
+from scoreboard.core.side_bets import SIDE_BETS
 from scoreboard.core.table import TableState, apply_event
 from scoreboard.protocol import (
     MAX_GAME,
@@ -117,6 +120,10 @@ def test_an_unknown_card_is_a_bad_card() -> None:
 # -- defaults and edges ----------------------------------------------------------------------
 def test_a_void_without_a_reason_has_an_empty_one() -> None:
     assert parse("event", {"v": 1, "type": "void", "shoe": "S", "game": 3}).reason == ""
+
+
+def test_a_status_without_a_table_name_names_none() -> None:
+    assert parse("controller/status", {"v": 1, "online": True}) == ControllerStatus(True, name="")
 
 
 def test_limits_without_a_currency_are_in_us_dollars() -> None:
@@ -423,6 +430,8 @@ def round_trips() -> list[Any]:
         Snapshot("S1", (game,), voided=(2,), ts="2026-12-03T03:00:00Z"),
         Snapshot("S1", (game,)),
         LimitsReceived(limits),
+        LimitsReceived(offer_side_bets(limits, [SIDE_BETS["small_6"]])),
+        ControllerStatus(True, raised=(ShoeHealth("device", "raised", "gone"),), name="Baccarat 8"),
     ]
 
 
