@@ -18,9 +18,7 @@ import pytest
 
 from scoreboard.core.cards import parse_cards
 from scoreboard.core.events import ShoeHealth
-from scoreboard.core.limits import offer_side_bets
 from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.side_bets import SIDE_BETS
 from scoreboard.core.table import TableState, apply_event
 from scoreboard.protocol import (
     MAX_GAME,
@@ -421,16 +419,16 @@ def test_a_resync_request_is_written_in_the_version_asked_and_unstamped() -> Non
 
 def round_trips() -> list[Any]:
     game = Game(3, result_coup(Winner.PLAYER))
-    limits = parse(
-        "limits", {"v": 1, "currency": "EUR", "bets": {"tie": [5, 500]}, "pays": {"tie": "8:1"}}
-    ).limits
+    told = {"v": 1, "currency": "EUR", "bets": {"tie": [5, 500]}, "pays": {"tie": "8:1"}}
+    limits = parse("limits", told).limits
+    side_bets = parse("limits", {**told, "side_bets": {"small_6": {"small_6": 25}}}).limits
     return [
         Void("S1", 4, "misdeal"),
         Correct("S1", game, "wrong key"),
         Snapshot("S1", (game,), voided=(2,), ts="2026-12-03T03:00:00Z"),
         Snapshot("S1", (game,)),
         LimitsReceived(limits),
-        LimitsReceived(offer_side_bets(limits, [SIDE_BETS["small_6"]])),
+        LimitsReceived(side_bets),
         ControllerStatus(True, raised=(ShoeHealth("device", "raised", "gone"),), name="Baccarat 8"),
     ]
 
@@ -440,3 +438,9 @@ def test_voids_corrections_snapshots_and_limits_survive_the_wire(event) -> None:
     kind, data = encode(event)
     assert parse(kind.suffix, data) == event
     assert ("ts" in data) == (getattr(event, "ts", None) is not None)
+
+
+def test_limits_read_their_side_bets_pay_tables() -> None:
+    told = {"v": 1, "bets": {"tie": [5, 500]}, "pays": {"tie": "8:1"}}
+    limits = parse("limits", {**told, "side_bets": {"small_6": {"small_6": 25}}}).limits
+    assert limits.side_bets == {"small_6": {"small_6": 25}}
