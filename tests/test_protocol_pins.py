@@ -444,3 +444,40 @@ def test_limits_read_their_side_bets_pay_tables() -> None:
     told = {"v": 1, "bets": {"tie": [5, 500]}, "pays": {"tie": "8:1"}}
     limits = parse("limits", {**told, "side_bets": {"small_6": {"small_6": 25}}}).limits
     assert limits.side_bets == {"small_6": {"small_6": 25}}
+
+
+def test_a_lone_surrogate_is_named_as_one() -> None:
+    said = refusal("event", {"v": 1, "type": "void", "shoe": "S", "game": 3, "reason": "a\ud800"})
+    assert "key reason: U+D800 at position 1 is a lone surrogate" in said
+
+
+def test_a_coups_timestamp_is_at_most_64_characters() -> None:
+    coup = {"v": 1, "shoe": "S1", "game": 1, "result": "B"}
+    assert parse("coup", {**coup, "ts": "t" * 64}).ts == "t" * 64
+    assert "key ts: longer than 64 characters" in refusal("coup", {**coup, "ts": "t" * 65})
+
+
+@pytest.mark.parametrize(("decks", "ok"), [(1, True), (16, True), (0, False), (17, False),
+                                           (True, False), ("8", False), (8.0, False)])  # fmt: skip
+def test_a_new_shoe_has_1_to_16_decks_as_an_integer(decks, ok: bool) -> None:
+    event = {"v": 1, "type": "new_shoe", "shoe": "S1", "decks": decks}
+    if ok:
+        assert parse("event", event) == NewShoe("S1", decks=decks)
+    else:
+        assert "key decks: expected an integer 1-16" in refusal("event", event)
+
+
+def test_a_time_is_read_to_the_microsecond_and_at_most_64_characters() -> None:
+    told = {"v": 1, "bets": {"tie": [5, 500]}, "pays": {"tie": "8:1"}}
+    later = parse("limits", {**told, "effective_at": "2026-12-01T22:00:00.25Z"})
+    assert later.effective_at == 1796162400.25
+    long = {**told, "effective_at": "2" * 65}
+    assert "key effective_at: longer than 64 characters" in refusal("limits", long)
+
+
+def test_a_session_and_a_seq_count_from_1() -> None:
+    _, first = encode(Shuffle(shoe="S1", origin=Origin(1, 1)))
+    assert parse("event", first) == Shuffle(shoe="S1", origin=Origin(1, 1))
+    for key in ("session", "seq"):
+        said = refusal("event", {**first, key: 0})
+        assert f"key {key}: expected an integer 1 to 2^53-1, got 0" in said
