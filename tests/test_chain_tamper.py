@@ -282,6 +282,8 @@ def test_a_file_where_shoes_should_be_is_named(state):
 def test_what_the_display_writes_beside_the_chain_is_no_stray(state):
     (state / "controller.json").write_text("{}")
     (state / "controller.tmp").write_text("{")
+    (state / "shoe_hand.json").write_text("{}")  # the shoe bridge's open hand
+    (state / "shoe_hand.json.tmp").write_text("{")
     first = tamper.archives(state)[0]
     first.with_name(first.name + ".exported").write_text("{}")
     (state / f"{JOURNAL_NAME}.aside-20261201-120000").write_text("x\n")

@@ -35,6 +35,7 @@ from scoreboard.protocol import (
     sign,
 )
 from scoreboard.protocol.messages import parse_pit, pit_wire
+from scoreboard.protocol.pit import command_id_of, encode_pit_command
 
 TOPICS = Topics("doc/v2/T1")
 KEY = b"table key"
@@ -169,3 +170,53 @@ def test_the_inbox_holds_a_bounded_number_of_commands_for_a_controller_that_serv
         command = PitCommand(f"c{n}", VoidGame(1, "x"), "anna", AT)
         inbox.take([Message(*pit_wire(TOPICS, command), 0.0)])
     assert len(inbox.pit_heard) == MAX_PIT_HEARD
+
+
+def test_ids_and_names_up_to_64_characters_are_read_and_one_more_is_refused():
+    assert parse_pit(TOPICS, TOPICS.pit, raw(action="void", game=1, reason="x", id="i" * 64)).id
+    assert parse_pit(TOPICS, TOPICS.pit, raw(action="void", game=1, reason="x", by="b" * 64)).by
+    for key in ("id", "by"):
+        with pytest.raises(SchemaError, match=f"key {key}: longer than 64 characters"):
+            parse_pit(TOPICS, TOPICS.pit, raw(action="void", game=1, reason="x", **{key: "i" * 65}))
+    with pytest.raises(SchemaError, match="key action: longer than 16 characters"):
+        parse_pit(TOPICS, TOPICS.pit, raw(action="v" * 17))
+
+
+def test_a_new_shoe_without_a_reason_has_an_empty_one():
+    command = parse_pit(TOPICS, TOPICS.pit, raw(action="new_shoe", shoe="S1"))
+    assert command.action == StartShoe("S1", "")
+
+
+def test_a_correction_names_its_game_once_beside_the_coup():
+    data = encode_pit_command(COMMANDS[3])
+    assert data["game"] == 3 and "game" not in data["coup"]
+    assert "effective_at" not in encode_pit_command(COMMANDS[5])
+
+
+def test_an_answer_detail_is_read_up_to_600_characters():
+    def answer(detail: str) -> bytes:
+        return canonical_json({"v": 2, "id": "c1", "applied": False, "detail": detail})
+
+    assert parse_pit(TOPICS, TOPICS.pit_answer, answer("d" * 600)).detail == "d" * 600
+    with pytest.raises(SchemaError, match="key detail: longer than 600 characters"):
+        parse_pit(TOPICS, TOPICS.pit_answer, answer("d" * 601))
+
+
+@pytest.mark.parametrize(
+    ("payload", "found"),
+    [
+        (b'{"id": "c"}', "c"),
+        (b'{"id": "%s"}' % (b"c" * 64), "c" * 64),
+        (b'{"id": "%s"}' % (b"c" * 65), None),
+        (b'{"id": ""}', None),
+        (b'{"id": 5}', None),
+        (b'{"id": "c\\u0000"}', None),
+        (b'["c"]', None),
+        # Only the first 64 KiB are read: an id in a longer payload is not answered.
+        (b'{"id": "c", "pad": "%s"}' % (b"p" * (64 * 1024)), None),
+        (b'{"id": "c", "pad": "%s"}' % (b"p" * (64 * 1024 - 30)), "c"),
+    ],
+    ids=["one", "64", "65", "empty", "number", "control", "list", "over 64 KiB", "under"],
+)
+def test_the_id_of_an_unreadable_command_is_found_only_when_it_could_be_one(payload, found):
+    assert command_id_of(payload) == found

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from scoreboard.core.cards import parse_cards
+from scoreboard.core.events import ShoeHealth
 from scoreboard.core.rules import Game, Winner, result_coup
 from scoreboard.core.table import TableState, apply_event
 from scoreboard.protocol import (
@@ -25,6 +26,8 @@ from scoreboard.protocol import (
     MAX_SHOE_ID,
     BadCardError,
     Burn,
+    ControllerStatus,
+    Correct,
     CoupReceived,
     CutCard,
     Kind,
@@ -32,10 +35,13 @@ from scoreboard.protocol import (
     NewShoe,
     Origin,
     ProtocolError,
+    ResyncRequest,
     SchemaError,
     Shuffle,
     SignatureError,
+    Snapshot,
     Topics,
+    Void,
     canonical_json,
     default_prefix,
     display_status,
@@ -44,7 +50,7 @@ from scoreboard.protocol import (
     parse_message,
     sign,
 )
-from scoreboard.protocol.contract import MAX_BET, MAX_BURN, MAX_REASON
+from scoreboard.protocol.contract import MAX_BET, MAX_BURN, MAX_REASON, WILL_SEQ
 from scoreboard.protocol.topics import check_prefix
 
 T = Topics("baccarat/v1/T1")
@@ -114,6 +120,10 @@ def test_a_void_without_a_reason_has_an_empty_one() -> None:
     assert parse("event", {"v": 1, "type": "void", "shoe": "S", "game": 3}).reason == ""
 
 
+def test_a_status_without_a_table_name_names_none() -> None:
+    assert parse("controller/status", {"v": 1, "online": True}) == ControllerStatus(True, name="")
+
+
 def test_limits_without_a_currency_are_in_us_dollars() -> None:
     limits = parse("limits", {"v": 1, "bets": {"tie": [5, 5]}, "pays": {}}).limits
     assert limits.currency == "USD" and limits.bets == {"tie": (5, 5)}  # min = max is fine
@@ -172,6 +182,11 @@ def test_the_topics_of_a_table() -> None:
         T.coup,
         T.event,
     )  # fmt: skip  - displays never read cmd/resync or each other's status
+
+
+def test_pit_commands_and_their_answers_have_topics_under_cmd() -> None:
+    assert (Kind.PIT.suffix, Kind.PIT_ANSWER.suffix) == ("cmd/pit", "cmd/pit/answer")
+    assert (T.pit, T.pit_answer) == ("baccarat/v1/T1/cmd/pit", "baccarat/v1/T1/cmd/pit/answer")
 
 
 @pytest.mark.parametrize("prefix", ["", "a/#", "a/+/b", "a\0b", "a/"])
@@ -386,3 +401,83 @@ def test_the_status_gives_the_journal_position_unfinished_shoe_and_ignored_count
     assert status["unfinished"] == {"shoe": "S1", "missing": [4, 5]}
     assert status["ignored"] == {"stale": 2}
     json.dumps(status)  # sendable
+
+
+def test_a_will_names_no_seq_and_any_other_status_does() -> None:
+    will = ControllerStatus(False, Origin(7, WILL_SEQ))
+    assert "seq" not in encode(will)[1] and encode(will)[1]["session"] == 7
+    assert encode(ControllerStatus(False, Origin(7, 5)))[1]["seq"] == 5
+    assert encode(ControllerStatus(True, Origin(7, WILL_SEQ)))[1]["seq"] == WILL_SEQ
+
+
+def test_a_resync_request_is_written_in_the_version_asked_and_unstamped() -> None:
+    assert encode(ResyncRequest("d1"), version=2) == (
+        Kind.RESYNC,
+        {"v": 2, "missing": [], "display": "d1"},
+    )
+
+
+def round_trips() -> list[Any]:
+    game = Game(3, result_coup(Winner.PLAYER))
+    told = {"v": 1, "currency": "EUR", "bets": {"tie": [5, 500]}, "pays": {"tie": "8:1"}}
+    limits = parse("limits", told).limits
+    side_bets = parse("limits", {**told, "side_bets": {"small_6": {"small_6": 25}}}).limits
+    return [
+        Void("S1", 4, "misdeal"),
+        Correct("S1", game, "wrong key"),
+        Snapshot("S1", (game,), voided=(2,), ts="2026-12-03T03:00:00Z"),
+        Snapshot("S1", (game,)),
+        LimitsReceived(limits),
+        LimitsReceived(side_bets),
+        ControllerStatus(True, raised=(ShoeHealth("device", "raised", "gone"),), name="Baccarat 8"),
+    ]
+
+
+@pytest.mark.parametrize("event", round_trips(), ids=lambda e: type(e).__name__)
+def test_voids_corrections_snapshots_and_limits_survive_the_wire(event) -> None:
+    kind, data = encode(event)
+    assert parse(kind.suffix, data) == event
+    assert ("ts" in data) == (getattr(event, "ts", None) is not None)
+
+
+def test_limits_read_their_side_bets_pay_tables() -> None:
+    told = {"v": 1, "bets": {"tie": [5, 500]}, "pays": {"tie": "8:1"}}
+    limits = parse("limits", {**told, "side_bets": {"small_6": {"small_6": 25}}}).limits
+    assert limits.side_bets == {"small_6": {"small_6": 25}}
+
+
+def test_a_lone_surrogate_is_named_as_one() -> None:
+    said = refusal("event", {"v": 1, "type": "void", "shoe": "S", "game": 3, "reason": "a\ud800"})
+    assert "key reason: U+D800 at position 1 is a lone surrogate" in said
+
+
+def test_a_coups_timestamp_is_at_most_64_characters() -> None:
+    coup = {"v": 1, "shoe": "S1", "game": 1, "result": "B"}
+    assert parse("coup", {**coup, "ts": "t" * 64}).ts == "t" * 64
+    assert "key ts: longer than 64 characters" in refusal("coup", {**coup, "ts": "t" * 65})
+
+
+@pytest.mark.parametrize(("decks", "ok"), [(1, True), (16, True), (0, False), (17, False),
+                                           (True, False), ("8", False), (8.0, False)])  # fmt: skip
+def test_a_new_shoe_has_1_to_16_decks_as_an_integer(decks, ok: bool) -> None:
+    event = {"v": 1, "type": "new_shoe", "shoe": "S1", "decks": decks}
+    if ok:
+        assert parse("event", event) == NewShoe("S1", decks=decks)
+    else:
+        assert "key decks: expected an integer 1-16" in refusal("event", event)
+
+
+def test_a_time_is_read_to_the_microsecond_and_at_most_64_characters() -> None:
+    told = {"v": 1, "bets": {"tie": [5, 500]}, "pays": {"tie": "8:1"}}
+    later = parse("limits", {**told, "effective_at": "2026-12-01T22:00:00.25Z"})
+    assert later.effective_at == 1796162400.25
+    long = {**told, "effective_at": "2" * 65}
+    assert "key effective_at: longer than 64 characters" in refusal("limits", long)
+
+
+def test_a_session_and_a_seq_count_from_1() -> None:
+    _, first = encode(Shuffle(shoe="S1", origin=Origin(1, 1)))
+    assert parse("event", first) == Shuffle(shoe="S1", origin=Origin(1, 1))
+    for key in ("session", "seq"):
+        said = refusal("event", {**first, key: 0})
+        assert f"key {key}: expected an integer 1 to 2^53-1, got 0" in said

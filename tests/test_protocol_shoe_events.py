@@ -122,3 +122,12 @@ def test_the_documented_deal_shoe_health_and_display_status_examples_validate():
         parse(T1.event, example)
     (status,) = [e for e in examples if "display" in e and "shoe_health" in e]
     assert schema_errors("display_status", status) == []
+
+
+def test_a_condition_without_detail_has_an_empty_one_and_32_may_be_raised_at_once():
+    health = {k: v for k, v in HEALTH.items() if k != "detail"}
+    assert parse(T1.event, health).detail == ""
+    raised = [{"condition": f"error:{n}"} for n in range(32)]
+    status = parse(T1.controller_status, {**STATUS, "raised": raised})
+    assert [each.condition for each in status.raised] == [f"error:{n}" for n in range(32)]
+    assert {each.detail for each in status.raised} == {""}
