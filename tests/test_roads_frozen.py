@@ -9,6 +9,7 @@ read in, it must return the same cells.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_roads_properties import row_counts, shoes
 
+from scoreboard.core._values import maker
 from scoreboard.core.roads import DerivedRoad, Roads
 from scoreboard.core.rules import Game
 from tools.freeze_roads import ask_road, frozen_records, games_of, record_of, roads_record
@@ -94,3 +96,28 @@ def test_appended_and_read_as_the_board_reads_equals_rebuilt_after_every_game(
             assert roads.entry_games(name, start) == rebuilt.entry_games(name, start)
         assert roads_record(roads) == roads_record(rebuilt)
         assert roads.predictions == rebuilt.predictions
+
+
+def test_a_fast_maker_refuses_what_it_cannot_make_as_the_class_would() -> None:
+    """Without slots or with a ``__post_init__``, filling slots would skip what the class does."""
+
+    @dataclass(frozen=True)
+    class Loose:
+        x: int
+
+    @dataclass(frozen=True, slots=True)
+    class Checked:
+        x: int
+
+        def __post_init__(self) -> None:
+            if self.x < 0:
+                raise ValueError("negative")
+
+    @dataclass(frozen=True, slots=True)
+    class Plain:
+        x: int
+
+    for cls in (Loose, Checked):
+        with pytest.raises(TypeError, match="is not a slotted dataclass without __post_init__"):
+            maker(cls)
+    assert maker(Plain)((3,)) == Plain(3)

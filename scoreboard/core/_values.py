@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 __all__ = ["maker"]
 
-T = TypeVar("T")
+T = TypeVar("T")  # pragma: no mutate (a name for the type checker only)
 
 
 def maker(cls: type[T]) -> Callable[[Sequence[Any]], T]:
@@ -47,7 +47,7 @@ def maker(cls: type[T]) -> Callable[[Sequence[Any]], T]:
         raise TypeError(f"{cls.__name__} is not a slotted dataclass without __post_init__")
     setters = tuple(getattr(cls, name).__set__ for name in names)
     count, new = len(setters), object.__new__
-    consume = deque[object](maxlen=0).extend
+    consume = deque[object](maxlen=0).extend  # pragma: no mutate (any bound: the results are None)
 
     def make(values: Sequence[Any]) -> T:
         if len(values) != count:

