@@ -23,11 +23,11 @@ while any panel fails the header's feed mark says so (never LIVE over a board
 it could not draw).  A failing panel is tried again on every update.  The
 roads' state (windows, newest cells) is in :mod:`scoreboard.render.road_frame`.
 
-Not run as a doctest (it needs pygame's display and fonts initialised; the
-tests in ``tests/test_render.py`` do this)::
+Use (pygame's display and fonts initialised first, as ``tests/test_render.py``
+does)::
 
->>> renderer = Renderer(load_theme("classic"), (1280, 720))   # doctest: +SKIP
->>> renderer.render(table, FeedStatus.DEMO)                   # doctest: +SKIP
+    renderer = Renderer(load_theme("classic"), (1280, 720))
+    frame = renderer.render(table, FeedStatus.DEMO)
 """
 
 from __future__ import annotations
