@@ -15,6 +15,8 @@ import logging
 import os
 import shutil
 import subprocess
+import sys
+import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -394,8 +396,14 @@ def test_a_garbage_binary_journal_never_raises_and_names_the_lines(tmp_path, cap
     assert view(replayed(state)) == view(table)
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file: no permission fault")
 def test_an_unreadable_journal_starts_empty_and_is_set_aside(tmp_path):
+    if os.geteuid() == 0:  # root reads any file: the fault is made by an unprivileged user
+        as_nobody(unreadable_journal_set_aside.__name__)
+        return
+    unreadable_journal_set_aside(tmp_path)
+
+
+def unreadable_journal_set_aside(tmp_path: Path) -> None:
     state = tmp_path / "state"
     journal, table = started(state)
     feed(journal, table, shoe("S1", 2))
@@ -405,6 +413,27 @@ def test_an_unreadable_journal_starts_empty_and_is_set_aside(tmp_path):
     assert again.shoe_id is None
     journal.close()
     assert list(state.glob(f"{JOURNAL_NAME}.aside-*"))
+
+
+def as_nobody(case: str) -> None:
+    """Run this file's function ``case(tmp_path)`` in a Python as uid 65534 (``nobody``)."""
+    base = Path(tempfile.mkdtemp(prefix="scoreboard-nobody-"))
+    try:
+        base.chmod(0o777)
+        here = Path(__file__).resolve()
+        script = (
+            f"import sys; sys.path.insert(0, {str(here.parent)!r}); from pathlib import Path; "
+            f"import {here.stem} as t; t.{case}(Path({str(base)!r})); print('case passed')"
+        )
+        done = subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+             sys.executable, "-c", script],
+            cwd=base, capture_output=True, text=True, timeout=120,
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        )  # fmt: skip
+        assert done.returncode == 0 and "case passed" in done.stdout, (case, done.stderr)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 # -- a late snapshot completing a finished shoe ----------------------------------------
