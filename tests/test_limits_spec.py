@@ -89,3 +89,29 @@ def test_a_spec_is_refused_naming_what_is_wrong() -> None:
     for spec, options, words in cases:
         with pytest.raises(LimitsSpecError, match=re.escape(words)):
             limits_from_spec(spec, commission, **options)
+
+
+def test_limits_hash_by_value_so_a_screen_can_key_on_them() -> None:
+    """Every field counts: equal limits are one key, a change anywhere is another."""
+
+    def made(**change: object) -> Limits:
+        values: dict[str, object] = {
+            "currency": "MOP",
+            "bets": {"player": (100, 5000), "small_6": (10, 300)},
+            "pays": {"player": "1:1", "small_6": "22:1"},
+            "side_bets": {"small_6": {"two_cards": 22}},
+        }
+        values.update(change)
+        return Limits(**values)  # type: ignore[arg-type]
+
+    same = {made(), made()}
+    assert len(same) == 1 and hash(made()) == hash(made())
+    others = [
+        made(currency="HKD"),
+        made(bets={"player": (100, 5001), "small_6": (10, 300)}),
+        made(pays={"player": "1:1", "small_6": "20:1"}),
+        made(side_bets={"small_6": {"two_cards": 20}}),
+        made(side_bets={"lucky_6": {"two_cards": 22}}),
+    ]
+    assert len({made(), *others}) == 6
+    assert {made(): "drawn"}[made()] == "drawn"

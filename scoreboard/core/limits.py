@@ -56,6 +56,24 @@ class Limits:
     pays: Mapping[str, str] = field(default_factory=dict)
     side_bets: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
+    def __hash__(self) -> int:
+        """By value, like the other values of the core: the screen keys what it drew on the
+        limits themselves, so equal limits sent again are the same key.
+
+        >>> a = Limits("EUR", {"player": (10, 500)}, {"player": "1:1"})
+        >>> b = Limits("EUR", {"player": (10, 500)}, {"player": "1:1"})
+        >>> hash(a) == hash(b), len({a, b, Limits("EUR", {"player": (10, 501)})})
+        (True, 2)
+        """
+        return hash(
+            (
+                self.currency,
+                frozenset(self.bets.items()),
+                frozenset(self.pays.items()),
+                frozenset((name, frozenset(pays.items())) for name, pays in self.side_bets.items()),
+            )
+        )
+
     @property
     def known(self) -> bool:
         """True when some bet's limits are known (a controller, the config or the demo said)."""

@@ -76,7 +76,7 @@ def limits_key(table: TableState) -> Hashable:
     scheduled ones and, while some are scheduled, today's date (their date goes at midnight)."""
     scheduled = table.scheduled
     day = time.localtime()[:3] if scheduled is not None else None
-    return (id(table.limits), table.limits.currency, id(scheduled), day)
+    return (table.limits, scheduled, day)
 
 
 def local_when(at: float, now: float) -> str:
