@@ -14,6 +14,7 @@ import pytest
 from scoreboard.commands.screenshot import dealt_table
 from scoreboard.core.notation import result_games
 from scoreboard.core.table import TableState
+from scoreboard.render.counters_panel import draw_counters
 from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import available_themes, load_theme
@@ -37,7 +38,7 @@ def counters_drawn(renderer: Renderer, table: TableState) -> list[DrawnText]:
     painter, surface = renderer.panels, renderer.static.copy()
     painter.log = drawn = []
     try:
-        painter.counters(surface, table)
+        draw_counters(painter, surface, table)
     finally:
         painter.log = None
     return drawn

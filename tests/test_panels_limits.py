@@ -6,6 +6,7 @@ import pytest
 
 from scoreboard.core.limits import Limits
 from scoreboard.core.variants import VARIANTS
+from scoreboard.render.limits_panel import draw_limits
 from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
 from scoreboard.render.text import CAP_FLOORS
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("pygame_display")
 def drawn(renderer: Renderer, limits: Limits) -> list[DrawnText]:
     log: list[DrawnText] = []
     renderer.panels.log = log
-    renderer.panels.limits(renderer.static.copy(), limits)
+    draw_limits(renderer.panels, renderer.static.copy(), limits)
     renderer.panels.log = None
     return log
 

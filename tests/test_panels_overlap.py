@@ -14,8 +14,11 @@ from scoreboard.commands.screenshot import dealt_table
 from scoreboard.core.limits import Limits
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.core.variants import VARIANTS
+from scoreboard.render.ask_road import draw_ask_road
 from scoreboard.render.chrome import draw_footer, draw_header
+from scoreboard.render.counters_panel import draw_counters
 from scoreboard.render.hand import draw_last_coup
+from scoreboard.render.limits_panel import draw_limits
 from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
 from scoreboard.theme import available_themes, load_theme
@@ -99,10 +102,10 @@ def panel_drawers(renderer: Renderer, shown: TableState):
     painter = renderer.panels
     return {
         "header": lambda s: draw_header(painter, s, shown, FeedStatus.MISSING_GAMES, "21:45"),
-        "counters": lambda s: painter.counters(s, shown),
-        "predictions": lambda s: painter.predictions(s, shown.roads),
+        "counters": lambda s: draw_counters(painter, s, shown),
+        "predictions": lambda s: draw_ask_road(painter, s, shown.roads),
         "last_coup": lambda s: draw_last_coup(painter, s, shown),
-        "limits": lambda s: painter.limits(s, shown.limits),
+        "limits": lambda s: draw_limits(painter, s, shown.limits),
         "footer": lambda s: draw_footer(painter, s),
     }
 

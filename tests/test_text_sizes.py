@@ -20,9 +20,12 @@ from scoreboard.core.roads import BeadCell
 from scoreboard.core.rules import Winner, result_coup
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.core.variants import VARIANTS
+from scoreboard.render.ask_road import draw_ask_road
 from scoreboard.render.chrome import draw_footer, draw_header
+from scoreboard.render.counters_panel import draw_counters
 from scoreboard.render.grid import sprite_size
 from scoreboard.render.hand import draw_last_coup
+from scoreboard.render.limits_panel import draw_limits
 from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
 from scoreboard.render.text import CAP_FLOORS
@@ -55,10 +58,10 @@ def drawn_panels(renderer: Renderer, table: TableState, status: FeedStatus = Fee
         if box.title is not None:
             logged(name, lambda name=name: painter.title(surface, name))
     logged("header", lambda: draw_header(painter, surface, table, status, "21:45"))
-    logged("counters", lambda: painter.counters(surface, table))
-    logged("predictions", lambda: painter.predictions(surface, table.roads))
+    logged("counters", lambda: draw_counters(painter, surface, table))
+    logged("predictions", lambda: draw_ask_road(painter, surface, table.roads))
     logged("last_coup", lambda: draw_last_coup(painter, surface, table))
-    logged("limits", lambda: painter.limits(surface, table.limits))
+    logged("limits", lambda: draw_limits(painter, surface, table.limits))
     logged("footer", lambda: draw_footer(painter, surface))
     return found
 

@@ -2,8 +2,9 @@
 
 :class:`PanelPainter` holds the text-size rule (:data:`CAP_FLOORS`: each text
 keeps its role's floor, and a text too long at the floor is wrapped or cut,
-never shrunk) and the panels' entry points; the panels themselves live in
-``counters_panel``, ``ask_road``, ``limits_panel``, ``hand`` and ``chrome``.
+never shrunk); the panels live in ``counters_panel``, ``ask_road``,
+``limits_panel``, ``hand`` and ``chrome``, which import this module (never the
+other way: no cycle).
 Each draws one panel's content into its body rectangle on top of the cached
 static layer; sizes are fractions of that rectangle, never pixels.  The
 panels of labelled values (counters, header) return a :class:`PanelView` of
@@ -19,8 +20,6 @@ from typing import Any, TypeVar
 
 import pygame
 
-from scoreboard.core.roads import Roads
-from scoreboard.core.table import Limits, TableState
 from scoreboard.render.canvas import Op, Recorder, draw_rect
 from scoreboard.render.layout import ScreenLayout
 from scoreboard.render.marks import RoadPainter
@@ -355,20 +354,6 @@ class PanelPainter:
                 break  # no room for even one character: the primary label says it
             where = self.put(surface, other, rest, self.colors.muted, role="label").rect
 
-    # -- counters ---------------------------------------------------------------------
-    def counters(self, surface: pygame.Surface, table: TableState) -> PanelView:
-        """The statistics panel (see :func:`scoreboard.render.counters_panel.draw_counters`)."""
-        from scoreboard.render.counters_panel import draw_counters  # it draws with this painter
-
-        return draw_counters(self, surface, table)
-
-    # -- ask road -----------------------------------------------------------------------
-    def predictions(self, surface: pygame.Surface, roads: Roads) -> None:
-        """The ask road (see :func:`scoreboard.render.ask_road.draw_ask_road`)."""
-        from scoreboard.render.ask_road import draw_ask_road  # it draws with this painter
-
-        draw_ask_road(self, surface, roads)
-
     def put_label(
         self,
         surface: pygame.Surface,
@@ -431,13 +416,6 @@ class PanelPainter:
         if self.text.width(full, size, bold=bold) <= width:
             return full
         return self.text.shorten(self.names(key)[0], size, width, bold=bold)
-
-    # -- limits and pay table ---------------------------------------------------------
-    def limits(self, surface: pygame.Surface, limits: Limits) -> None:
-        """The limits panel (see :func:`scoreboard.render.limits_panel.draw_limits`)."""
-        from scoreboard.render.limits_panel import draw_limits  # it draws with this painter
-
-        draw_limits(self, surface, limits)
 
     def bet_name(self, bet: str, *, primary: bool = False) -> str:
         """A bet's name in the shown languages (``primary``: the first only).

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 import pygame
 
 from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.render.ask_road import draw_ask_road
 from scoreboard.render.chrome import draw_footer, draw_header
+from scoreboard.render.counters_panel import draw_counters
 from scoreboard.render.hand import draw_last_coup
 from scoreboard.render.limits_panel import draw_limits
 from scoreboard.render.notices import alert_count, shoe_text
@@ -61,9 +63,9 @@ def draw_small_panel(
             journal_failing=given.journal_failing,
         )
     if name == "counters":
-        return panels.counters(frame, table)
+        return draw_counters(panels, frame, table)
     if name == "predictions":
-        panels.predictions(frame, table.roads)
+        draw_ask_road(panels, frame, table.roads)
     elif name == "last_coup":
         draw_last_coup(panels, frame, table, shown=shown, backs=backs)
     elif name == "limits":
