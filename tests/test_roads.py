@@ -557,3 +557,72 @@ def test_the_roads_refuse_zero_rows_themselves() -> None:
     with pytest.raises(ValueError, match="roads need at least 1 row, got 0"):
         Roads(rows=0)
     assert Roads(rows=1).rows == 1
+
+
+def test_to_json_writes_the_derived_roads_and_the_ask_road() -> None:
+    """H1 BBBPPBPPPP, worked from roads.md: big eye boy r | bbb | rr, small road b | r | b | r,
+    cockroach pig rr | b, each run in its own column from row 0; next B -> b, b, b and
+    next P -> r, r, r."""
+    shoe = Roads.build(result_games("BBBPPBPPPP")).to_json()
+
+    def entries(*runs: str) -> list[dict[str, object]]:
+        color = {"r": "red", "b": "blue"}
+        return [
+            {"col": col, "row": row, "color": color[letter]}
+            for col, run in enumerate(runs)
+            for row, letter in enumerate(run)
+        ]
+
+    assert shoe["big_eye_boy"] == entries("r", "bbb", "rr")
+    assert shoe["small_road"] == entries("b", "r", "b", "r")
+    assert shoe["cockroach_pig"] == entries("rr", "b")
+    blues = dict.fromkeys(ROAD_NAMES, "blue")
+    assert shoe["predictions"] == {"B": blues, "P": dict.fromkeys(ROAD_NAMES, "red")}
+
+
+def test_entries_and_their_games_start_at_the_first_entry_by_default() -> None:
+    roads = Roads.build(result_games("BPPT"))
+    assert [(c.col, c.row, c.game) for c in roads.entries("bead_plate")] == [
+        (0, 0, 1),
+        (0, 1, 2),
+        (0, 2, 3),
+        (0, 3, 4),
+    ]
+    assert [(c.col, c.row, c.ties) for c in roads.entries("big_road")] == [
+        (0, 0, 0),
+        (1, 0, 0),
+        (1, 1, 1),
+    ]
+    assert roads.entry_games("bead_plate") == (1, 2, 3, 4)
+    assert roads.entry_games("big_road") == (1, 2, 3)
+
+
+@pytest.mark.parametrize("kept", [1, 2])
+def test_the_shared_answers_are_bounded(monkeypatch: pytest.MonkeyPatch, kept: int) -> None:
+    """The ask road and the streaks are shared between shoes, by key, at most ``_KEPT`` of
+    each: a kiosk that runs for months must not grow them without end.  Once full, they
+    start again, and every answer is still the rule's."""
+    from scoreboard.core import roads as engine
+
+    asked: dict[object, object] = {}
+    streaks: dict[object, object] = {}
+    monkeypatch.setattr(engine, "_ASKED", asked)
+    monkeypatch.setattr(engine, "_STREAKS", streaks)
+    monkeypatch.setattr(engine, "_KEPT", kept)
+    # Five shoes, each with its own last side or column lengths, so five keys of each.
+    # B, BB, BBB: no column before the next cell's, so no road answers.  BP, columns 1, 1:
+    # next B starts column 2, len(1) == len(0): big eye boy red; next P takes (1, 1) where
+    # len(0) == 1 == row: blue.  BPB, columns 1, 1, 1: next B at (2, 1), p == 1 == row for
+    # k = 1 and 2: blue, blue; next P starts column 3 beside equal lengths: red, red.
+    for results, side, current, next_b, next_p in [
+        ("B", B, 1, "---", "---"),
+        ("BB", B, 2, "---", "---"),
+        ("BBB", B, 3, "---", "---"),
+        ("BP", P, 1, "r--", "b--"),
+        ("BPB", B, 1, "bb-", "rr-"),
+    ]:
+        roads = Roads.build(result_games(results))
+        assert (roads.streaks.current_side, roads.streaks.current_length) == (side, current)
+        assert (predicted(roads, B), predicted(roads, P)) == (next_b, next_p)
+        assert 1 <= len(asked) <= kept
+        assert 1 <= len(streaks) <= kept

@@ -399,7 +399,7 @@ class Roads:
         if name == "bead_plate":
             return tuple(game.number for game in self._games[start:stop])
         if name == "big_road":
-            first = self._games[0].number if self._games else 0
+            first = self._games[0].number if self._games else 0  # pragma: no mutate (no entries)
             return tuple(first if entry[7] is None else entry[7] for entry in self._big[start:stop])
         return tuple(self._derived_road(name)[4][start:stop])
 
@@ -492,10 +492,11 @@ class Roads:
         """
         found = self._predictions
         if found is None:
-            key = (self._last_winner is BANKER, *self._lengths[-_ASK_READS:])
+            banker = self._last_winner is BANKER  # pragma: no mutate (is not: as unique a key)
+            key = (banker, *self._lengths[-_ASK_READS:])
             found = _ASKED.get(key)
             if found is None:
-                if len(_ASKED) >= _KEPT:  # pragma: no cover - a bound, never reached in tests
+                if len(_ASKED) >= _KEPT:
                     _ASKED.clear()
                 found = _ASKED[key] = MappingProxyType(
                     {side: MappingProxyType(self.predict(side)) for side in (BANKER, PLAYER)}
@@ -515,10 +516,11 @@ class Roads:
             side = self._last_winner
             longest_player, longest_banker = self._longest
             current = self._lengths[-1] if self._lengths else 0
-            key = (side is BANKER, current, longest_banker, longest_player)
+            banker = side is BANKER  # pragma: no mutate (is not: as unique a key)
+            key = (banker, current, longest_banker, longest_player)
             found = _STREAKS.get(key)
             if found is None:
-                if len(_STREAKS) >= _KEPT:  # pragma: no cover - a bound, never reached in tests
+                if len(_STREAKS) >= _KEPT:
                     _STREAKS.clear()
                 found = _STREAKS[key] = Streaks(side, current, longest_banker, longest_player)
             self._streaks = found
@@ -599,4 +601,4 @@ _ASK_READS = max(_CYCLES.values()) + 1
 _ASKED: dict[tuple[int, ...], Predictions] = {}
 # Streaks recur too, by (current side is Banker, current length, longest of each side).
 _STREAKS: dict[tuple[bool, int, int, int], Streaks] = {}
-_KEPT = 65_536  # answers kept in each of these two, at most
+_KEPT = 65_536  # pragma: no mutate (any bound: answers kept in each of these two, at most)
