@@ -37,10 +37,9 @@ from scoreboard.journal.disk import (
 from scoreboard.journal.faults import DiskFaults
 from scoreboard.journal.links import Record, digest, seal
 from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
-from scoreboard.journal.replay import apply_lines, read_back
+from scoreboard.journal.replay import Found, apply_lines, read_back
 from scoreboard.journal.tip import ChainTip
 from scoreboard.protocol import encode
-from scoreboard.regular_file import read_all
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
 
@@ -157,6 +156,10 @@ class Journal:
             self._pending.append(Entry(None, (), fresh=True))
             self._chain.start(None, self.state_dir)
             return None
+        return self._take(found)
+
+    def _take(self, found: Found) -> bytes:
+        """Take the journal read back as this one's: its chain, and a torn line cut."""
         self._synced = found.identity
         self._chain.start(found.lines, self.state_dir, torn=found.torn)
         if found.cut_failed is not None:
@@ -196,17 +199,17 @@ class Journal:
             self._flush()
 
     def _adopt(self) -> None:
-        """Take the file found at ``path`` as this journal's (``keep`` before any ``replay``)."""
+        """Take the file found at ``path`` as this journal's (``keep`` before any ``replay``):
+        as ``replay`` does, a torn last line is cut, so the next line starts a clean one."""
         try:
-            seen = os.stat(self.path)
-            raw = read_all(self.path)
+            found = read_back(self.path)
         except OSError:
+            found = None
+        if found is None:
             self._pending.append(Entry(None, (), fresh=True))
             self._chain.read(b"", self.state_dir)
             return
-        self._synced = identity(seen)
-        complete = raw[: raw.rfind(b"\n") + 1]
-        self._chain.read(complete, self.state_dir)
+        self._take(found)
 
     def _queue(self, line: Record, table: TableState, completed: str | None) -> None:
         if completed:
