@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import json
 import logging
+import os
 
 import pytest
 from dealt import dealt_shoe
@@ -133,6 +134,8 @@ def test_a_torn_line_that_cannot_be_cut_is_a_disk_fault_until_the_file_is_rewrit
     assert (tmp_path / JOURNAL_NAME).read_bytes().endswith(b"\n")
     gap = next(line for line in lines(tmp_path) if line["kind"] == "gap")
     assert "could not be written (Read-only file system)" in gap["data"]["why"]
+    assert "rewritten from memory" in gap["data"]["why"]  # on purpose, not found changed
+    assert "replaced or changed" not in gap["data"]["why"]
     assert replayed(tmp_path).games == table.games
 
 
@@ -218,6 +221,7 @@ def test_events_wait_for_a_full_disk_and_close_gives_it_one_last_try(tmp_path, f
     disk.full = False
     journal.close()  # before the backoff ends: the last try does not wait for it
     assert journal.health.state is JournalState.OK
+    feed(journal, table, [CoupReceived(SHOE, GAMES[3])])  # written at once, backoff or not
     assert replayed(tmp_path).games == table.games
     assert kinds(tmp_path)[:2] == ["gap", "new_shoe"]
 
@@ -280,3 +284,64 @@ def test_a_first_keep_without_replay_cuts_a_torn_last_line_before_appending(tmp_
     assert gap["prev"] == digest(whole.splitlines()[-1])
     assert "a torn last line of 25 bytes was cut" in gap["data"]["why"]
     assert replayed(tmp_path).games == table.games
+
+
+def test_the_journal_is_journal_jsonl_and_200_shoes_are_kept_by_default(tmp_path):
+    shoes_with_games(tmp_path, 1)
+    (tmp_path / "journal.jsonl").unlink()  # the name docs/operations.md gives
+    (only,) = (tmp_path / ARCHIVE_DIR).glob("*.jsonl")
+    for number in range(200):
+        copy = only.with_name(f"20000101-000000-C{number:03}.jsonl")
+        copy.write_bytes(only.read_bytes())
+        os.utime(copy, (1_000_000 + number,) * 2)  # older than the original
+    with Journal(tmp_path) as journal:
+        journal.replay(TableState())  # a new journal: pruning is due
+    assert (tmp_path / "journal.jsonl").is_file()
+    left = list((tmp_path / ARCHIVE_DIR).glob("*.jsonl"))
+    assert len(left) == 200 and (tmp_path / ARCHIVE_DIR / "20000101-000000-C000.jsonl") not in left
+
+
+def test_a_journal_that_cannot_be_opened_for_writing_is_failing_from_the_start(
+    tmp_path, monkeypatch
+):
+    shoes_with_games(tmp_path, 0)
+    real = os.open
+
+    def read_only(path, flags, *args):
+        if flags & os.O_WRONLY and os.fspath(path) == os.fspath(tmp_path / JOURNAL_NAME):
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", read_only)
+    table = TableState()
+    with Journal(tmp_path) as journal:
+        journal.replay(table)  # no event yet, and already known
+        assert journal.health.state is JournalState.FAILING
+        assert journal.health.reason == "Read-only file system"
+    assert table.shoe_id == "S0"
+
+
+def test_an_unreadable_journal_is_set_aside_and_the_table_written_afresh(tmp_path):
+    (tmp_path / JOURNAL_NAME).mkdir()  # not a file: it cannot be read
+    table = TableState()
+    with Journal(tmp_path) as journal:
+        assert journal.replay(table) == 0
+        assert journal.health.state is JournalState.OK
+    assert (tmp_path / JOURNAL_NAME).is_file()
+    gap = lines(tmp_path)[0]
+    assert gap["kind"] == "gap"
+    assert "journal.jsonl was unreadable (" in gap["data"]["why"]
+    assert "rewritten from memory; what was there is set aside as" in gap["data"]["why"]
+    assert "not this display's" not in gap["data"]["why"]
+    assert sum(path.is_dir() for path in tmp_path.iterdir()) == 2  # shoes/ and the one set aside
+
+
+def test_a_journal_missing_after_archives_is_written_down_at_start(tmp_path):
+    shoes_with_games(tmp_path, 2)
+    (tmp_path / JOURNAL_NAME).unlink()
+    end = chain_end(tmp_path)
+    with Journal(tmp_path) as journal:
+        journal.replay(TableState())
+    gap = lines(tmp_path)[0]
+    assert gap["kind"] == "gap" and gap["prev"] == end
+    assert "journal.jsonl was missing at start" in gap["data"]["why"]
