@@ -14,12 +14,13 @@ import os
 import pytest
 from dealt import dealt_shoe
 
+from scoreboard.core.cards import parse_cards
 from scoreboard.core.table import Limits, TableState
 from scoreboard.health import JournalState
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal, archive, replay, writer
 from scoreboard.journal.archive import chain_end
 from scoreboard.journal.links import ZERO, digest
-from scoreboard.protocol import CoupReceived, LimitsReceived, NewShoe, apply_event
+from scoreboard.protocol import Burn, CoupReceived, LimitsReceived, NewShoe, apply_event
 
 SHOE, GAMES = dealt_shoe(3).shoe, list(dealt_shoe(3).games)
 LOW = Limits("EUR", {"tie": (5, 500)}, {"tie": "8:1"})
@@ -345,3 +346,28 @@ def test_a_journal_missing_after_archives_is_written_down_at_start(tmp_path):
     gap = lines(tmp_path)[0]
     assert gap["kind"] == "gap" and gap["prev"] == end
     assert "journal.jsonl was missing at start" in gap["data"]["why"]
+
+
+def test_an_alert_raised_while_the_disk_fails_outlives_a_rewrite(tmp_path, failing):
+    disk, now, table, journal = failing.disk, failing.now, failing.table, failing.journal
+    feed(journal, table, [NewShoe("A", decks=1)])
+    disk.full = True
+    feed(journal, table, [Burn(tuple(parse_cards(["AS", "AS"])), shoe="A")])  # one ace too many
+    disk.full = False
+    (tmp_path / JOURNAL_NAME).unlink()  # lost while it waited: the table is written afresh
+    now[0] = 60.0
+    assert journal.heal().state is JournalState.OK
+    journal.close()
+    alerts = [line["data"] for line in lines(tmp_path) if line["kind"] == "alert"]
+    assert [(alert["kind"], alert["game"]) for alert in alerts] == [("overcount", 0)]
+
+
+def test_an_event_that_changes_nothing_does_not_retry_a_failing_disk(failing):
+    disk, now, table, journal = failing.disk, failing.now, failing.table, failing.journal
+    disk.full = True
+    feed(journal, table, [NewShoe(SHOE), CoupReceived(SHOE, GAMES[0])])
+    disk.full = False
+    now[0] = 60.0  # the backoff is over, yet a repeat is no reason to write
+    feed(journal, table, [CoupReceived(SHOE, GAMES[0])])
+    assert journal.health.state is JournalState.FAILING
+    assert journal.heal().state is JournalState.OK
