@@ -371,3 +371,15 @@ def test_an_event_that_changes_nothing_does_not_retry_a_failing_disk(failing):
     feed(journal, table, [CoupReceived(SHOE, GAMES[0])])
     assert journal.health.state is JournalState.FAILING
     assert journal.heal().state is JournalState.OK
+
+
+def test_a_first_keep_without_replay_archives_the_games_of_the_journal_found(tmp_path):
+    table = TableState()
+    with Journal(tmp_path) as journal:
+        journal.replay(table)
+        feed(journal, table, [NewShoe(SHOE), *(CoupReceived(SHOE, g) for g in GAMES[:3])])
+    found = (tmp_path / JOURNAL_NAME).read_bytes()
+    with Journal(tmp_path) as journal:  # the table shown, not replayed here
+        feed(journal, table, [NewShoe("NEXT"), NewShoe("THIRD")])
+    (archived,) = (tmp_path / ARCHIVE_DIR).glob("*.jsonl")  # never replaced: it holds games
+    assert archived.read_bytes().startswith(found)

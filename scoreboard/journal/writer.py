@@ -209,7 +209,7 @@ class Journal:
             self._pending.append(Entry(None, (), fresh=True))
             self._chain.read(b"", self.state_dir)
             return
-        self._take(found)
+        self._games_kept = archive.records_games(self._take(found))  # archived, not replaced
 
     def _queue(self, line: Record, table: TableState, completed: str | None) -> None:
         if completed:
