@@ -15,12 +15,12 @@ import pytest
 from dealt import dealt_shoe
 
 from scoreboard.core.cards import parse_cards
-from scoreboard.core.table import Limits, TableState
+from scoreboard.core.table import Applied, Limits, TableState
 from scoreboard.health import JournalState
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal, archive, replay, writer
 from scoreboard.journal.archive import chain_end
 from scoreboard.journal.links import ZERO, digest
-from scoreboard.protocol import Burn, CoupReceived, LimitsReceived, NewShoe, apply_event
+from scoreboard.protocol import Burn, CoupReceived, LimitsReceived, NewShoe, Snapshot, apply_event
 
 SHOE, GAMES = dealt_shoe(3).shoe, list(dealt_shoe(3).games)
 LOW = Limits("EUR", {"tie": (5, 500)}, {"tie": "8:1"})
@@ -383,3 +383,18 @@ def test_a_first_keep_without_replay_archives_the_games_of_the_journal_found(tmp
         feed(journal, table, [NewShoe("NEXT"), NewShoe("THIRD")])
     (archived,) = (tmp_path / ARCHIVE_DIR).glob("*.jsonl")  # never replaced: it holds games
     assert archived.read_bytes().startswith(found)
+
+
+def test_a_late_snapshot_of_the_finished_shoe_goes_to_its_archive_confirmed_live(tmp_path):
+    table = TableState()
+    with Journal(tmp_path) as journal:
+        journal.replay(table)
+        feed(journal, table, [NewShoe("A"), *(CoupReceived("A", g) for g in GAMES[:2])])
+        feed(journal, table, [NewShoe("B")])
+        journal.keep(Snapshot("A", tuple(GAMES[:3])), table, Applied(completed="A"))
+    (archived,) = (tmp_path / ARCHIVE_DIR).glob("*.jsonl")
+    last = archived.read_bytes().splitlines()[-1]
+    assert json.loads(last)["kind"] == "snapshot"
+    confirm = next(line["data"] for line in lines(tmp_path) if line["kind"] == "completed")
+    assert confirm["file"] == f"shoes/{archived.name}" and confirm["hash"] == digest(last)
+    assert kinds(tmp_path)[-1] == "unfinished"  # the live journal stops asking for it

@@ -90,7 +90,8 @@ class Journal:
         self._disk_shoe: str | None = None  # the shoe of the file on disk
         self._queued_shoe: str | None = None  # ... once what is pending is written
         self._ordering = records.ordering(TableState())  # the position as last queued
-        self._games_kept = False  # the file on disk holds games: archive it, never drop it
+        # The file on disk holds games: archive it, never drop it.
+        self._games_kept = False  # pragma: no mutate (replay, _adopt or a fresh write set it first)
         self._pending = Waiting()
         self._rewrite = False  # the disk lost track: write the journal afresh from the table
         self._table: TableState | None = None
