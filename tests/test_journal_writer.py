@@ -55,13 +55,14 @@ class Disk:
     """The writer's disk calls, made to fail like a full disk while ``full`` is set."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.full = False
+        self.full, self.calls = False, []
         for name in ("append_durably", "replace_durably"):
             real = getattr(writer, name)
             monkeypatch.setattr(writer, name, self._guarded(real))
 
     def _guarded(self, real):
         def call(*args):
+            self.calls.append(real.__name__)
             if self.full:
                 raise OSError(errno.ENOSPC, "No space left on device")
             return real(*args)
@@ -397,4 +398,33 @@ def test_a_late_snapshot_of_the_finished_shoe_goes_to_its_archive_confirmed_live
     assert json.loads(last)["kind"] == "snapshot"
     confirm = next(line["data"] for line in lines(tmp_path) if line["kind"] == "completed")
     assert confirm["file"] == f"shoes/{archived.name}" and confirm["hash"] == digest(last)
+    assert (confirm["shoe"], confirm["line"]) == ("A", len(archived.read_bytes().splitlines()))
     assert kinds(tmp_path)[-1] == "unfinished"  # the live journal stops asking for it
+
+
+def test_a_confirmation_waiting_for_the_disk_outlives_a_rewrite(tmp_path, failing):
+    disk, now, table, journal = failing.disk, failing.now, failing.table, failing.journal
+    feed(journal, table, [NewShoe("A"), CoupReceived("A", GAMES[0]), NewShoe("B")])
+    disk.full = True  # the archive takes the late snapshot, the live journal cannot
+    journal.keep(Snapshot("A", tuple(GAMES[:2])), table, Applied(completed="A"))
+    disk.full = False
+    (tmp_path / JOURNAL_NAME).unlink()
+    now[0] = 60.0
+    assert journal.heal().state is JournalState.OK
+    assert kinds(tmp_path).count("completed") == 1
+
+
+def test_a_batch_written_after_a_fault_names_the_shoe_it_ends_in(tmp_path, failing):
+    disk, now, table, journal = failing.disk, failing.now, failing.table, failing.journal
+    disk.full = True
+    feed(journal, table, [LimitsReceived(LOW), NewShoe("A"), CoupReceived("A", GAMES[0])])
+    disk.full = False
+    now[0] = 60.0
+    assert journal.heal().state is JournalState.OK  # the three in one write
+    feed(journal, table, [NewShoe("B")])
+    (archived,) = (tmp_path / ARCHIVE_DIR).glob("*.jsonl")
+    assert archived.name.endswith("-A.jsonl")
+
+
+def test_a_new_journal_with_nothing_to_prune_is_written_once(failing):
+    assert failing.disk.calls == ["replace_durably"]
