@@ -428,3 +428,43 @@ def test_a_batch_written_after_a_fault_names_the_shoe_it_ends_in(tmp_path, faili
 
 def test_a_new_journal_with_nothing_to_prune_is_written_once(failing):
     assert failing.disk.calls == ["replace_durably"]
+
+
+def test_a_journal_changed_behind_the_writer_is_rewritten_from_the_table(tmp_path):
+    table = TableState()
+    with Journal(tmp_path) as journal:
+        journal.replay(table)
+        feed(journal, table, [NewShoe(SHOE), CoupReceived(SHOE, GAMES[0])])
+        with open(tmp_path / JOURNAL_NAME, "ab") as handle:
+            handle.write(b'{"forged":1}\n')  # same file, one line longer
+        feed(journal, table, [CoupReceived(SHOE, GAMES[1])])
+    assert b"forged" not in (tmp_path / JOURNAL_NAME).read_bytes()
+    gap = next(line for line in lines(tmp_path) if line["kind"] == "gap")
+    assert "journal.jsonl was replaced or changed" in gap["data"]["why"]
+    assert replayed(tmp_path).games == table.games
+
+
+def test_appending_holds_no_file_open(tmp_path):
+    table = TableState()
+    with Journal(tmp_path) as journal:
+        journal.replay(table)
+        before = len(os.listdir("/proc/self/fd"))
+        feed(journal, table, [NewShoe(SHOE), *(CoupReceived(SHOE, g) for g in GAMES[:20])])
+        assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_events_waiting_when_the_journal_was_deleted_are_counted_and_not_written_twice(
+    tmp_path, failing
+):
+    disk, now, table, journal = failing.disk, failing.now, failing.table, failing.journal
+    feed(journal, table, [NewShoe(SHOE)])
+    disk.full = True
+    feed(journal, table, [CoupReceived(SHOE, g) for g in GAMES[:2]])
+    disk.full = False
+    (tmp_path / JOURNAL_NAME).unlink()
+    now[0] = 60.0
+    assert journal.heal().state is JournalState.OK
+    gap = next(line for line in lines(tmp_path) if line["kind"] == "gap")
+    assert gap["data"]["dropped"] == 2
+    assert "coup" not in kinds(tmp_path)  # the snapshot holds them
+    assert replayed(tmp_path).games == table.games

