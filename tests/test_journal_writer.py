@@ -468,3 +468,14 @@ def test_events_waiting_when_the_journal_was_deleted_are_counted_and_not_written
     assert gap["data"]["dropped"] == 2
     assert "coup" not in kinds(tmp_path)  # the snapshot holds them
     assert replayed(tmp_path).games == table.games
+
+
+def test_leaving_a_with_block_gives_a_failing_disk_its_last_try(tmp_path, monkeypatch):
+    disk, table = Disk(monkeypatch), TableState()
+    with Journal(tmp_path, clock=lambda: 0.0) as journal:
+        journal.replay(table)
+        disk.full = True
+        feed(journal, table, [NewShoe(SHOE), CoupReceived(SHOE, GAMES[0])])
+        disk.full = False
+    assert journal.health.state is JournalState.OK
+    assert replayed(tmp_path).games == table.games
