@@ -226,6 +226,11 @@ def _has_games(path: Path) -> bool:
         data = read_all(path)
     except OSError:
         return True
+    return records_games(data)
+
+
+def records_games(data: bytes) -> bool:
+    """Whether the journal lines ``data`` record a game (a coup, a snapshot, a correction)."""
     return any(mark in data for mark in _GAME_MARKS)
 
 

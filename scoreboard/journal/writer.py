@@ -37,10 +37,9 @@ from scoreboard.journal.disk import (
 from scoreboard.journal.faults import DiskFaults
 from scoreboard.journal.links import Record, digest, seal
 from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
-from scoreboard.journal.replay import apply_lines, read_back
+from scoreboard.journal.replay import Found, apply_lines, read_back
 from scoreboard.journal.tip import ChainTip
 from scoreboard.protocol import encode
-from scoreboard.regular_file import read_all
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
 
@@ -91,7 +90,8 @@ class Journal:
         self._disk_shoe: str | None = None  # the shoe of the file on disk
         self._queued_shoe: str | None = None  # ... once what is pending is written
         self._ordering = records.ordering(TableState())  # the position as last queued
-        self._games_kept = False  # the file on disk holds games: archive it, never drop it
+        # The file on disk holds games: archive it, never drop it.
+        self._games_kept = False  # pragma: no mutate (replay, _adopt or a fresh write set it first)
         self._pending = Waiting()
         self._rewrite = False  # the disk lost track: write the journal afresh from the table
         self._table: TableState | None = None
@@ -157,6 +157,10 @@ class Journal:
             self._pending.append(Entry(None, (), fresh=True))
             self._chain.start(None, self.state_dir)
             return None
+        return self._take(found)
+
+    def _take(self, found: Found) -> bytes:
+        """Take the journal read back as this one's: its chain, and a torn line cut."""
         self._synced = found.identity
         self._chain.start(found.lines, self.state_dir, torn=found.torn)
         if found.cut_failed is not None:
@@ -196,17 +200,17 @@ class Journal:
             self._flush()
 
     def _adopt(self) -> None:
-        """Take the file found at ``path`` as this journal's (``keep`` before any ``replay``)."""
+        """Take the file found at ``path`` as this journal's (``keep`` before any ``replay``):
+        as ``replay`` does, a torn last line is cut, so the next line starts a clean one."""
         try:
-            seen = os.stat(self.path)
-            raw = read_all(self.path)
+            found = read_back(self.path)
         except OSError:
+            found = None
+        if found is None:
             self._pending.append(Entry(None, (), fresh=True))
             self._chain.read(b"", self.state_dir)
             return
-        self._synced = identity(seen)
-        complete = raw[: raw.rfind(b"\n") + 1]
-        self._chain.read(complete, self.state_dir)
+        self._games_kept = archive.records_games(self._take(found))  # archived, not replaced
 
     def _queue(self, line: Record, table: TableState, completed: str | None) -> None:
         if completed:
@@ -313,7 +317,7 @@ class Journal:
         """Whether the file at ``path`` is still the one written here, as long as written."""
         if self._synced is None:
             self._lost = f"{JOURNAL_NAME} is not this display's"
-            return False
+            return False  # pragma: no mutate (unreached: a fresh write or rewrite sets it first)
         try:
             seen = os.stat(self.path)
         except FileNotFoundError:
