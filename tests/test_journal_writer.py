@@ -10,6 +10,7 @@ import errno
 import json
 import logging
 import os
+import shutil
 
 import pytest
 from dealt import dealt_shoe
@@ -19,6 +20,7 @@ from scoreboard.core.table import Applied, Limits, TableState
 from scoreboard.health import JournalState
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal, archive, replay, writer
 from scoreboard.journal.archive import chain_end
+from scoreboard.journal.chain import verify
 from scoreboard.journal.links import ZERO, digest
 from scoreboard.protocol import Burn, CoupReceived, LimitsReceived, NewShoe, Snapshot, apply_event
 
@@ -184,13 +186,15 @@ def test_a_journal_of_limits_only_is_replaced_by_the_next_shoe_and_named_as_prun
     with Journal(tmp_path) as journal:
         journal.replay(table)
         feed(journal, table, [LimitsReceived(LOW), NewShoe("EMPTY")])
-        tip = digest((tmp_path / JOURNAL_NAME).read_bytes().splitlines()[-1])
+        replaced = (tmp_path / JOURNAL_NAME).read_bytes().splitlines()
         feed(journal, table, [NewShoe(SHOE)])
     assert list((tmp_path / ARCHIVE_DIR).glob("*.jsonl")) == []
     first = lines(tmp_path)[0]
     assert first["kind"] == "pruned"
     assert first["data"]["why"] == "it held no games"
-    assert (first["data"]["shoe"], first["data"]["tip"]) == ("EMPTY", tip)
+    assert (first["data"]["shoe"], first["data"]["tip"]) == ("EMPTY", digest(replaced[-1]))
+    assert first["data"]["lines"] == len(replaced) == 2  # the limits and the new shoe
+    assert verify(tmp_path).ok
 
 
 # -- pruning --------------------------------------------------------------------------
@@ -479,3 +483,65 @@ def test_leaving_a_with_block_gives_a_failing_disk_its_last_try(tmp_path, monkey
         disk.full = False
     assert journal.health.state is JournalState.OK
     assert replayed(tmp_path).games == table.games
+
+
+# -- a journal lost while running ------------------------------------------------------
+def test_a_journal_deleted_before_a_new_shoe_is_written_down_as_lost(tmp_path):
+    table = TableState()
+    with Journal(tmp_path) as journal:
+        journal.replay(table)
+        feed(journal, table, [NewShoe(SHOE), *(CoupReceived(SHOE, g) for g in GAMES[:3])])
+        deleted = (tmp_path / JOURNAL_NAME).read_bytes().splitlines()
+        (tmp_path / JOURNAL_NAME).unlink()
+        feed(journal, table, [NewShoe("NEXT")])
+    assert kinds(tmp_path) == ["gap", "limits", "history", "new_shoe"]
+    gap = lines(tmp_path)[0]
+    assert gap["data"]["why"] == "journal.jsonl was deleted"
+    lost = gap["data"]["lost"]
+    assert (lost["lines"], lost["last"]) == (len(deleted), digest(deleted[-1]))
+    report = verify(tmp_path)
+    assert report.ok and [each.data["why"] for each in report.gaps] == [gap["data"]["why"]]
+
+
+def test_a_journal_lost_after_an_archive_names_where_the_chain_was(tmp_path):
+    table = TableState()
+    with Journal(tmp_path) as journal:
+        journal.replay(table)
+        feed(journal, table, [NewShoe("A"), CoupReceived("A", GAMES[0])])
+        feed(journal, table, [NewShoe("B"), CoupReceived("B", GAMES[0])])
+        deleted = (tmp_path / JOURNAL_NAME).read_bytes().splitlines()
+        (tmp_path / JOURNAL_NAME).unlink()
+        feed(journal, table, [CoupReceived("B", GAMES[1])])  # rewritten from the table
+    (archived,) = (tmp_path / ARCHIVE_DIR).glob("*.jsonl")
+    gap = lines(tmp_path)[0]
+    assert gap["kind"] == "gap" and "journal.jsonl was deleted" in gap["data"]["why"]
+    assert gap["data"]["after"] == digest(archived.read_bytes().splitlines()[-1])
+    assert gap["data"]["lost"]["lines"] == len(deleted)
+    assert verify(tmp_path).ok
+    assert replayed(tmp_path).games == table.games
+
+
+def test_a_journal_rewritten_from_memory_prunes_old_shoes_as_a_new_one_does(tmp_path):
+    shoes_with_games(tmp_path, 3)
+    table = TableState()
+    with Journal(tmp_path, keep_shoes=1) as journal:
+        journal.replay(table)  # a restart prunes nothing
+        (tmp_path / JOURNAL_NAME).unlink()
+        feed(journal, table, [CoupReceived("S3", GAMES[1])])  # the table written afresh
+    assert len(list((tmp_path / ARCHIVE_DIR).glob("*.jsonl"))) == 1
+    assert kinds(tmp_path).count("pruned") == 2
+    assert verify(tmp_path).ok
+
+
+def test_a_state_dir_removed_while_running_is_made_again_with_the_table(tmp_path):
+    state = tmp_path / "state"
+    table = TableState()
+    with Journal(state) as journal:
+        journal.replay(table)
+        feed(journal, table, [NewShoe(SHOE), CoupReceived(SHOE, GAMES[0])])
+        shutil.rmtree(state)
+        feed(journal, table, [CoupReceived(SHOE, GAMES[1])])
+        assert journal.health.state is JournalState.OK
+    gap = lines(state)[0]
+    assert gap["kind"] == "gap" and "journal.jsonl was deleted" in gap["data"]["why"]
+    assert replayed(state).games == table.games

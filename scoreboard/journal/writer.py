@@ -380,8 +380,8 @@ class Journal:
             return
         ours = self._synced is not None and identity(seen)[:2] == self._synced[:2]
         if ours and (not self._games_kept or self._disk_shoe == shoe):
-            if fresh:
-                self._chain.replace("it held no games" if not self._games_kept else "same shoe")
+            if fresh:  # a new shoe's journal: the one on disk is another shoe's, without games
+                self._chain.replace("it held no games")
             else:
                 self._chain.lose(lost)
             return
@@ -390,7 +390,7 @@ class Journal:
             self._chain.archived()
         else:
             self._chain.lose(f"{lost}; what was there is set aside as {target.name}", always=True)
-        self._synced, self._games_kept = None, False
+        self._synced, self._games_kept = None, False  # pragma: no mutate (set again before read)
 
     def _write_fresh(self, lines: list[Record]) -> None:
         data, count, tip = self._chain.sealed(lines, self._pending.held())
