@@ -221,3 +221,15 @@ def test_every_pinned_module_has_mutation_targets_that_exist() -> None:
     for module, tests in targets.items():
         assert (ROOT / module).is_file(), module
         assert all((ROOT / test).is_file() for test in tests), module
+
+
+def test_the_copies_can_be_read_by_another_user(tmp_path: Path) -> None:
+    """A test may run a case as an unprivileged user (``test_storage_faults.py`` does, as
+    root): it must reach the copy's files, not stop at a private temporary directory."""
+    workers = mutation.Workers(sample_repo(tmp_path / "repo", STRONG), jobs=1)
+    try:
+        copy = workers.free.get()
+        for folder in (workers.base, copy, copy / "tests"):
+            assert folder.stat().st_mode & 0o005 == 0o005, folder
+    finally:
+        workers.close()

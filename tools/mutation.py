@@ -401,6 +401,7 @@ class Workers:
 
     def __init__(self, root: Path, jobs: int) -> None:
         self.base = Path(tempfile.mkdtemp(prefix="mutation-"))
+        self.base.chmod(0o755)  # a test may run a case as another user (as root: nobody)
         self.free: queue.Queue[Path] = queue.Queue()
         for index in range(jobs):
             copy_root = self.base / f"w{index}"
