@@ -291,6 +291,7 @@ class Journal:
     def _branch(self, entry: Entry) -> None:
         """Append a late snapshot to its archived shoe: a branch off the live tip, then
         a ``completed`` record on the live chain confirming its file, line and hash."""
+        assert entry.shoe is not None  # a late snapshot completes a shoe it names
         data, _ = seal(entry.lines, self._chain.tip)
         path, number = archive.complete(self.state_dir, entry.shoe, data)
         confirm = {"shoe": entry.shoe, "file": archive.name_in(path), "line": number}
