@@ -129,6 +129,7 @@ def test_a_correction_names_its_reason_and_what_it_replaced():
     (game,) = shoe.games
     assert game.status == "corrected" and game.coup == player
     assert game.replaced == (banker,) and game.reasons == ("wrong card read",)
+    assert (game.first_at, game.last_at) == (11.0, 13.0)
     assert [(c.at, c.kind, c.source) for c in game.changes] == [
         (11.0, ChangeKind.DEALT, "coup"),
         (13.0, ChangeKind.CORRECTED, "correct"),
@@ -168,6 +169,7 @@ def test_each_new_shoe_is_its_own_history():
         (4.0, CoupReceived("S1", Game(2, banker))),  # a late copy of a finished shoe: ignored
     ])  # fmt: skip
     assert [(s.shoe, len(s.games)) for s in shoes] == [("S1", 1), ("S2", 1)]
+    assert [s.live for s in shoes] == [False, False]  # only read_state knows the live journal
 
 
 def test_a_shoe_ended_by_the_next_keeps_the_gap_it_had_and_pairs_name_no_file() -> None:

@@ -73,6 +73,7 @@ def test_unknown_kinds_and_fields_pass_unsaid_and_garbage_is_warned(tmp_path, ca
         (shoe,) = read_state(tmp_path)
     assert [(s.line, s.file) for s in shoe.skipped] == [(n, "journal.jsonl") for n in (3, 4, 7, 8)]
     assert "torn" in shoe.skipped[-1].why and "key result" in shoe.skipped[2].why
+    assert str(shoe.skipped[-1]) == "journal.jsonl:8: a torn last line (power cut?)"  # export's
     warned = [r.getMessage() for r in caplog.records]
     assert len(warned) == 4 and all(str(tmp_path / "journal.jsonl") in w or "journal.jsonl:" in w
                                     for w in warned)  # fmt: skip

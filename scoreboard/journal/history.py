@@ -62,8 +62,9 @@ class ChangeKind(enum.Enum):
 
     DEALT = "dealt"  # a coup for a number the board did not show (first deal, redeal, fill-in)
     VOIDED = "voided"  # a void event (or a snapshot's void of a number the board did not show)
-    CORRECTED = "corrected"  # a correct event replaced or supplied the coup
-    RESTATED = "restated"  # a snapshot changed what the board showed (a missed void/correction)
+    # (The values of these two have no reader: export writes a game's ``status``.)
+    CORRECTED = "corrected"  # pragma: no mutate (a correct event replaced or supplied the coup)
+    RESTATED = "restated"  # pragma: no mutate (a snapshot changed what the board showed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,12 +210,14 @@ class _Shoe:
     changes: dict[int, list[Change]] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)
     missing: tuple[int, ...] = ()
-    unsettled: bool = False  # changed since ``missing`` was taken from the table
+    # Changed since ``missing`` was taken from the table (set by the event that starts it):
+    # only spares taking it again, which gives the same while the table is on this shoe.
+    unsettled: bool = False  # pragma: no mutate (that event changes the table: set at once)
 
     def settle(self, table: TableState) -> None:
         """Take the missing numbers from ``table`` while it is still on this shoe."""
         if self.unsettled and table.shoe_id == self.shoe:
-            self.missing, self.unsettled = table.missing, False
+            self.missing, self.unsettled = table.missing, False  # pragma: no mutate (a cache)
 
     def board(self, number: int) -> Board:
         changes = self.changes.get(number)
