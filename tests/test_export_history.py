@@ -158,6 +158,8 @@ def test_a_gap_is_missing_and_a_void_before_the_coup_is_voided():
     ])  # fmt: skip
     assert shoe.missing == (2,)
     assert [(g.number, g.status) for g in shoe.games] == [(1, "voided"), (3, "dealt")]
+    voided = shoe.games[0].changes[0]
+    assert (voided.kind, voided.source, voided.reason) == (ChangeKind.VOIDED, "void", "misdeal")
 
 
 def test_each_new_shoe_is_its_own_history():

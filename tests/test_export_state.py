@@ -91,3 +91,26 @@ def test_no_state_dir_no_history(tmp_path, setup, words):
     setup(state)
     with pytest.raises(HistoryError, match=words):
         read_state(state)
+
+
+def test_what_is_not_on_the_chain_never_shows_as_games(tmp_path, caplog):
+    shoes = tmp_path / "shoes"
+    shoes.mkdir()
+    (shoes / "20261201-100000-S1.jsonl").write_bytes(
+        lines((1.0, NewShoe("S1")), (2.0, CoupReceived("S1", GAMES[0])))
+    )
+    (shoes / "20261201-110000-S2.jsonl").write_bytes(  # placed there: off the chain whole
+        lines((3.0, NewShoe("S2")), (4.0, CoupReceived("S2", GAMES[0])))
+    )
+    (tmp_path / "journal.jsonl").write_bytes(lines(  # appended to after the chain broke
+        (5.0, NewShoe("S3")), (6.0, CoupReceived("S3", GAMES[0])),
+        (7.0, CoupReceived("S3", GAMES[1])),
+    ))  # fmt: skip
+    off = {"shoes/20261201-110000-S2.jsonl": (1, "not on the chain"),
+           "journal.jsonl": (3, "after a broken link")}  # fmt: skip
+    with caplog.at_level(logging.WARNING, logger="scoreboard.journal"):
+        found = read_state(tmp_path, off)
+    assert [(s.shoe, len(s.games)) for s in found] == [("S1", 1), ("S3", 1)]
+    assert [(s.line, s.why) for s in found[1].skipped] == [(3, "after a broken link")]
+    (warned,) = caplog.records  # the whole file is left out unread, not warned line by line
+    assert "journal.jsonl:3" in warned.getMessage()

@@ -358,10 +358,11 @@ def read_state(
             f"state dir {state_dir} holds no journal ({JOURNAL_NAME} or {ARCHIVE_DIR}/*.jsonl)"
         )
     names = {path: path.relative_to(state_dir).as_posix() for path in files}
+    whole = {name for name, (line, _) in off.items() if line == 1}
     entries = {
         path: list(read_entries(path, name, off.get(name)))
         for path, name in names.items()
-        if off.get(name, (0, ""))[0] != 1
+        if name not in whole
     }
     found = {path: histories(held) for path, held in entries.items()}
     by_shoe: dict[str, list[Path]] = {}
