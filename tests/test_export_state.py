@@ -114,3 +114,29 @@ def test_what_is_not_on_the_chain_never_shows_as_games(tmp_path, caplog):
     assert [(s.line, s.why) for s in found[1].skipped] == [(3, "after a broken link")]
     (warned,) = caplog.records  # the whole file is left out unread, not warned line by line
     assert "journal.jsonl:3" in warned.getMessage()
+
+
+def test_every_line_that_cannot_be_read_is_kept_with_its_why(tmp_path):
+    kind, data = encode(CoupReceived("S1", GAMES[1]))
+    undated = canonical_json({"at": 0, "kind": kind, "data": data}).replace(b'"at":0', b'"at":NaN')
+    (tmp_path / "journal.jsonl").write_bytes(lines(
+        (1.0, NewShoe("S1")),
+        b"not JSON at all\n",
+        b"[1]\n",
+        b'{"at":1,"data":{}}\n',
+        undated + b"\n",
+        undated.replace(b'"at":NaN', b'"at":true') + b"\n",
+        b'{"at":4,"kind":"coup","data":[1]}\n',
+        (5.0, CoupReceived("S1", GAMES[0])),
+    ))  # fmt: skip
+    (shoe,) = read_state(tmp_path)
+    assert [g.number for g in shoe.games] == [1]
+    whys = [(s.line, s.why.split(" (")[0]) for s in shoe.skipped]
+    assert whys == [
+        (2, "not JSON"),
+        (3, "not a journal record"),
+        (4, "not a journal record"),
+        (5, "no valid time"),
+        (6, "no valid time"),
+        (7, "coup record without a payload"),
+    ]

