@@ -83,7 +83,7 @@ lint: $(VENV)/.installed-test
 
 # Mutation testing of the pure core, the protocol and the journal (slow: see docs/mutation.md).
 mutation: $(VENV)/.installed-test
-	$(BIN)/python tools/mutation.py scoreboard/core/*.py scoreboard/protocol/*.py scoreboard/journal/*.py --list-survivors
+	$(BIN)/python tools/mutation.py scoreboard/game/*.py scoreboard/roads/*.py scoreboard/table/*.py scoreboard/protocol/*.py scoreboard/journal/*.py --list-survivors
 
 # `scoreboard bench` first (this box's figures and its PASS/FAIL verdict, the same code),
 # then every benchmarks/bench_*.py; BENCH_ARGS: --quick, --only box,frame, --compare TREE.

@@ -32,10 +32,10 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
 
-import scoreboard.app as app
-from scoreboard.core.table import TableState
-from scoreboard.feeds.keypad import KeypadFeed
-from scoreboard.theme import load_theme
+import scoreboard.kiosk.loop as app
+from scoreboard.keypad.feed import KeypadFeed
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.state import TableState
 
 CADENCES = {"every 0.1 s (before)": (0.1, 0.1), "20 ms, 5 ms in play": (0.02, 0.005)}
 

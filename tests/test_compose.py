@@ -12,11 +12,12 @@ import pytest
 from dealt import dealt_games, table_with
 from test_render_dirty import StandInMotion
 
-from scoreboard.core.rules import Game
-from scoreboard.core.table import FeedStatus
-from scoreboard.render.compose import Compositor
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import Theme, load_theme
+from scoreboard.game.rules import Game
+from scoreboard.screen.board._compose import Compositor
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.screen.theme.values import Theme
+from scoreboard.table.applied import FeedStatus
 
 SIZE = (1280, 720)
 

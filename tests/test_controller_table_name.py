@@ -13,10 +13,10 @@ import sys
 import pytest
 from mqtt_broker import Display, needs_mosquitto, running_broker, unique_prefix
 
-from scoreboard.core.events import ControllerStatus, Origin
-from scoreboard.core.table import TableState, apply_event
+from scoreboard.game.events import ControllerStatus, Origin
 from scoreboard.protocol import encode
 from scoreboard.protocol.messages import parse_dict
+from scoreboard.table.state import TableState, apply_event
 
 
 def test_the_name_goes_over_the_wire_only_when_said():

@@ -18,11 +18,12 @@ import pygame
 import pytest
 from cli import scoreboard
 
-from scoreboard.config import ConfigError, config_from_mapping
-from scoreboard.core.good_roads import GoodRoadRules, good_roads
-from scoreboard.core.shoe import Dealer, opening
-from scoreboard.core.table import TableState, apply_event
-from scoreboard.render.good_road_plate import good_road_words
+from scoreboard.game.shoe import Dealer, opening
+from scoreboard.roads.good_roads import GoodRoadRules, good_roads
+from scoreboard.screen.board._good_road_plate import good_road_words
+from scoreboard.settings.config import config_from_mapping
+from scoreboard.settings.reader import ConfigError
+from scoreboard.table.state import TableState, apply_event
 
 STILL = ["--windowed", "--size", "640x360", "--pace", "60"]
 #: Seed 4's shoe after 40 coups: one Banker two Players over 5 columns (and nothing else).

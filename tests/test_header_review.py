@@ -7,10 +7,11 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.core.roads import result_games
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.game.notation import result_games
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 LONG = "The Grand Imperial Dragon Phoenix High Limit Salon Table Number Seventeen VIP"
 

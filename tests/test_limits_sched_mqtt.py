@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from mqtt_broker import Display, needs_mosquitto, publisher, running_broker, unique_prefix
 
-from scoreboard.core.events import ControllerStatus, LimitsReceived, Origin
-from scoreboard.core.limits import ScheduledLimits, limits_from_spec
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.events import ControllerStatus, LimitsReceived, Origin
+from scoreboard.game.limits import ScheduledLimits, limits_from_spec
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import Topics, wire
 
 pytestmark = needs_mosquitto

@@ -8,8 +8,7 @@ import time
 import pytest
 from mqtt_broker import Broker, Recorder, needs_mosquitto, publisher, running_broker, unique_prefix
 
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.link import (
+from scoreboard.link.client import (
     Connected,
     Disconnected,
     Link,
@@ -21,6 +20,7 @@ from scoreboard.link import (
     default_client_id,
 )
 from scoreboard.protocol import Topics
+from scoreboard.settings.endpoint import Endpoint
 
 pytestmark = needs_mosquitto
 

@@ -21,7 +21,7 @@ import pytest
 from mqtt_broker import needs_mosquitto, running_broker, wait_for
 
 from scoreboard.cli import build_parser
-from scoreboard.commands.lobby import build_wall
+from scoreboard.cli.commands.lobby import build_wall
 
 pytestmark = [needs_mosquitto, pytest.mark.usefixtures("pygame_display")]
 STALE = 5.0  # --stale-seconds, the least the lobby takes

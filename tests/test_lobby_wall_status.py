@@ -134,7 +134,7 @@ def test_junk_on_made_up_ids_takes_no_tile_and_a_flood_cannot_lock_a_table_out(t
 
 
 def test_a_full_floor_makes_room_only_by_evicting_a_dead_discovered_table():
-    from scoreboard.core.events import NewShoe
+    from scoreboard.game.events import NewShoe
     from scoreboard.lobby.floor import EVICTABLE_AFTER, Floor, TableRefused
     from scoreboard.lobby.tables import Listing
 

@@ -9,13 +9,13 @@ import pygame
 import pytest
 from test_notices_state import dealt
 
-from scoreboard.core.limits import Limits, ScheduledLimits
-from scoreboard.core.variants import VARIANTS
-from scoreboard.render.limits_panel import draw_limits, limits_key
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.render.text import CAP_FLOORS
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.game.limits import Limits, ScheduledLimits
+from scoreboard.game.variants import VARIANTS
+from scoreboard.screen.board._limits_panel import draw_limits, limits_key
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.board.text import CAP_FLOORS
+from scoreboard.screen.theme.loading import available_themes, load_theme
 
 SIZES = [(1920, 1080), (1080, 1920), (3840, 2160), (1280, 720)]
 NEW = Limits(

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.rules import Game, deal_coup
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.rules import Game, deal_coup
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 HANDS = (
     ("AS", "KH", "AD", "QC", "5S", "4C"),  # both draw

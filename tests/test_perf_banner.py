@@ -12,12 +12,13 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.banner import plated
-from scoreboard.render.motion import Motion, MotionSettings
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.screen.board._banner import plated
+from scoreboard.screen.board._motion import Motion, MotionSettings
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 SETTINGS = MotionSettings(enabled=True, deal_seconds=0.3, banner_seconds=3.0, draw_in_seconds=0.35)
 COUPS = {

@@ -13,9 +13,9 @@ import pygame
 import pytest
 from dealt import dealt_games, table_with
 
-from scoreboard.core.table import FeedStatus
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.table.applied import FeedStatus
 
 SIZES = [(1920, 1080), (1080, 1920), (1280, 720), (3840, 2160)]
 

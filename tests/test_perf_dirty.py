@@ -20,10 +20,11 @@ from dealt import dealt_games, table_with
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.canvas import Recorder, changed_areas, copy_area, draw_rect, replay
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.screen.board.canvas import Recorder, changed_areas, copy_area, draw_rect, replay
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 SIZE = (1920, 1080)
 SMALL = (1280, 720)

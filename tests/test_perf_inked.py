@@ -14,11 +14,11 @@ import pygame
 import pytest
 from dealt import dealt_games, table_with
 
-from scoreboard.core.table import FeedStatus
-from scoreboard.render.grid import visible_marks
-from scoreboard.render.road_frame import inked, inked_blits
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.screen.board._road_frame import inked, inked_blits
+from scoreboard.screen.board.grid import visible_marks
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.table.applied import FeedStatus
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_table_order_properties import controllers
 
-from scoreboard.core.events import Correct, CoupReceived, NewShoe, Snapshot, Void
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import TableState, apply_event
+from scoreboard.game.events import Correct, CoupReceived, NewShoe, Snapshot, Void
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.table.state import TableState, apply_event
 
 COUPS = tuple(result_coup(w) for w in Winner)
 numbers = st.integers(1, 30)

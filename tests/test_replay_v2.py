@@ -9,10 +9,11 @@ import pytest
 from mqtt_broker import Display, Recorder, needs_mosquitto, publisher, running_broker, unique_prefix
 
 from scoreboard.controller import Controller
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.table import FeedStatus, Limits
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import Topics
+from scoreboard.table.applied import FeedStatus
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 

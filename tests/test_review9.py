@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from scoreboard.core.events import (
+from scoreboard.game.events import (
     ControllerStatus,
     CoupReceived,
     CutCard,
@@ -21,11 +21,11 @@ from scoreboard.core.events import (
     Snapshot,
     Void,
 )
-from scoreboard.core.limits import Limits
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import TableState, apply_event
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.game.variants import VARIANTS
 from scoreboard.journal import Journal
+from scoreboard.table.state import TableState, apply_event
 
 BANKER = result_coup(Winner.BANKER)
 PLAYER = result_coup(Winner.PLAYER)

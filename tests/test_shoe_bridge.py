@@ -33,8 +33,8 @@ from mqtt_broker import (
 from shoe_cable import Cable, Hand, audited, same_hand, steps
 from shoes_md import SESSION_WIRE
 
-from scoreboard.core.cards import Card, parse_cards
-from scoreboard.core.events import (
+from scoreboard.game.cards import Card, parse_cards
+from scoreboard.game.events import (
     Burn,
     CardDealt,
     ControllerStatus,
@@ -45,12 +45,12 @@ from scoreboard.core.events import (
     ShoeHealth,
     Snapshot,
 )
-from scoreboard.core.rules import Winner, deal_order
-from scoreboard.core.seats import DEAL_ORDER, Seat, Side, seats_of
-from scoreboard.core.shoe import Dealer
+from scoreboard.game.rules import Winner, deal_order
+from scoreboard.game.seats import DEAL_ORDER, Seat, Side, seats_of
+from scoreboard.game.shoe import Dealer
 from scoreboard.protocol import ProtocolError, Topics, parse_message, wire
+from scoreboard.shoes._angel_eye_writer import Transmitter, frame
 from scoreboard.shoes.angel_eye import Drawn, Identity, Position, PowerOn, Result
-from scoreboard.shoes.angel_eye_writer import Transmitter, frame
 from scoreboard.shoes.emulate import Habits, angel_eye, bee_tek
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]

@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard lobby`` (run by :mod:`scoreboard.commands.lobby`)."""
+"""The arguments of ``scoreboard lobby`` (run by :mod:`scoreboard.cli.commands.lobby`)."""
 
 from __future__ import annotations
 
@@ -47,5 +47,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--duration", type=DURATION, metavar="SECONDS", help="quit after this long (tests, demos)"
     )
     parser.set_defaults(
-        runs="scoreboard.commands.lobby", stops=True
-    )  # SIGTERM and Ctrl-C: scoreboard.stopping
+        runs="scoreboard.cli.commands.lobby", stops=True
+    )  # SIGTERM and Ctrl-C: scoreboard.service.stopping
