@@ -15,7 +15,7 @@ break a streak: a streak is a logical big-road column.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from scoreboard.game.rules import Coup, Winner
@@ -85,7 +85,7 @@ class Counts:
 
 
 COUNTER_NAMES: tuple[str, ...] = tuple(field.name for field in fields(Counts))
-# Tally.counts passes the tiers in TIERS' order after the twelve counters.
+# Counts declares the side-bet tiers after the twelve counters, in TIERS' order.
 if COUNTER_NAMES[12:] != TIERS:  # pragma: no cover - a guard on the declarations above
     raise TypeError("Counts must declare the side-bet tiers last, in TIERS' order")
 _make_counts = maker(Counts)
@@ -113,77 +113,62 @@ def bet_count(counts: Counts, tiers: Iterable[str]) -> int:
     return sum(getattr(counts, tier) for tier in tiers)
 
 
-@dataclass(slots=True)
-class Tally:
-    """The mutable running totals behind :class:`Counts`; one :meth:`add` per coup.
+#: Where each counter stands in :class:`Counts` (and in :attr:`Tally.totals`).
+_AT = {name: index for index, name in enumerate(COUNTER_NAMES)}
+_BANKER, _PLAYER, _TIE, _GAMES = _AT["banker"], _AT["player"], _AT["tie"], _AT["games"]
+_BANKER_SIX, _DRAGON7, _PANDA8 = _AT["banker_six"], _AT["dragon7"], _AT["panda8"]
+_BANKER_PAIRS, _PLAYER_PAIRS = _AT["banker_pairs"], _AT["player_pairs"]
+_NATURALS, _PLAYER_NATURALS = _AT["naturals"], _AT["player_naturals"]
+_BANKER_NATURALS = _AT["banker_naturals"]
 
-    Its fields are those of :class:`Counts`, declared again so that the type
-    checker knows them, but for the side-bet tiers, kept in one mapping.
+
+class Tally:
+    """The running totals behind :class:`Counts`, in its field order; one :meth:`add` per coup.
+
+    The totals are a list, not fields of their own, so :class:`Counts` is the one
+    declaration of what the board counts.
     """
 
-    banker: int = 0
-    player: int = 0
-    tie: int = 0
-    banker_pairs: int = 0
-    player_pairs: int = 0
-    naturals: int = 0
-    player_naturals: int = 0
-    banker_naturals: int = 0
-    games: int = 0
-    banker_six: int = 0
-    dragon7: int = 0
-    panda8: int = 0
-    #: Coups won per side-bet tier (:data:`~scoreboard.game.side_bets.TIERS`).
-    tiers: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TIERS, 0))
+    __slots__ = ("totals",)
+
+    def __init__(self) -> None:
+        self.totals = [0] * len(COUNTER_NAMES)
 
     def add(self, coup: Coup) -> None:
+        totals = self.totals
         winner = coup.winner
         if winner is BANKER:
-            self.banker += 1
-            self.banker_six += coup.banker_six
-            self.dragon7 += coup.dragon7
+            totals[_BANKER] += 1
+            totals[_BANKER_SIX] += coup.banker_six
+            totals[_DRAGON7] += coup.dragon7
         elif winner is PLAYER:
-            self.player += 1
-            self.panda8 += coup.panda8
+            totals[_PLAYER] += 1
+            totals[_PANDA8] += coup.panda8
         else:
-            self.tie += 1
-        self.games += 1
-        self.banker_pairs += coup.banker_pair
+            totals[_TIE] += 1
+        totals[_GAMES] += 1
+        totals[_BANKER_PAIRS] += coup.banker_pair
+        totals[_PLAYER_PAIRS] += coup.player_pair
         if coup.player:  # a results-only coup wins no tier (coup_tiers), without the call
             for tier in coup_tiers(coup):
-                self.tiers[tier] += 1
-        self.player_pairs += coup.player_pair
+                totals[_AT[tier]] += 1
         player_natural, banker_natural = coup.player_natural, coup.banker_natural
         if player_natural or banker_natural:  # Coup.natural, minus a call
-            self.naturals += 1
-            self.player_naturals += player_natural
-            self.banker_naturals += banker_natural
+            totals[_NATURALS] += 1
+            totals[_PLAYER_NATURALS] += player_natural
+            totals[_BANKER_NATURALS] += banker_natural
 
     def counts(self) -> Counts:
         """The totals as a :class:`Counts` (made after every coup the board shows, so made fast).
 
-        >>> tally = Tally(banker=2, games=3)
-        >>> tally.tiers["big_6"] = 1
-        >>> tally.counts() == Counts(banker=2, games=3, big_6=1)
+        >>> from scoreboard.game.rules import result_coup
+        >>> tally = Tally()
+        >>> tally.add(result_coup(Winner.BANKER))
+        >>> tally.add(result_coup(Winner.TIE))
+        >>> tally.counts() == Counts(banker=1, tie=1, games=2)
         True
         """
-        return _make_counts(
-            (
-                self.banker,
-                self.player,
-                self.tie,
-                self.banker_pairs,
-                self.player_pairs,
-                self.naturals,
-                self.player_naturals,
-                self.banker_naturals,
-                self.games,
-                self.banker_six,
-                self.dragon7,
-                self.panda8,
-                *self.tiers.values(),
-            )
-        )
+        return _make_counts(self.totals)
 
 
 @dataclass(frozen=True, slots=True)
