@@ -306,20 +306,52 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-#: The one cycle left, to be taken apart with the move to a ``table/`` room (issue 24):
-#: the table's rule modules and the state they update import each other.
-KNOWN_CYCLES = [
-    [
-        "scoreboard.table._event_rules",
-        "scoreboard.table._order",
-        "scoreboard.table.state",
-        "scoreboard.table.unfinished",
-    ]
-]
-
-
 def test_no_module_imports_itself_round_a_cycle() -> None:
-    assert cycles(import_graph(MODULES)) == KNOWN_CYCLES
+    assert cycles(import_graph(MODULES)) == []
+
+
+def private_reaches(path: Path, owners: tuple[str, ...] | None = None) -> list[str]:
+    """Where ``path`` uses an underscore attribute of another object: ``x._name``, ``x`` not
+    ``self``, ``cls`` or ``super()``; with ``owners``, only when ``x`` is one of those names."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_"):
+            continue
+        if node.attr.startswith("__") or not isinstance(node.value, ast.Name):
+            continue
+        name = node.value.id
+        if name not in ("self", "cls") and (owners is None or name in owners):
+            found.append(f"{module_name(path)}:{node.lineno} {name}.{node.attr}")
+    return found
+
+
+#: The one module that may touch a TableState's privates: its own.
+TABLE_STATE = "scoreboard.table.state"
+
+
+def test_only_the_table_state_touches_its_privates() -> None:
+    """A rule changes the table through its public methods: inside ``table/`` no module
+    reaches into another object's privates, and elsewhere no ``table._name`` either."""
+    bad = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        if module != TABLE_STATE:
+            inside = within(module, "scoreboard.table")
+            bad += private_reaches(path, None if inside else ("table", "state"))
+    assert bad == []
+
+
+def test_the_privates_check_sees_a_write_and_a_call(tmp_path: Path) -> None:
+    sample = tmp_path / "scoreboard" / "table" / "sample.py"
+    sample.parent.mkdir(parents=True)
+    sample.write_text(
+        "def rule(table, self):\n    table._records = {}\n    table._rebuild()\n"
+        "    self._own = 1\n    return table.__class__, table.games\n"
+    )
+    assert private_reaches(sample) == [
+        "scoreboard.table.sample:2 table._records",
+        "scoreboard.table.sample:3 table._rebuild",
+    ]
 
 
 def test_the_cycle_check_sees_function_and_type_checking_imports(tmp_path: Path) -> None:

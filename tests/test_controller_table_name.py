@@ -35,6 +35,14 @@ def test_a_display_named_by_its_own_config_keeps_its_name():
     assert unnamed.table_name == "Salon 8"
 
 
+def test_a_birth_that_names_the_table_changes_it_once():
+    """The name alone is a change the journal keeps; the same birth again changes nothing."""
+    table = TableState()
+    first = apply_event(table, ControllerStatus(True, Origin(4, 1), name="Salon 8"))
+    again = apply_event(table, ControllerStatus(True, Origin(4, 2), name="Salon 8"))
+    assert (first.changed, first.worth_keeping, again.changed) == (True, True, False)
+
+
 @needs_mosquitto
 @pytest.mark.mosquitto
 def test_shoe_table_name_reaches_a_display_that_has_none(tmp_path):

@@ -4,18 +4,18 @@
 (the demo, v1, an old journal), applied as it arrives; protocol v2 replaces the
 rules for coups and snapshots of an ordered stream
 (:data:`scoreboard.table._order.ORDERED_RULES`) and keeps the others.  A rule
-changes the table only through its methods (:meth:`~scoreboard.table.state.TableState.new_shoe`,
-:meth:`~scoreboard.table.state.TableState.void`...) and returns None when the
-event is not for this table's shoe: the table module imports this one, so
-``table.apply`` turns that None into its unchanged
-:class:`~scoreboard.table.state.Applied`.
+sees the table as a :class:`~scoreboard.table._ruled.RuledTable`: it changes it
+only through its methods (:meth:`~scoreboard.table.state.TableState.new_shoe`,
+:meth:`~scoreboard.table.state.TableState.void`...) and returns
+:data:`~scoreboard.table.applied.UNCHANGED` when the event is not for this
+table's shoe.
 
 >>> from scoreboard.game.events import NewShoe, Void
 >>> from scoreboard.table.state import TableState
 >>> table = TableState()
 >>> RULES[NewShoe](table, NewShoe("S1")).changed
 True
->>> RULES[Void](table, Void("S0", 1)) is None   # a void of another shoe
+>>> RULES[Void](table, Void("S0", 1)) is UNCHANGED   # a void of another shoe
 True
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scoreboard.game.events import (
     Burn,
@@ -38,19 +38,16 @@ from scoreboard.game.events import (
     Snapshot,
     Void,
 )
-from scoreboard.table.unfinished import left_unfinished
-
-if TYPE_CHECKING:
-    from scoreboard.table.applied import Applied
-    from scoreboard.table.state import TableState
+from scoreboard.table._ruled import RuledTable
+from scoreboard.table.applied import UNCHANGED, Applied
 
 __all__ = ["RULES", "Rule", "in_shoe"]
 
-#: A rule: what an event does to a table (None: nothing, the event is not for it).
-Rule = Callable[["TableState", Any], "Applied | None"]  # pragma: no mutate (type names only)
+#: A rule: what an event does to a table.
+Rule = Callable[[RuledTable, Any], Applied]
 
 
-def in_shoe(table: TableState, shoe: str, then: Callable[[], Applied]) -> Applied:
+def in_shoe(table: RuledTable, shoe: str, then: Callable[[], Applied]) -> Applied:
     """``then()`` in shoe ``shoe``, starting it first if the table is on another one.
 
     A new shoe and what followed in it come back as one result: changed.
@@ -61,30 +58,26 @@ def in_shoe(table: TableState, shoe: str, then: Callable[[], Applied]) -> Applie
     return replace(then(), changed=True)
 
 
-def _on_coup(table: TableState, event: CoupReceived) -> Applied | None:
+def _on_coup(table: RuledTable, event: CoupReceived) -> Applied:
     if table.is_archived(event.shoe):
-        return None  # a late redelivery of a finished shoe
+        return UNCHANGED  # a late redelivery of a finished shoe
     return in_shoe(table, event.shoe, lambda: table.add_game(event.game))
 
 
-def _on_new_shoe(table: TableState, event: NewShoe) -> Applied | None:
+def _on_new_shoe(table: RuledTable, event: NewShoe) -> Applied:
     if event.shoe == table.shoe_id or table.is_archived(event.shoe):
-        return None
-    gap = left_unfinished(table, event)
-    applied = table.new_shoe(event.shoe, event.decks)
-    if gap is not None:
-        table.unfinished = gap
-    return applied
+        return UNCHANGED
+    return table.start_shoe(event)
 
 
-def _on_void(table: TableState, event: Void) -> Applied | None:
-    return table.void(event.game, event.reason) if event.shoe == table.shoe_id else None
+def _on_void(table: RuledTable, event: Void) -> Applied:
+    return table.void(event.game, event.reason) if event.shoe == table.shoe_id else UNCHANGED
 
 
-def _on_mark(table: TableState, event: Shuffle | Burn | CutCard) -> Applied | None:
+def _on_mark(table: RuledTable, event: Shuffle | Burn | CutCard) -> Applied:
     """The shoe's marks; one naming another shoe (v2) marks nothing here."""
     if event.shoe is not None and event.shoe != table.shoe_id:
-        return None
+        return UNCHANGED
     if isinstance(event, CutCard):
         return table.mark_cut_card()
     if isinstance(event, Burn):
@@ -92,15 +85,15 @@ def _on_mark(table: TableState, event: Shuffle | Burn | CutCard) -> Applied | No
     return table.set_shuffling(True)
 
 
-def _on_correct(table: TableState, event: Correct) -> Applied | None:
-    return table.correct(event.game, event.reason) if event.shoe == table.shoe_id else None
+def _on_correct(table: RuledTable, event: Correct) -> Applied:
+    return table.correct(event.game, event.reason) if event.shoe == table.shoe_id else UNCHANGED
 
 
-def _on_snapshot(table: TableState, event: Snapshot) -> Applied:
+def _on_snapshot(table: RuledTable, event: Snapshot) -> Applied:
     return table.apply_snapshot(event.shoe, event.games, event.voided)
 
 
-def _on_limits(table: TableState, event: LimitsReceived) -> Applied:
+def _on_limits(table: RuledTable, event: LimitsReceived) -> Applied:
     return table.set_limits(
         event.limits, effective_at=event.effective_at, cancel_scheduled=event.cancel_scheduled
     )

@@ -20,15 +20,14 @@ True
 Origin(session=7, seq=10)
 
 These are the table's own rules, kept apart from :class:`~scoreboard.table.state.TableState`
-for size: they read and set its origins and change its games through its
-internals.  The table module imports this one, so a rule here cannot name its
-:class:`~scoreboard.table.state.Applied` values: it returns None when the event
-leaves the board as it is, and ``table.apply`` reports that as unchanged.
+for size: they read and set its origins (a
+:class:`~scoreboard.table._ruled.Positioned`) and change its games through its
+public methods (a :class:`~scoreboard.table._ruled.RuledTable`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 from scoreboard.game.events import (
     Burn,
@@ -45,11 +44,9 @@ from scoreboard.game.events import (
     Void,
 )
 from scoreboard.table._event_rules import RULES, Rule, in_shoe
-from scoreboard.table._records import Change, Dealt, Restated
-
-if TYPE_CHECKING:
-    from scoreboard.table.applied import Applied
-    from scoreboard.table.state import TableState
+from scoreboard.table._records import GameRecord
+from scoreboard.table._ruled import Positioned, RuledTable
+from scoreboard.table.applied import UNCHANGED, Applied
 
 __all__ = ["ORDERED_RULES", "advance", "concerns", "follows", "is_stale", "shows"]
 
@@ -57,7 +54,7 @@ __all__ = ["ORDERED_RULES", "advance", "concerns", "follows", "is_stale", "shows
 GAME_EVENTS = (CoupReceived, NewShoe, Void, Correct, Snapshot)
 
 
-def follows(table: TableState, session: int) -> bool:
+def follows(table: Positioned, session: int) -> bool:
     """True when a controller status of ``session`` concerns the stream ``table`` follows.
 
     The session asks it of an offline status (the controller's last will):
@@ -74,7 +71,7 @@ def follows(table: TableState, session: int) -> bool:
     return table.position is None or session >= table.position.session
 
 
-def is_stale(table: TableState, event: Event, origin: Origin) -> bool:
+def is_stale(table: Positioned, event: Event, origin: Origin) -> bool:
     """Older than (or equal to) what ``table`` applied, by the rules of protocol v2.
 
     Limits are retained on their own topic and outlive a controller session,
@@ -101,7 +98,7 @@ def is_stale(table: TableState, event: Event, origin: Origin) -> bool:
     return origin <= position
 
 
-def concerns(table: TableState, event: Event) -> bool:
+def concerns(table: RuledTable, event: Event) -> bool:
     """Whether ``event`` is about the current shoe or starts one (never a finished one)."""
     match event:
         case CoupReceived(shoe=shoe) | NewShoe(shoe=shoe) | Snapshot(shoe=shoe):
@@ -113,7 +110,7 @@ def concerns(table: TableState, event: Event) -> bool:
     return True
 
 
-def advance(table: TableState, event: Event, origin: Origin) -> None:
+def advance(table: Positioned, event: Event, origin: Origin) -> None:
     """Take ``origin`` in.  A will moves nothing: it says nothing of the board, and its
     seq (fixed at connect, after every seq) would make the session's late payloads stale."""
     if isinstance(event, ControllerStatus) and not event.online:
@@ -125,39 +122,13 @@ def advance(table: TableState, event: Event, origin: Origin) -> None:
         table.games_origin = origin
 
 
-def _dealt(table: TableState, event: CoupReceived) -> Applied:
+def _dealt(table: RuledTable, event: CoupReceived) -> Applied:
     """A v2 coup: newer than everything applied, so a voided game's coup is a redeal."""
-    return in_shoe(table, event.shoe, lambda: table._add(event.game, Dealt(event.game.coup)))
+    return in_shoe(table, event.shoe, lambda: table.add_dealt(event.game))
 
 
-def _restated(table: TableState, event: Snapshot) -> Applied | None:
-    """A v2 snapshot as of the position or later: the controller's whole truth of the shoe.
-
-    It replaces the shoe's games and voids, overriding even what a correct
-    or void event set (it has seen them: that decides a missed second
-    correction); a game it does not list is forgotten.  One identical to the
-    board is recognised first, without touching a record or the roads,
-    because a burst brings the same retained snapshot again and again.
-    """
-    if event.shoe == table.shoe_id and shows(table, event):
-        return None
-    return in_shoe(table, event.shoe, lambda: _restate(table, event))
-
-
-def _restate(table: TableState, event: Snapshot) -> Applied:
-    changes: dict[int, Change] = {number: Restated(None) for number in event.voided}
-    changes.update((game.number, Restated(game.coup)) for game in event.games)
-    applied = table._change_many(changes, forget=set(table._records) - set(changes))
-    if applied.changed:
-        if event.games:
-            table.shuffling = False
-        table._rebuild()
-    return applied
-
-
-def shows(table: TableState, snapshot: Snapshot) -> bool:
-    """True when ``table`` holds exactly the snapshot's games and voids (the cheap check)."""
-    records = table._records
+def shows(records: Mapping[int, GameRecord], snapshot: Snapshot) -> bool:
+    """True when ``records`` hold exactly the snapshot's games and voids (the cheap check)."""
     if len(records) != len(snapshot.games) + len(snapshot.voided):
         return False
     for game in snapshot.games:
@@ -174,13 +145,6 @@ def shows(table: TableState, snapshot: Snapshot) -> bool:
 ORDERED_RULES: dict[type, Rule] = {
     **RULES,
     CoupReceived: _dealt,
-    Snapshot: _restated,
-    ControllerStatus: lambda table, event: _born(table, event) if event.online else None,
+    Snapshot: lambda table, event: table.restate(event),
+    ControllerStatus: lambda table, event: table.take_birth(event) if event.online else UNCHANGED,
 }
-
-
-def _born(table: TableState, event: ControllerStatus) -> Applied | None:
-    """A controller's birth restates the shoe's raised conditions and the table's name."""
-    named = table.take_name(event.name) if event.name else None
-    health = table.restate_health(event.raised)
-    return health if health is not None else named

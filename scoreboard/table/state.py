@@ -32,7 +32,15 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 
 from scoreboard.game.cards import Card
-from scoreboard.game.events import CardDealt, Event, Origin, ShoeHealth, Snapshot
+from scoreboard.game.events import (
+    CardDealt,
+    ControllerStatus,
+    Event,
+    NewShoe,
+    Origin,
+    ShoeHealth,
+    Snapshot,
+)
 from scoreboard.game.limits import Limits, ScheduledLimits, limits_after
 from scoreboard.game.rules import Coup, Game
 from scoreboard.game.variants import VARIANTS, Variant
@@ -47,6 +55,7 @@ from scoreboard.table._records import (
     Effect,
     GameRecord,
     Reported,
+    Restated,
     Voided,
     transition,
 )
@@ -54,7 +63,7 @@ from scoreboard.table.amendments import Amendment, AmendmentLog, amendment, drop
 from scoreboard.table.applied import CHANGED, STALE, TRANSIENT, UNCHANGED, Applied
 from scoreboard.table.integrity import IntegrityAlert, ShoeIntegrity, valid_decks
 from scoreboard.table.shoe_watch import Forming, ShoeWatch, settles
-from scoreboard.table.unfinished import UnfinishedShoe, completes
+from scoreboard.table.unfinished import UnfinishedShoe, completes, left_unfinished
 
 __all__ = ["TableState", "apply_event"]
 
@@ -219,8 +228,7 @@ class TableState:
         origin = getattr(event, "origin", None)
         if origin is None:
             rule = RULES.get(type(event))
-            applied = None if rule is None else rule(self, event)
-            return UNCHANGED if applied is None else applied
+            return UNCHANGED if rule is None else rule(self, event)
         return self._apply_ordered(event, origin)
 
     def _apply_ordered(self, event: Event, origin: Origin) -> Applied:
@@ -235,21 +243,19 @@ class TableState:
         if not order.concerns(self, event):
             return UNCHANGED
         applied = order.ORDERED_RULES[type(event)](self, event)
-        if applied is None:
-            applied = UNCHANGED
         if not applied.conflicts:
             order.advance(self, event, origin)
         return applied
 
     # -- the card-reading shoe (issue 23) --
-    def deal(self, event: CardDealt) -> Applied | None:
-        """A card of the hand being dealt, face down; None for a game already on the board."""
+    def deal(self, event: CardDealt) -> Applied:
+        """A card of the hand being dealt, face down; unchanged for a game already on the board."""
         record = self._records.get(event.game)
         if event.shoe != self.shoe_id or (record is not None and record.recorded):
-            return None
+            return UNCHANGED
         forming = Forming.started(event) if self.forming is None else self.forming.dealt(event)
         if forming == self.forming:
-            return None
+            return UNCHANGED
         self.forming = forming
         self.version += 1
         return TRANSIENT
@@ -274,6 +280,14 @@ class TableState:
         self.table_name = shown
         self.version += 1
         return CHANGED
+
+    def take_birth(self, event: ControllerStatus) -> Applied:
+        """A controller's birth restates the shoe's raised conditions and the table's name."""
+        named = self.take_name(event.name) if event.name else None
+        health = self.restate_health(event.raised)
+        if health is not None:
+            return health
+        return UNCHANGED if named is None else named
 
     def restate_health(self, raised: tuple[ShoeHealth, ...]) -> Applied | None:
         """The conditions a controller status says are raised now (a display joining late)."""
@@ -303,9 +317,25 @@ class TableState:
         self.version += 1
         return CHANGED
 
+    def start_shoe(self, event: NewShoe) -> Applied:
+        """A new shoe event: :meth:`new_shoe`, keeping the shoe it ends as ``unfinished``
+        when games of it never came (:func:`~scoreboard.table.unfinished.left_unfinished`)."""
+        gap = left_unfinished(self, event)
+        applied = self.new_shoe(event.shoe, event.decks)
+        if gap is not None:
+            self.unfinished = gap
+        return applied
+
     def add_game(self, game: Game) -> Applied:
         """Record a coup of the current shoe (idempotent; a contradiction is a conflict)."""
         return self._add(game, Arrived(game.coup))
+
+    def add_dealt(self, game: Game) -> Applied:
+        """Record a coup newer than everything applied (protocol v2: its origin says so).
+
+        A voided game's coup is then a redeal, whatever the game held (:class:`Dealt`).
+        """
+        return self._add(game, Dealt(game.coup))
 
     def _add(self, game: Game, change: Arrived | Dealt) -> Applied:
         """A coup through the one transition; the next game in order extends the roads."""
@@ -360,6 +390,30 @@ class TableState:
         applied = self._change_many(reported)
         if applied.changed:
             if self.games:
+                self.shuffling = False
+            self._rebuild()
+        return applied
+
+    def restate(self, snapshot: Snapshot) -> Applied:
+        """A v2 snapshot as of the position or later: the controller's whole truth of its shoe.
+
+        It replaces the shoe's games and voids, overriding even what a correct
+        or void event set (it has seen them: that decides a missed second
+        correction); a game it does not list is forgotten.  One identical to the
+        board is recognised first, without touching a record or the roads,
+        because a burst brings the same retained snapshot again and again.
+        """
+        if snapshot.shoe == self.shoe_id and order.shows(self._records, snapshot):
+            return UNCHANGED
+        return in_shoe(self, snapshot.shoe, lambda: self._restate(snapshot))
+
+    def _restate(self, snapshot: Snapshot) -> Applied:
+        """:meth:`restate` in the snapshot's own shoe."""
+        changes: dict[int, Change] = {number: Restated(None) for number in snapshot.voided}
+        changes.update((game.number, Restated(game.coup)) for game in snapshot.games)
+        applied = self._change_many(changes, forget=set(self._records) - set(changes))
+        if applied.changed:
+            if snapshot.games:
                 self.shuffling = False
             self._rebuild()
         return applied

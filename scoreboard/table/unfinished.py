@@ -24,15 +24,12 @@ completes it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from scoreboard.game.events import NewShoe, Snapshot
 from scoreboard.game.rules import Game
 
-if TYPE_CHECKING:
-    from scoreboard.table.state import TableState
-
-__all__ = ["UnfinishedShoe", "completes", "left_unfinished"]
+__all__ = ["EndingShoe", "UnfinishedShoe", "completes", "left_unfinished"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +49,30 @@ class UnfinishedShoe:
     final: int
 
 
-def left_unfinished(table: TableState, event: NewShoe) -> UnfinishedShoe | None:
+class EndingShoe(Protocol):
+    """The table as :func:`left_unfinished` reads it (the shoe a new one ends)."""
+
+    @property
+    def shoe_id(self) -> str | None:
+        """The shoe that is ending."""
+        ...
+
+    @property
+    def games(self) -> tuple[Game, ...]:
+        """Its recorded games, in game order."""
+        ...
+
+    @property
+    def voided(self) -> tuple[int, ...]:
+        """Its voided game numbers."""
+        ...
+
+    def record(self, number: int) -> object:
+        """What the table knows of game ``number`` (None: nothing)."""
+        ...
+
+
+def left_unfinished(table: EndingShoe, event: NewShoe) -> UnfinishedShoe | None:
     """The current shoe, if ``event`` says it ended with games ``table`` never got."""
     final = event.previous_games
     if event.previous != table.shoe_id or table.shoe_id is None or final is None:
