@@ -83,6 +83,13 @@ class Stop:
         with self._lock:
             self.begun = True
 
+    def end_unless_begun(self, name: str, status: int) -> None:
+        """A stop signal before :meth:`begin`: nothing to stop in order, so the process ends."""
+        with self._lock:
+            if not self.begun:
+                os.write(2, f"scoreboard: {name} before the command began\n".encode())
+                os._exit(status)
+
 
 def _call(action: Callable[[], None]) -> None:
     try:
@@ -228,10 +235,7 @@ def stop_on_signals(*, limit: float | None = None, begun: bool = True) -> Iterat
     def asked(signum: int) -> None:
         name = signal.Signals(signum).name
         stop.signals.append(signum)
-        with stop._lock:
-            if not stop.begun:
-                os.write(2, f"scoreboard: {name} before the command began\n".encode())
-                os._exit(128 + signum)
+        stop.end_unless_begun(name, 128 + signum)
         if stop.request(name):
             log.info("%s: stopping", name)
             if overrun is not None:
