@@ -5,7 +5,10 @@ hands it over (:meth:`Renderer.draw_on`: nothing copied on the way to the
 screen).  ``update`` redraws the small panels whose content changed, and of
 them only what they draw differently from last time (onto a
 :class:`~scoreboard.screen.board.canvas.Recorder`), and of the roads only the changed
-cells; a road is redrawn whole only when its window scrolled.  It returns the
+cells; a road is redrawn whole only when its window scrolled.  A small panel is
+one unit (:class:`~scoreboard.screen.board._small_panels.SmallPanel`): what it
+reads is its change key and all its drawing sees, so the renderer only compares
+and draws, the same way for each panel of :data:`SMALL_PANELS`.  ``update`` returns the
 rectangles it touched; the app shows them only after the whole update
 succeeded, so a frame that fails half-way never reaches the screen (the next is
 full).  A full frame copies the static layer once.
