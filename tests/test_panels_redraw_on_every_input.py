@@ -9,6 +9,7 @@ pixels on the screen, and the comparison fails.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from scoreboard.cli.commands.screenshot import dealt_table
 from scoreboard.game.cards import parse_cards
 from scoreboard.game.limits import Limits
 from scoreboard.game.rules import Game, deal_coup, result_coup
+from scoreboard.screen.board._limits_panel import LIMITS
 from scoreboard.screen.board.renderer import Renderer
 from scoreboard.screen.theme.loading import load_theme
 from scoreboard.table.applied import FeedStatus
@@ -187,3 +189,31 @@ def test_the_day_changing_redraws_the_scheduled_limits_time(monkeypatch):
     fresh = pixels(given.drawn(fresh_renderer, whole=True), fresh_renderer, "limits")
     assert fresh != before
     assert updated == fresh
+
+
+def test_a_panel_whose_reading_raises_shows_its_placeholder_and_reads_again_next():
+    """What a panel reads is read inside its guard, as its drawing is."""
+    given = played()
+    renderer = Renderer(load_theme("classic"), SIZE, motion=False)
+    broken = [True]
+
+    def read(panels: Any, frame: Any) -> Any:
+        if broken[0]:
+            raise RuntimeError("limits unreadable")
+        return LIMITS.read(panels, frame)
+
+    renderer.small_panels = tuple(
+        dataclasses.replace(p, read=read) if p is LIMITS else p for p in renderer.small_panels
+    )
+    frame = given.drawn(renderer, whole=True)
+    assert renderer.failing == ("limits",) and "header" in renderer.panel_views
+    blank = Renderer(load_theme("classic"), SIZE, motion=False)
+    blank.frame.blit(blank.static, (0, 0))
+    blank.panels.placeholder(blank.frame, "limits")
+    assert pixels(frame, renderer, "limits") == pixels(blank.frame, blank, "limits")
+    broken[0] = False
+    mended = pixels(given.drawn(renderer, whole=False), renderer, "limits")
+    fresh = Renderer(load_theme("classic"), SIZE, motion=False)
+    assert renderer.failing == () and mended == pixels(
+        given.drawn(fresh, whole=True), fresh, "limits"
+    )

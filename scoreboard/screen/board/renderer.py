@@ -379,33 +379,24 @@ class Renderer:
     def _refresh(
         self, panel: SmallPanel[Any], given: FrameInput, dirty: list[pygame.Rect], full: bool
     ) -> None:
-        """Redraw small ``panel`` if what it reads differs from what it drew (a full frame
-        has the static layer down); its reading and its drawing run inside its guard."""
-        box = self.layout.panels.get(panel.name)
-        if box is None:
-            return
-        redraw = functools.partial(self._redraw, panel, box, given, dirty, full)
-        if not self._guarded(panel.name, given.now, redraw):
-            self._placeholder(panel.name, box)
-            if not full:
-                dirty.append(box.rect)
+        """Redraw small ``panel`` if what it reads differs from what it drew, onto a recorder:
+        only what differs from last time reaches the frame (a full frame has the static
+        layer down; a site's own drawer draws the panel whole).
 
-    def _redraw(
-        self,
-        panel: SmallPanel[Any],
-        box: PanelBox,
-        given: FrameInput,
-        dirty: list[pygame.Rect],
-        full: bool,
-    ) -> None:
-        """Read ``panel``; when that differs from what it drew, draw it onto a recorder and
-        put on the frame only what differs from last time (a site's own drawer: whole).
-
-        A panel that raises leaves the frame untouched (nothing was put down yet)
-        and its next draw is put down whole.
+        Reading and drawing are guarded: a panel that raises leaves the frame as it
+        was (nothing was put down yet), shows the placeholder and is put down whole
+        when it draws again.
         """
         name, table = panel.name, given.table
-        shows = panel.read(self.panels, given)
+        box = self.layout.panels.get(name)
+        if box is None:
+            return
+        try:
+            shows = panel.read(self.panels, given)
+        except Exception as error:
+            self.guard.failed(name, given.now, error)
+            self._failed(name, box, dirty, full)
+            return
         drawer = self.drawers.get(name)
         key = shows if drawer is None else (shows, table.version, table.shuffling)
         if self._keys.get(name) == key:
@@ -414,18 +405,30 @@ class Renderer:
             if not full:
                 self.frame.blit(self.static, box.rect, box.rect)
                 dirty.append(box.rect)
-            drawer(self.frame, box.body, table)
+            if not self._guarded(name, given.now, lambda: drawer(self.frame, box.body, table)):
+                self._placeholder(name, box)
+                return
         else:
             pen = Recorder(self.size)
-            view = panel.draw(self.panels, pen, shows)
+            drawn: list[PanelView | None] = []
+            draw = functools.partial(panel.draw, self.panels, pen, shows)
+            if not self._guarded(name, given.now, lambda: drawn.append(draw())):
+                self._failed(name, box, dirty, full)
+                return
             before = None if full else self._ops.get(name)
             areas = put_down(self.frame, self.static, before, pen.ops, box.rect, full=full)
             if not full:
                 dirty += areas
             self._ops[name] = pen.ops
-            if view is not None:
-                self.panel_views[name] = view
+            if drawn[0] is not None:
+                self.panel_views[name] = drawn[0]
         self._keys[name] = key
+
+    def _failed(self, name: str, box: PanelBox, dirty: list[pygame.Rect], full: bool) -> None:
+        """Small panel ``name`` raised before anything of it was put down: its placeholder."""
+        self._placeholder(name, box)
+        if not full:
+            dirty.append(box.rect)
 
     def _refresh_road(
         self, name: str, key: Hashable, given: FrameInput, dirty: list[pygame.Rect], full: bool
