@@ -32,11 +32,7 @@ derived road's entry in :data:`~scoreboard.roads.engine.DERIVED_ROADS` order (No
 def ask_shows(roads: Roads) -> AskShows:
     """The entries the ask road shows for these roads."""
     predictions = roads.predictions
-    shown = []
-    for side in SIDES:
-        predicted = predictions.get(side, {})
-        shown.append(tuple(predicted.get(road) for road in DERIVED_ROADS))
-    return tuple(shown)
+    return tuple(tuple(map(predictions.get(side, {}).get, DERIVED_ROADS)) for side in SIDES)
 
 
 def read_ask_road(_p: PanelPainter, given: FrameInput) -> AskShows:

@@ -105,6 +105,10 @@ class StaffMarks:
     shoe: str = ""
 
 
+NO_STAFF = StaffMarks()
+"""No staff marks in the header (a footer carries them, or there are none)."""
+
+
 @dataclass(frozen=True, slots=True)
 class HeaderShows:
     """Everything the header draws: its change key (``clock`` is "" for a theme without
@@ -133,7 +137,7 @@ def header_shows(
 ) -> HeaderShows:
     """What the header shows for this table, feed status and clock."""
     footer = "footer" in p.layout.panels  # else the staff's marks are in the header
-    staff = StaffMarks() if footer else StaffMarks(alert_count(table), shoe_text(p, table))
+    staff = NO_STAFF if footer else StaffMarks(alert_count(table), shoe_text(p, table))
     return HeaderShows(
         table.table_name,
         table.table_id,
@@ -255,7 +259,7 @@ def widest_marks(
     height: int,
     *,
     short: bool,
-    staff: StaffMarks = StaffMarks(),
+    staff: StaffMarks = NO_STAFF,
 ) -> int:
     """The width of the widest marks any feed status would show with these warnings.
 
@@ -380,7 +384,7 @@ def header_marks(
     fault: bool,
     journal_failing: bool,
     short: bool = False,
-    staff: StaffMarks = StaffMarks(),
+    staff: StaffMarks = NO_STAFF,
 ) -> list[tuple[str, RGB]]:
     """The header's marks, right to left, as (text, fill): the feed mark, then any warning.
 
