@@ -48,3 +48,15 @@ def pygame_display():
     pygame.font.init()
     yield
     pygame.display.quit()
+
+
+@pytest.fixture
+def utc(monkeypatch):
+    """The kiosk's local time is UTC while the test runs (the scheduled limits' times)."""
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()

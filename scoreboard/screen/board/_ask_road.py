@@ -13,12 +13,34 @@ import pygame
 
 from scoreboard.game.rules import Winner
 from scoreboard.roads.engine import DERIVED_ROADS, Color, DerivedRoad, Roads
+from scoreboard.screen.board._small_panels import FrameInput, SmallPanel, Timing
 from scoreboard.screen.board.canvas import draw_rect
 from scoreboard.screen.board.marks import SIDE_KEY
 from scoreboard.screen.board.panels import PanelPainter
 
 
 def draw_ask_road(p: PanelPainter, surface: pygame.Surface, roads: Roads) -> None:
+    """The ask road for these roads (see :func:`paint_ask_road`)."""
+    paint_ask_road(p, surface, ask_shows(roads))
+
+
+AskShows = tuple[tuple[Color | None, ...], ...]
+"""What the ask road draws, its change key: for a next Banker, then a next Player, each
+derived road's entry in :data:`~scoreboard.roads.engine.DERIVED_ROADS` order (None: none)."""
+
+
+def ask_shows(roads: Roads) -> AskShows:
+    """The entries the ask road shows for these roads."""
+    predictions = roads.predictions
+    return tuple(tuple(map(predictions.get(side, {}).get, DERIVED_ROADS)) for side in SIDES)
+
+
+def read_ask_road(_p: PanelPainter, given: FrameInput) -> AskShows:
+    """The ask road's reading of one update: the table's roads only."""
+    return ask_shows(given.table.roads)
+
+
+def paint_ask_road(p: PanelPainter, surface: pygame.Surface, shows: AskShows) -> None:
     """For a next Banker and a next Player, each derived road's entry (a dash for none).
 
     Two rows when the panel is tall enough, else side by side in one row
@@ -26,9 +48,8 @@ def draw_ask_road(p: PanelPainter, surface: pygame.Surface, roads: Roads) -> Non
     entries it shows and replayed after (:meth:`PanelPainter.part`).
     """
     rows, named = p.laid_out("ask road", lambda: ask_layout(p))
-    for row, side in zip(rows, SIDES, strict=True):
-        predicted = roads.predictions.get(side, {})
-        shown = tuple(predicted.get(road) for road in DERIVED_ROADS)
+    for row, side, shown in zip(rows, SIDES, shows, strict=True):
+        predicted = dict(zip(DERIVED_ROADS, shown, strict=True))
         p.part(
             surface,
             ("ask row", side, shown),
@@ -108,3 +129,7 @@ def ask_row(
             continue
         sprite = p.roads.derived(k, entry, cell.size)
         surface.blit(sprite, sprite.get_rect(center=cell.center))
+
+
+ASK_ROAD = SmallPanel("predictions", read_ask_road, paint_ask_road, Timing.LANDED)
+"""The ask road takes a coup with the roads: once its last card has landed."""

@@ -14,6 +14,7 @@ from pathlib import Path
 import pygame
 
 from scoreboard.screen.board._notices import alert_count, alert_text, draw_staff_mark, shoe_text
+from scoreboard.screen.board._small_panels import FrameInput, SmallPanel
 from scoreboard.screen.board.canvas import draw_rect
 from scoreboard.screen.board.panels import DrawnText, Entry, PanelPainter, PanelView
 from scoreboard.screen.theme.values import RGB, Colors
@@ -90,6 +91,81 @@ def draw_header(
     fault: bool = False,
     journal_failing: bool = False,
 ) -> PanelView:
+    """The header for this table (see :func:`paint_header`); returns the numbers drawn."""
+    shows = header_shows(p, table, status, clock, fault=fault, journal_failing=journal_failing)
+    return paint_header(p, surface, shows)
+
+
+@dataclass(frozen=True, slots=True)
+class StaffMarks:
+    """The staff's marks a header carries when the layout has no footer: the alerts'
+    count and the shoe's words ("" while the shoe is well)."""
+
+    alerts: int = 0
+    shoe: str = ""
+
+
+NO_STAFF = StaffMarks()
+"""No staff marks in the header (a footer carries them, or there are none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderShows:
+    """Everything the header draws: its change key (``clock`` is "" for a theme without
+    one; ``staff`` is empty where a footer carries the staff's marks)."""
+
+    table_name: str
+    table_id: str
+    shoe: str
+    game: str
+    status: FeedStatus
+    clock: str
+    fault: bool
+    journal_failing: bool
+    staff: StaffMarks
+    plate: bool
+
+
+def header_shows(
+    p: PanelPainter,
+    table: TableState,
+    status: FeedStatus,
+    clock: str,
+    *,
+    fault: bool = False,
+    journal_failing: bool = False,
+) -> HeaderShows:
+    """What the header shows for this table, feed status and clock."""
+    footer = "footer" in p.layout.panels  # else the staff's marks are in the header
+    staff = NO_STAFF if footer else StaffMarks(alert_count(table), shoe_text(p, table))
+    return HeaderShows(
+        table.table_name,
+        table.table_id,
+        str(table.shoe_number) if table.shoe_number else "–",
+        game_number(table),
+        status,
+        clock if p.theme.style.clock else "",
+        fault,
+        journal_failing,
+        staff,
+        plate_shows(table) and plate_in_header(p),
+    )
+
+
+def read_header(p: PanelPainter, given: FrameInput) -> HeaderShows:
+    """The header's reading of one update: the table, the feed's status, the clock, the
+    journal's health and whether another panel fails (read last, after their draws)."""
+    return header_shows(
+        p,
+        given.table,
+        given.status,
+        given.clock,
+        fault=given.fault,
+        journal_failing=given.journal_failing,
+    )
+
+
+def paint_header(p: PanelPainter, surface: pygame.Surface, shows: HeaderShows) -> PanelView:
     """Title, table, shoe and game numbers, the feed mark, the clock; returns the numbers drawn.
 
     ``fault`` (a panel failed to draw) replaces the feed mark by DISPLAY FAULT,
@@ -101,21 +177,19 @@ def draw_header(
     is left and is cut with an ellipsis rather than shrunk.  So no part ever
     covers another, in any orientation.
     """
+    status, clock, staff = shows.status, shows.clock, shows.staff
+    fault, journal_failing = shows.fault, shows.journal_failing
     box = p.layout.panels["header"].body
     colors = p.colors
     margin = p.layout.px(0.012)
     gap = p.layout.px(0.016)
     right = box.right - margin
-    if clock and p.theme.style.clock:
+    if clock:
         clock_box = pygame.Rect(box.x, box.y, right - box.x, box.height)
         cap = max(p.floor("label"), box.height * 0.3)
         drawn = p.put(surface, clock, clock_box, colors.header_text, align="right", cap=cap)
         right = drawn.rect.left - gap
-    fields = [
-        ("table", table.table_id),
-        ("shoe", str(table.shoe_number) if table.shoe_number else "–"),
-        ("game", game_number(table)),
-    ]
+    fields = [("table", shows.table_id), ("shoe", shows.shoe), ("game", shows.game)]
     caption_cap = max(p.floor("label"), box.height * 0.2)
     value_cap = max(p.floor("number"), box.height * 0.36)
     captions = [p.words(key).upper() for key, _ in fields]
@@ -125,8 +199,6 @@ def draw_header(
     ]
     height = round(box.height * 0.46)
     room = right - box.x - round(box.width * 0.4) - sum(slots)
-    footer = "footer" in p.layout.panels  # else the staff's marks are in the header
-    staff = StaffMarks(0, "") if footer else StaffMarks(alert_count(table), shoe_text(p, table))
     short = widest_marks(p, fault, journal_failing, height, short=False, staff=staff) > room
     marks = header_marks(
         p, status, fault=fault, journal_failing=journal_failing, short=short, staff=staff
@@ -145,9 +217,8 @@ def draw_header(
         ]
         x = max(x, min(x + sum(slots) - sum(narrow), box.x + round(box.width * 0.4)))
         slots = narrow
-    draw_title(
-        p, surface, table, pygame.Rect(box.x + margin, box.y, x - gap - box.x - margin, box.height)
-    )
+    title_room = pygame.Rect(box.x + margin, box.y, x - gap - box.x - margin, box.height)
+    draw_title(p, surface, shows.table_name, title_room)
     entries = []
     caption = mix(colors.header_text, colors.header_background, 0.4)
     for (key, value), text, slot_w in zip(fields, captions, slots, strict=True):
@@ -175,19 +246,10 @@ def draw_header(
         x += slot_w
     pill = draw_marks(p, surface, marks, (x, right), box)
     regions = [("marks", pill)]
-    if plate_shows(table) and plate_in_header(p):
+    if shows.plate:
         strip = pygame.Rect(x + gap, pill.y, max(1, pill.left - 2 * gap - x), pill.height)
         regions.append(("cut_card", draw_cut_card_plate(p, surface, strip, max_width=strip.width)))
     return PanelView(tuple(entries), tuple(regions))
-
-
-@dataclass(frozen=True, slots=True)
-class StaffMarks:
-    """The staff's marks a header carries when the layout has no footer: the alerts'
-    count and the shoe's words ("" while the shoe is well)."""
-
-    alerts: int = 0
-    shoe: str = ""
 
 
 def widest_marks(
@@ -197,7 +259,7 @@ def widest_marks(
     height: int,
     *,
     short: bool,
-    staff: StaffMarks = StaffMarks(),
+    staff: StaffMarks = NO_STAFF,
 ) -> int:
     """The width of the widest marks any feed status would show with these warnings.
 
@@ -237,16 +299,15 @@ def title_width(p: PanelPainter, height: int) -> int:
     return p.text.width(title, size, bold=True)
 
 
-def draw_title(
-    p: PanelPainter, surface: pygame.Surface, table: TableState, room: pygame.Rect
-) -> None:
-    """The header's title in ``room``: the theme's logo when it has one, else its title text."""
+def draw_title(p: PanelPainter, surface: pygame.Surface, name: str, room: pygame.Rect) -> None:
+    """The header's title in ``room``: the theme's logo when it has one, else its title text
+    (and the table's ``name`` beside either)."""
     if room.width <= 0:
         return
     logo = header_logo(p, room.height)
     title = p.theme.style.header_title
     if logo is not None:
-        widest = round(room.width * (0.5 if table.table_name else 1.0))  # the name keeps room
+        widest = round(room.width * (0.5 if name else 1.0))  # the name keeps room
         if logo.get_width() > widest:
             scale = widest / logo.get_width()
             logo = pygame.transform.smoothscale(
@@ -256,10 +317,9 @@ def draw_title(
         gap = p.layout.px(0.016)
         room = pygame.Rect(where.right + gap, room.y, room.right - where.right - gap, room.height)
         title = ""
-        if not table.table_name or room.width <= 0:
+        if not name or room.width <= 0:
             return
     cap = max(p.floor("label"), room.height * 0.36)
-    name = table.table_name
     # The table's name matters more than the board's title: the two, the name whole,
     # the name cut with an ellipsis, and only then the title alone.
     whole = f"{title}  ·  {name}" if title and name else title or name or "Baccarat"
@@ -324,7 +384,7 @@ def header_marks(
     fault: bool,
     journal_failing: bool,
     short: bool = False,
-    staff: StaffMarks = StaffMarks(),
+    staff: StaffMarks = NO_STAFF,
 ) -> list[tuple[str, RGB]]:
     """The header's marks, right to left, as (text, fill): the feed mark, then any warning.
 
@@ -493,3 +553,28 @@ def draw_footer(
         return
     p.put(surface, p.words("disclaimer", "   "), room, p.colors.muted, align="center",
           height=height)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class FooterShows:
+    """Everything the footer draws besides the theme: the staff's marks (the alerts'
+    count, the shoe's words)."""
+
+    alerts: int = 0
+    shoe: str = ""
+
+
+def read_footer(p: PanelPainter, given: FrameInput) -> FooterShows:
+    """The footer's reading of one update: the table's alerts and its shoe's state."""
+    return FooterShows(alert_count(given.table), shoe_text(p, given.table))
+
+
+def paint_footer(p: PanelPainter, surface: pygame.Surface, shows: FooterShows) -> None:
+    """:func:`draw_footer` from what it read."""
+    draw_footer(p, surface, alerts=shows.alerts, shoe=shows.shoe)
+
+
+HEADER = SmallPanel("header", read_header, paint_header, last=True)
+"""The header: drawn last, so its feed mark says whether this frame's panels failed."""
+
+FOOTER = SmallPanel("footer", read_footer, paint_footer)

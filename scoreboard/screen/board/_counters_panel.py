@@ -9,10 +9,13 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pygame
 
-from scoreboard.roads.stats import Counts, bet_count
+from scoreboard.game.limits import Limits
+from scoreboard.roads.stats import Counts, Streaks, bet_count
+from scoreboard.screen.board._small_panels import FrameInput, SmallPanel, Timing
 from scoreboard.screen.board.canvas import Recorder, draw_rect
 from scoreboard.screen.board.marks import SIDE_KEY
 from scoreboard.screen.board.panels import DrawnText, Entry, PanelPainter, PanelView
@@ -21,16 +24,46 @@ from scoreboard.table.state import TableState
 
 
 def draw_counters(p: PanelPainter, surface: pygame.Surface, table: TableState) -> PanelView:
+    """The counters panel for this table (see :func:`paint_counters`)."""
+    return paint_counters(p, surface, counters_shows(table))
+
+
+@dataclass(frozen=True, slots=True)
+class CountersShows:
+    """Everything the counters panel draws besides the theme: its change key.
+
+    The shoe's counts and streaks, the variant's own counters and the limits
+    (which side bets the table offers, in their order).
+    """
+
+    counts: Counts
+    streaks: Streaks
+    counters: tuple[str, ...]
+    limits: Limits
+
+
+def counters_shows(table: TableState) -> CountersShows:
+    """What the counters panel shows for this table."""
+    roads = table.roads
+    return CountersShows(roads.counts, roads.streaks, table.variant.counters, table.limits)
+
+
+def read_counters(_p: PanelPainter, given: FrameInput) -> CountersShows:
+    """The counters' reading of one update: the table only."""
+    return counters_shows(given.table)
+
+
+def paint_counters(p: PanelPainter, surface: pygame.Surface, shows: CountersShows) -> PanelView:
     """Banker, Player and Tie tiles over two columns of labelled counts.
 
     The tiles' faces (colour and name) are in the static layer
     (:func:`draw_tile_faces`): a coup redraws the numbers on them, not the tiles.
     """
     body, tiles_h, gap = counters_body(p)
-    entries = tiles(p, surface, table.roads.counts, body, tiles_h, gap)
+    entries = tiles(p, surface, shows.counts, body, tiles_h, gap)
     area = pygame.Rect(body.x, body.y + tiles_h + 2 * gap, body.width, 0)
     area.height = body.bottom - area.y
-    entries += count_rows(p, surface, counted(p, table), area, gap)
+    entries += count_rows(p, surface, counted(p, shows), area, gap)
     return PanelView(tuple(entries))
 
 
@@ -164,21 +197,21 @@ def tile_name(p: PanelPainter, key: str, width: int) -> str:
     return p.theme.roads.letters[key]
 
 
-def counted(p: PanelPainter, table: TableState) -> list[tuple[str, str, RGB]]:
+def counted(p: PanelPainter, shows: CountersShows) -> list[tuple[str, str, RGB]]:
     """The labelled counts under the tiles: (label key, value, value colour)."""
-    counts, colors = table.roads.counts, p.colors
+    counts, colors = shows.counts, p.colors
     rows: list[tuple[str, str, RGB]] = [
         ("banker_pair", str(counts.banker_pairs), colors.banker),
         ("player_pair", str(counts.player_pairs), colors.player),
         ("natural", naturals(p, counts), colors.accent),
         ("games", str(counts.games), colors.text),
     ]
-    for name in table.variant.counters:
+    for name in shows.counters:
         rows.append((name, str(getattr(counts, name)), colors.accent))
-    offered = table.limits.side_bets  # only the side bets this table offers are counted
-    for bet in (name for name in table.limits.order if name in offered):
+    offered = shows.limits.side_bets  # only the side bets this table offers are counted
+    for bet in (name for name in shows.limits.order if name in offered):
         rows.append((bet, str(bet_count(counts, offered[bet])), colors.accent))
-    streaks = table.roads.streaks
+    streaks = shows.streaks
     letters = p.theme.roads.letters
     side = streaks.current_side
     current = "–"
@@ -356,3 +389,7 @@ def naturals(p: PanelPainter, counts: Counts) -> str:
         f"{letters['banker']} {counts.banker_naturals} · "
         f"{letters['player']} {counts.player_naturals}"
     )
+
+
+COUNTERS = SmallPanel("counters", read_counters, paint_counters, Timing.LANDED)
+"""The counters take a coup with the roads: once its last card has landed."""

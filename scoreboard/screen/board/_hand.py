@@ -9,14 +9,17 @@ deal the hand again as it arrives; the totals always add up the cards on view.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import pygame
 
 from scoreboard.game.cards import RANKS, SUITS, Card, hand_total
-from scoreboard.game.rules import Coup, Winner
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Coup, Game, Winner
 from scoreboard.game.seats import Side
 from scoreboard.screen.board._card_back import card_back
 from scoreboard.screen.board._side_bet_mark import draw_side_bet_marks, side_bet_marks
+from scoreboard.screen.board._small_panels import FrameInput, SmallPanel, Timing
 from scoreboard.screen.board.canvas import draw_rect, mark_opaque, rounded_cross
 from scoreboard.screen.board.marks import SIDE_KEY
 from scoreboard.screen.board.panels import DrawnText, PanelPainter
@@ -59,6 +62,40 @@ def draw_last_coup(
     *,
     backs: bool = False,
 ) -> None:
+    """The last hand of this table (see :func:`paint_last_coup`)."""
+    paint_last_coup(p, surface, hand_shows(table, shown, backs=backs))
+
+
+@dataclass(frozen=True, slots=True)
+class HandShows:
+    """Everything the last hand's panel draws besides the theme: its change key.
+
+    The hand being dealt (``forming``) or the last game, the limits (the side
+    bets it won), how many of its cards are on view and whether the rest lie
+    face down.
+    """
+
+    forming: Forming | None
+    game: Game | None
+    limits: Limits
+    shown: int | None
+    backs: bool
+
+
+def hand_shows(table: TableState, shown: int | None = None, *, backs: bool = False) -> HandShows:
+    """What the last hand's panel shows for this table, ``shown`` cards on view."""
+    forming = table.forming
+    if forming is not None:  # the hand being dealt hides the last one
+        return HandShows(forming, None, table.limits, None, False)
+    return HandShows(None, table.last_game, table.limits, shown, backs)
+
+
+def read_last_coup(_p: PanelPainter, given: FrameInput) -> HandShows:
+    """The last hand's reading of one update: the table and how far motion dealt it."""
+    return hand_shows(given.table, given.shown, backs=given.backs)
+
+
+def paint_last_coup(p: PanelPainter, surface: pygame.Surface, shows: HandShows) -> None:
     """The last hand; ``shown`` is how many of its cards are on view in deal order (None: all).
 
     ``backs``: the hand was dealt face down before its coup, so the cards not yet
@@ -66,14 +103,15 @@ def draw_last_coup(
 
     A coup without cards (a results-only feed) shows its result instead of
     empty hands: the winner and, when the feed gave them, the totals.  While a
-    hand is being dealt (``table.forming``) the panel shows it instead, face down.
+    hand is being dealt (``forming``) the panel shows it instead, face down.
     """
+    shown, backs = shows.shown, shows.backs
     body = p.layout.panels["last_coup"].body
-    if table.forming is not None:  # a hand being dealt: its cards face down, whatever is known
-        p.title(surface, "last_coup", f"  #{table.forming.game}")
-        draw_forming(p, surface, body, table.forming)
+    if shows.forming is not None:  # a hand being dealt: its cards face down, whatever is known
+        p.title(surface, "last_coup", f"  #{shows.forming.game}")
+        draw_forming(p, surface, body, shows.forming)
         return
-    game = table.last_game
+    game = shows.game
     p.title(surface, "last_coup", f"  #{game.number}" if game else "")
     if game is None:  # the big road says "Waiting for the first hand": said once
         return
@@ -84,7 +122,7 @@ def draw_last_coup(
     player, banker = visible_cards(coup, shown)
     complete = shown is None or len(player) + len(banker) >= len(coup.player) + len(coup.banker)
     if complete:  # the side bets this hand won, once its last card is on view
-        draw_side_bet_marks(p, surface, side_bet_marks(p, table.limits, coup))
+        draw_side_bet_marks(p, surface, side_bet_marks(p, shows.limits, coup))
     hands = ((coup.player, player), (coup.banker, banker))
     winner = coup.winner if complete else None
     totals = [hand_total(visible) if visible else None for _, visible in hands]
@@ -449,3 +487,7 @@ def draw_result(p: PanelPainter, surface: pygame.Surface, body: pygame.Rect, cou
             cap=max(p.floor("number"), cap),
             role="number",
         )
+
+
+LAST_HAND = SmallPanel("last_coup", read_last_coup, paint_last_coup, Timing.MOVING)
+"""The last hand deals its cards again one by one as the coup arrives (motion)."""

@@ -9,15 +9,15 @@ Functions of a :class:`~scoreboard.screen.board.panels.PanelPainter`.
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from dataclasses import dataclass
 
 import pygame
 
 from scoreboard.game.limits import Limits, ScheduledLimits
+from scoreboard.screen.board._small_panels import FrameInput, SmallPanel
 from scoreboard.screen.board.canvas import draw_rect
 from scoreboard.screen.board.panels import PanelPainter
 from scoreboard.screen.theme.values import RGB
-from scoreboard.table.state import TableState
 
 MAIN_BETS = ("player", "banker")
 """The bets whose minimum and maximum make the headline."""
@@ -43,22 +43,59 @@ def draw_limits(
     scheduled: ScheduledLimits | None = None,
     now: float | None = None,
 ) -> None:
+    """These limits (see :func:`paint_limits`), ``scheduled`` ones announced as at ``now``
+    (unix time, default the wall clock)."""
+    paint_limits(p, surface, limits_shows(limits, scheduled, now))
+
+
+@dataclass(frozen=True, slots=True)
+class LimitsShows:
+    """Everything the limits panel draws besides the theme: its change key.
+
+    The limits, and the scheduled ones with the time they are announced from
+    (``when``: "22:00", with the date when not today; "" when none are known).
+    """
+
+    limits: Limits
+    scheduled: ScheduledLimits | None = None
+    when: str = ""
+
+
+def limits_shows(
+    limits: Limits, scheduled: ScheduledLimits | None = None, now: float | None = None
+) -> LimitsShows:
+    """What the limits panel shows: ``scheduled``'s time as read at ``now`` (unix time,
+    default the wall clock: the kiosk's local time, so its date goes at midnight)."""
+    if scheduled is None or not scheduled.limits.known:
+        return LimitsShows(limits, scheduled)
+    when = local_when(scheduled.at, time.time() if now is None else now)
+    return LimitsShows(limits, scheduled, when)
+
+
+def read_limits(_p: PanelPainter, given: FrameInput) -> LimitsShows:
+    """The limits' reading of one update: the table's limits, and the wall clock while
+    some are scheduled."""
+    table = given.table
+    return limits_shows(table.limits, table.scheduled)
+
+
+def paint_limits(p: PanelPainter, surface: pygame.Surface, shows: LimitsShows) -> None:
     """The main bets' minimum and maximum as a headline, then every bet and its pay.
 
     Unknown limits (no bets yet) say so, "Limits —", and the table keeps the
     variant's pays with a dash for each span: never a made-up default.
-    ``scheduled`` limits (:attr:`TableState.scheduled`) are announced under the
-    headline ahead of time: "New limits from 22:00: 50 – 20,000" (kiosk's local
-    time at ``now``, unix time, default the wall clock; the date too when not today).
+    Scheduled limits (:attr:`TableState.scheduled`) are announced under the
+    headline ahead of time: "New limits from 22:00: 50 – 20,000".
     """
+    limits, scheduled = shows.limits, shows.scheduled
     known = limits.known
     p.title(surface, "limits", f"  ({limits.currency})" if known else "")
     body = p.layout.panels["limits"].body
     head = pygame.Rect(body.x, body.y, body.width, round(body.height * HEADLINE_SHARE))
     lines: list[tuple[str, bool]] = []
     pitch, gap = round(p.floor("label") * ANNOUNCE_CAP * 2.1), p.layout.px(0.006)
-    if scheduled is not None and scheduled.limits.known:
-        said = scheduled_lines(p, scheduled, time.time() if now is None else now)
+    if scheduled is not None and shows.when:
+        said = scheduled_lines(p, scheduled, shows.when)
         lines = wrapped(p, said, body.width - 2 * p.layout.px(0.008), spare_lines(p, limits))
         short = pitch * len(lines) + gap - (body.bottom - head.bottom - table_need(p, limits))
         head.height -= max(0, min(short, head.height - headline_need(p)))
@@ -69,14 +106,6 @@ def draw_limits(
         draw_scheduled(p, surface, lines, strip)
         rest = pygame.Rect(rest.x, strip.bottom, rest.width, rest.bottom - strip.bottom)
     draw_limit_table(p, surface, limits, rest)
-
-
-def limits_key(table: TableState) -> Hashable:
-    """What the limits panel shows, as a key the renderer compares: the limits, the
-    scheduled ones and, while some are scheduled, today's date (their date goes at midnight)."""
-    scheduled = table.scheduled
-    day = time.localtime()[:3] if scheduled is not None else None
-    return (table.limits, scheduled, day)
 
 
 def local_when(at: float, now: float) -> str:
@@ -103,10 +132,10 @@ def main_span(limits: Limits) -> tuple[int, int]:
     return min(low for low, _ in spans), max(high for _, high in spans)
 
 
-def scheduled_lines(p: PanelPainter, scheduled: ScheduledLimits, now: float) -> list[str]:
-    """ "New limits from 22:00: 50 – 20,000", a line per shown language."""
+def scheduled_lines(p: PanelPainter, scheduled: ScheduledLimits, when: str) -> list[str]:
+    """ "New limits from 22:00: 50 – 20,000" (``when``: the time), a line per shown language."""
     low, high = main_span(scheduled.limits)
-    words = p.theme.filled("new_limits", time=local_when(scheduled.at, now))
+    words = p.theme.filled("new_limits", time=when)
     return [f"{word}: {low:,} – {high:,}" for word in dict.fromkeys(words)]
 
 
@@ -331,3 +360,6 @@ def draw_cell(
     drawn = p.put_lines(surface, lines, box, color, size, bold=bold, align=align, role="label")
     covered = drawn[0].rect.unionall([d.rect for d in drawn[1:]])
     return covered
+
+
+LIMITS = SmallPanel("limits", read_limits, paint_limits)

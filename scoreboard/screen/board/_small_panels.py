@@ -1,76 +1,79 @@
-"""The small panels (header, counters, ask road, last hand, limits, footer), drawn by name.
+"""What a small panel is (header, counters, ask road, last hand, limits, footer): one unit.
 
-The renderer draws these onto a recorder (:mod:`scoreboard.screen.board.canvas`), so
-only what changed in them reaches the frame; this module says which they are
-and which painter draws each from one update's input.
+Each panel module declares its :class:`SmallPanel`: what the panel reads
+(``read``: the table, the theme and the time gathered into one frozen value)
+next to how it draws that value (``draw``, which sees nothing else).  The value
+is the panel's change key: the renderer redraws the panel when it differs from
+the one last drawn, so the key cannot leave out an input of the drawing.  A new
+small panel is a unit in its own module and one entry in the renderer's
+``SMALL_PANELS``.
+
+The renderer draws these onto a recorder (:mod:`scoreboard.screen.board.canvas`),
+so only what changed in them reaches the frame.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
+from typing import Generic, TypeVar
 
 import pygame
 
-from scoreboard.screen.board._ask_road import draw_ask_road
-from scoreboard.screen.board._chrome import draw_footer, draw_header
-from scoreboard.screen.board._counters_panel import draw_counters
-from scoreboard.screen.board._hand import draw_last_coup
-from scoreboard.screen.board._limits_panel import draw_limits
-from scoreboard.screen.board._notices import alert_count, shoe_text
+from scoreboard.screen.board.guard import PanelGuard
 from scoreboard.screen.board.panels import PanelPainter, PanelView
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState
 
-RECORDED = frozenset({"header", "counters", "predictions", "last_coup", "limits", "footer"})
-"""The small panels drawn through a recorder: only what changed in them reaches the frame."""
+Shown = TypeVar("Shown")
 
 
 @dataclass(frozen=True, slots=True)
 class FrameInput:
-    """What one update draws: the table and what the header shows beside it."""
+    """What one update draws from: the table, what the header shows beside it, and how
+    the renderer's motion and guard stand (``shown``: the last hand's cards on view, None
+    all; ``backs``: that hand was seen dealt face down)."""
 
     table: TableState
     status: FeedStatus
     clock: str
     now: float
     journal_failing: bool
+    guard: PanelGuard
+    shown: int | None = None
+    backs: bool = False
+
+    @property
+    def fault(self) -> bool:
+        """A panel other than the header fails now (read late: the header is drawn last)."""
+        return self.guard.fault_shown()
 
 
-def draw_small_panel(
-    panels: PanelPainter,
-    name: str,
-    frame: pygame.Surface,
-    given: FrameInput,
-    *,
-    fault: bool,
-    shown: int | None,
-    backs: bool = False,
-) -> PanelView | None:
-    """Draw small panel ``name``; the labelled values it shows (header and counters).
+class Timing(Enum):
+    """When the renderer looks at a panel."""
 
-    ``fault``: the header's mark says DISPLAY FAULT; ``shown``: how many of the
-    last hand's cards are on view (None: all); ``backs``: the hand was seen dealt face
-    down, so the cards not yet on view lie as card backs.
+    NOW = "now"
+    """At every update."""
+    MOVING = "moving"
+    """At every update and every animation step while on the frame (the hand's cards)."""
+    LANDED = "landed"
+    """With the roads: once the coup's last card has landed (a full frame: at once)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SmallPanel(Generic[Shown]):
+    """One small panel: its layout name, what it reads and how it draws what it read.
+
+    ``read(painter, given)`` gathers every input of the drawing into one value
+    that compares by content (frozen values, never a mutable object), and
+    ``draw(painter, surface, shown)`` draws from that value alone, returning the
+    labelled values it drew (or None).  ``last``: drawn after the other panels and
+    the roads, because it shows how their draws went.
     """
-    table = given.table
-    if name == "header":
-        return draw_header(
-            panels,
-            frame,
-            table,
-            given.status,
-            given.clock,
-            fault=fault,
-            journal_failing=given.journal_failing,
-        )
-    if name == "counters":
-        return draw_counters(panels, frame, table)
-    if name == "predictions":
-        draw_ask_road(panels, frame, table.roads)
-    elif name == "last_coup":
-        draw_last_coup(panels, frame, table, shown=shown, backs=backs)
-    elif name == "limits":
-        draw_limits(panels, frame, table.limits, scheduled=table.scheduled)
-    elif name == "footer":
-        draw_footer(panels, frame, alerts=alert_count(table), shoe=shoe_text(panels, table))
-    return None
+
+    name: str
+    read: Callable[[PanelPainter, FrameInput], Shown]
+    draw: Callable[[PanelPainter, pygame.Surface, Shown], PanelView | None]
+    timing: Timing = Timing.NOW
+    last: bool = False

@@ -47,14 +47,18 @@ class PanelGuard:
         try:
             draw()
         except Exception as error:
-            self.failures += 1
-            self._failing[name] = None
-            if self._logged.get(name, -REPEAT_LOG_SECONDS) + REPEAT_LOG_SECONDS <= now:
-                self._logged[name] = now
-                if isinstance(error, SimulatedFault):
-                    log.warning("panel %s shows a placeholder: %s", name, error)
-                else:
-                    log.exception("panel %s failed to draw; it shows a placeholder", name)
+            self.failed(name, now, error)
             return False
         self._failing.pop(name, None)
         return True
+
+    def failed(self, name: str, now: float, error: Exception) -> None:
+        """Panel ``name`` raised ``error`` (called while it is handled): counted, named, logged."""
+        self.failures += 1
+        self._failing[name] = None
+        if self._logged.get(name, -REPEAT_LOG_SECONDS) + REPEAT_LOG_SECONDS <= now:
+            self._logged[name] = now
+            if isinstance(error, SimulatedFault):
+                log.warning("panel %s shows a placeholder: %s", name, error)
+            else:
+                log.exception("panel %s failed to draw; it shows a placeholder", name)

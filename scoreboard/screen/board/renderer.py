@@ -5,7 +5,10 @@ hands it over (:meth:`Renderer.draw_on`: nothing copied on the way to the
 screen).  ``update`` redraws the small panels whose content changed, and of
 them only what they draw differently from last time (onto a
 :class:`~scoreboard.screen.board.canvas.Recorder`), and of the roads only the changed
-cells; a road is redrawn whole only when its window scrolled.  It returns the
+cells; a road is redrawn whole only when its window scrolled.  A small panel is
+one unit (:class:`~scoreboard.screen.board._small_panels.SmallPanel`): what it
+reads is its change key and all its drawing sees, so the renderer only compares
+and draws, the same way for each panel of :data:`SMALL_PANELS`.  ``update`` returns the
 rectangles it touched; the app shows them only after the whole update
 succeeded, so a frame that fails half-way never reaches the screen (the next is
 full).  A full frame copies the static layer once.
@@ -32,23 +35,24 @@ does)::
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Hashable, Mapping
+from typing import Any
 
 import pygame
 
 from scoreboard.roads.good_roads import GoodRoadRules
-from scoreboard.screen.board._chrome import plate_shows
+from scoreboard.screen.board._ask_road import ASK_ROAD
+from scoreboard.screen.board._chrome import FOOTER, HEADER
 from scoreboard.screen.board._compose import Compositor, Overlay
-from scoreboard.screen.board._counters_panel import draw_tile_faces
+from scoreboard.screen.board._counters_panel import COUNTERS, draw_tile_faces
 from scoreboard.screen.board._good_road_plate import GoodRoadPlate
-from scoreboard.screen.board._hand import WarmCards
-from scoreboard.screen.board._limits_panel import limits_key
+from scoreboard.screen.board._hand import LAST_HAND, WarmCards
+from scoreboard.screen.board._limits_panel import LIMITS
 from scoreboard.screen.board._motion import Motion, MotionSettings
-from scoreboard.screen.board._notices import Notices, alert_count
+from scoreboard.screen.board._notices import Notices
 from scoreboard.screen.board._road_frame import RoadFrame
-from scoreboard.screen.board._small_panels import RECORDED, FrameInput, draw_small_panel
+from scoreboard.screen.board._small_panels import FrameInput, SmallPanel, Timing
 from scoreboard.screen.board.canvas import Op, Recorder, put_down
 from scoreboard.screen.board.grid import RoadView, RoadWindow, static_layer
 from scoreboard.screen.board.guard import PanelGuard
@@ -58,7 +62,7 @@ from scoreboard.screen.board.panels import PanelPainter, PanelView
 from scoreboard.screen.board.shuffle_overlay import Promo, ShuffleOverlay
 from scoreboard.screen.board.symbols import Sprites
 from scoreboard.screen.board.text import TextCache
-from scoreboard.screen.theme.values import ROAD_PANELS, Theme
+from scoreboard.screen.theme.values import Theme
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState
 
@@ -67,6 +71,10 @@ SHUFFLE_BANNER = "shuffle_banner"
 
 PanelDrawer = Callable[[pygame.Surface, pygame.Rect, TableState], object]
 """Draws one panel: the frame, the panel's body rectangle, the table."""
+
+SMALL_PANELS: tuple[SmallPanel[Any], ...] = (COUNTERS, ASK_ROAD, LAST_HAND, LIMITS, FOOTER, HEADER)
+"""The small panels, in drawing order (each one unit: what it reads beside how it draws;
+see :mod:`scoreboard.screen.board._small_panels`).  A new one is a unit and an entry here."""
 
 
 class Renderer:
@@ -116,6 +124,8 @@ class Renderer:
         self.good_road_plate = (
             None if good_roads is None else GoodRoadPlate(self.panels, self.layout, good_roads)
         )
+        #: The small panels drawn (the layout places those it has).
+        self.small_panels = SMALL_PANELS
         #: The labelled values the header and the counters panel show now.
         self.panel_views: dict[str, PanelView] = {}
         self._keys: dict[str, Hashable] = {}
@@ -219,7 +229,6 @@ class Renderer:
             self.cards.onto(self.frame)  # the full frame covers them
             self.frame.blit(self.static, (0, 0))
             dirty.append(self.frame.get_rect())
-        given = FrameInput(table, status, clock, now, journal_failing)
         before = self.road_frame.columns()
         changed = self.road_frame.index.sync(table.roads)
         arrived = self._arrived(table, changed, full)
@@ -237,27 +246,11 @@ class Renderer:
         if changed and any(changed.values()):  # new entries: the marks still drawing in or
             # blinking are finished first (a redraw for the clock leaves them as they are)
             dirty += self.road_frame.newest.settle(self.frame, self.static, self.views)
-        version = (table.version, table.shuffling)
-        self._given, self._drawn_version = given, version
-        self._refresh_tallies(given, dirty, full)
-        self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, full)
-        self._refresh("limits", limits_key(table), given, dirty, full)
-        staff = (alert_count(table), table.shoe_watch.mark, table.shoe_watch.errors)
-        self._refresh("footer", staff, given, dirty, full)
+        given = self._input(table, status, clock, now, journal_failing)
+        self._given, self._drawn_version = given, (table.version, table.shuffling)
+        self._refresh_small(given, dirty, full, last=False)
         grown = self._update_roads(given, changed, dirty, full)
-        header = (
-            table.table_name,
-            table.table_id,
-            table.shoe_number,
-            table.last_number,
-            status,
-            clock,
-            plate_shows(table),
-            self._fault_shown(),
-            journal_failing,
-            staff,
-        )
-        self._refresh("header", header, given, dirty, full)
+        self._refresh_small(given, dirty, full, last=True)  # how this frame's draws went
         if self.good_road_plate is not None:
             plate = functools.partial(self.good_road_plate.update, self.frame, self.static)
             self._guarded("good_roads", now, lambda: dirty.extend(plate(table, dirty, full)))
@@ -287,15 +280,16 @@ class Renderer:
         table = self._table
         given = self._given
         if table is not None and self.motion is not None and given is not None:
-            given = dataclasses.replace(given, now=now)
-            version = (table.version, table.shuffling)
-            if "last_coup" in self._keys:
-                self._refresh("last_coup", (version, self._cards_shown(now)), given, dirty, False)
-            if self._drawn_version == version:  # else the next update draws the new table
-                self._refresh_tallies(given, dirty, False, drawn_only=True)
-                if self._held is not None and self._settled(now):
-                    self._held = None  # landed: the roads scroll to the coup's column
-                    self._update_roads(given, {}, dirty, False)
+            given = self._input(table, given.status, given.clock, now, given.journal_failing)
+            same = self._drawn_version == (table.version, table.shuffling)
+            landed = same and self._settled(now)  # else the next update draws the new table
+            for panel in self.small_panels:  # only those on the frame (not a failed one)
+                moves = panel.timing is Timing.MOVING or (landed and panel.timing is Timing.LANDED)
+                if moves and panel.name in self._keys:
+                    self._refresh(panel, given, dirty, False)
+            if landed and self._held is not None:
+                self._held = None  # landed: the roads scroll to the coup's column
+                self._update_roads(given, {}, dirty, False)
         dirty += self._animate_newest(now)
         return self._compose(now, dirty)
 
@@ -328,7 +322,7 @@ class Renderer:
             if changed is None:  # rebuilt (a void, a correction): every cell may differ
                 self._keys.pop(name, None)
             if changed is None or self._keys.get(name) != key:
-                self._refresh(name, key, given, dirty, full)
+                self._refresh_road(name, key, given, dirty, full)
             elif touched:
                 draw = functools.partial(
                     roads.draw_cells, self.frame, self.static, name, table, touched, dirty
@@ -357,45 +351,108 @@ class Renderer:
     def _settled(self, now: float) -> bool:
         return self.motion is None or self.motion.settled(now)
 
-    def _refresh_tallies(
-        self, given: FrameInput, dirty: list[pygame.Rect], full: bool, *, drawn_only: bool = False
+    def _refresh_small(
+        self, given: FrameInput, dirty: list[pygame.Rect], full: bool, *, last: bool
     ) -> None:
-        """The counters and the ask road, which take a coup with the roads: once its last
-        card has landed (a full frame draws them as they are).  ``drawn_only``: leave a
-        panel not on the frame now (a failed one) to the next update."""
-        if not full and not self._settled(given.now):
-            return
-        version = (given.table.version, given.table.shuffling)
-        for name in ("counters", "predictions"):
-            if full or not drawn_only or name in self._keys:
-                self._refresh(name, version, given, dirty, full)
+        """The small panels drawn before the roads, or (``last``) after them.  Those that
+        take a coup with the roads wait until its last card has landed (a full frame
+        draws them as they are)."""
+        landed = full or self._settled(given.now)
+        for panel in self.small_panels:
+            if panel.last is last and (landed or panel.timing is not Timing.LANDED):
+                self._refresh(panel, given, dirty, full)
 
     def _animate_newest(self, now: float) -> list[pygame.Rect]:
         scale = self.motion.draw_in(now) if self.motion is not None else None
         return self.road_frame.newest.draw(self.frame, self.static, self.views, now, scale)
 
-    def _cards_shown(self, now: float) -> int | None:
-        return self.motion.cards_shown(now) if self.motion is not None else None
+    def _input(
+        self, table: TableState, status: FeedStatus, clock: str, now: float, journal_failing: bool
+    ) -> FrameInput:
+        """What the small panels read at ``now``: the table, the header's inputs, motion's
+        cards on view, and the guard (the header reads whether another panel fails)."""
+        shown = self.motion.cards_shown(now) if self.motion is not None else None
+        backs = self._face_down == (table.shoe_id, table.last_number)
+        return FrameInput(table, status, clock, now, journal_failing, self.guard, shown, backs)
 
     # -- panels -----------------------------------------------------------------------------
     def _refresh(
+        self, panel: SmallPanel[Any], given: FrameInput, dirty: list[pygame.Rect], full: bool
+    ) -> None:
+        """Redraw small ``panel`` if what it reads differs from what it drew, onto a recorder:
+        only what differs from last time reaches the frame (a full frame has the static
+        layer down; a site's own drawer draws the panel whole).
+
+        Reading and drawing are guarded: a panel that raises leaves the frame as it
+        was (nothing was put down yet), shows the placeholder and is put down whole
+        when it draws again.
+        """
+        name, table = panel.name, given.table
+        box = self.layout.panels.get(name)
+        if box is None:
+            return
+        try:
+            shows = panel.read(self.panels, given)
+        except Exception as error:
+            self.guard.failed(name, given.now, error)
+            self._failed(name, box, dirty, full)
+            return
+        drawer = self.drawers.get(name)
+        key = shows if drawer is None else (shows, table.version, table.shuffling)
+        if self._keys.get(name) == key:
+            return
+        if drawer is not None:  # it may read anything of the table: each change redraws it
+            if not full:
+                self.frame.blit(self.static, box.rect, box.rect)
+                dirty.append(box.rect)
+            if not self._guarded(name, given.now, lambda: drawer(self.frame, box.body, table)):
+                self._placeholder(name, box)
+                return
+        else:
+            pen = Recorder(self.size)
+            drawn: list[PanelView | None] = []
+            draw = functools.partial(panel.draw, self.panels, pen, shows)
+            if not self._guarded(name, given.now, lambda: drawn.append(draw())):
+                self._failed(name, box, dirty, full)
+                return
+            before = None if full else self._ops.get(name)
+            areas = put_down(self.frame, self.static, before, pen.ops, box.rect, full=full)
+            if not full:
+                dirty += areas
+            self._ops[name] = pen.ops
+            if drawn[0] is not None:
+                self.panel_views[name] = drawn[0]
+        self._keys[name] = key
+
+    def _failed(self, name: str, box: PanelBox, dirty: list[pygame.Rect], full: bool) -> None:
+        """Small panel ``name`` raised before anything of it was put down: its placeholder."""
+        self._placeholder(name, box)
+        if not full:
+            dirty.append(box.rect)
+
+    def _refresh_road(
         self, name: str, key: Hashable, given: FrameInput, dirty: list[pygame.Rect], full: bool
     ) -> None:
-        """Redraw panel ``name`` if its ``key`` changed (a full frame has the static layer down)."""
+        """Redraw road ``name`` whole if its ``key`` changed (a full frame has the static
+        layer down)."""
         box = self.layout.panels.get(name)
         if box is None or self._keys.get(name) == key:
-            return
-        if name in RECORDED and name not in self.drawers:
-            self._refresh_recorded(name, key, box, given, dirty, full)
             return
         if not full:
             self.frame.blit(self.static, box.rect, box.rect)
             dirty.append(box.rect)
-        drawn = self._guarded(name, given.now, lambda: self._draw_panel(name, box, given))
+        drawn = self._guarded(name, given.now, lambda: self._draw_road(name, box, given.table))
         if not drawn:
             self._placeholder(name, box)
             return
         self._keys[name] = key
+
+    def _draw_road(self, name: str, box: PanelBox, table: TableState) -> None:
+        drawer = self.drawers.get(name)
+        if drawer is not None:
+            drawer(self.frame, box.body, table)
+        else:
+            self.road_frame.draw_road(self.frame, name, table)
 
     def _placeholder(self, name: str, box: PanelBox) -> None:
         """Panel ``name`` failed: its placeholder, not a half-drawn panel; tried again next."""
@@ -406,65 +463,9 @@ class Renderer:
         self._keys.pop(name, None)  # the next update tries the panel again
         self._ops.pop(name, None)  # and a recorded one is put down whole
 
-    def _refresh_recorded(
-        self,
-        name: str,
-        key: Hashable,
-        box: PanelBox,
-        given: FrameInput,
-        dirty: list[pygame.Rect],
-        full: bool,
-    ) -> None:
-        """Draw panel ``name`` onto a recorder; put on the frame only what differs from last time.
-
-        A panel that raises leaves the frame untouched (nothing was drawn yet)
-        and shows the placeholder; its next draw is put down whole.
-        """
-        pen = Recorder(self.size)
-        drawn = self._guarded(name, given.now, lambda: self._draw_panel(name, box, given, pen))
-        if not drawn:
-            self._placeholder(name, box)
-            if not full:
-                dirty.append(box.rect)
-            return
-        before = None if full else self._ops.get(name)
-        areas = put_down(self.frame, self.static, before, pen.ops, box.rect, full=full)
-        if not full:
-            dirty += areas
-        self._ops[name] = pen.ops
-        self._keys[name] = key
-
     def _guarded(self, name: str, now: float, draw: Callable[[], object]) -> bool:
         """Run ``draw()`` in the panel's guard; when it raised, the panel is drawn again next."""
         if self.guard.run(name, now, draw):
             return True
         self._keys.pop(name, None)
         return False
-
-    def _fault_shown(self) -> bool:
-        """The header's mark says DISPLAY FAULT: a panel other than the header fails."""
-        return self.guard.fault_shown()
-
-    def _draw_panel(
-        self, name: str, box: PanelBox, given: FrameInput, frame: pygame.Surface | None = None
-    ) -> None:
-        """Draw panel ``name`` onto ``frame`` (default the board itself)."""
-        frame = self.frame if frame is None else frame
-        table = given.table
-        drawer = self.drawers.get(name)
-        if drawer is not None:
-            drawer(frame, box.body, table)
-        elif name in ROAD_PANELS:
-            self.road_frame.draw_road(frame, name, table)
-        else:
-            view = draw_small_panel(
-                self.panels,
-                name,
-                frame,
-                given,
-                fault=self._fault_shown(),
-                shown=self._cards_shown(given.now),
-                backs=self._face_down == (table.shoe_id, table.last_number),
-            )
-            if view is not None:
-                self.panel_views[name] = view
