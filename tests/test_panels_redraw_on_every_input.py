@@ -176,14 +176,14 @@ def test_a_change_of_any_input_redraws_the_panel_as_a_new_board_would(name):
 
 
 def test_the_day_changing_redraws_the_scheduled_limits_time(monkeypatch):
-    """ "New limits from 2026-12-01 22:00" says "from 22:00" once that day has come."""
-    wall = [AT - 86_400 - 3_600]
-    monkeypatch.setattr(time, "time", lambda: wall[0])
+    """ "New limits from 2026-12-01 22:00" says "from 22:00" once that day has come, by the
+    kiosk's wall clock as it gives it to the table, never the system's own."""
+    monkeypatch.setattr(time, "time", lambda: AT + 30 * 86_400)  # a clock the panel must not read
     given = played()
     schedule(given)
     renderer = Renderer(load_theme("classic"), SIZE, motion=False)
     before = pixels(given.drawn(renderer, whole=True), renderer, "limits")
-    wall[0] = AT - 3_600  # the same table, an hour before the switch
+    given.table.switch_limits(AT - 3_600)  # the kiosk's step, an hour before the switch
     updated = pixels(given.drawn(renderer, whole=False), renderer, "limits")
     fresh_renderer = Renderer(load_theme("classic"), SIZE, motion=False)
     fresh = pixels(given.drawn(fresh_renderer, whole=True), fresh_renderer, "limits")

@@ -73,10 +73,10 @@ def limits_shows(
 
 
 def read_limits(_p: PanelPainter, given: FrameInput) -> LimitsShows:
-    """The limits' reading of one update: the table's limits, and the wall clock while
-    some are scheduled."""
+    """The limits' reading of one update: the table's limits, and while some are
+    scheduled the kiosk's wall clock as it last gave it to the table (``table.wall``)."""
     table = given.table
-    return limits_shows(table.limits, table.scheduled)
+    return limits_shows(table.limits, table.scheduled, table.wall)
 
 
 def paint_limits(p: PanelPainter, surface: pygame.Surface, shows: LimitsShows) -> None:
