@@ -65,6 +65,7 @@ from scoreboard.kiosk.window import (
     KEY_IDLE_SECONDS,
     KEY_POLL_SECONDS,
     Window,
+    clock_text,
     seconds_to_next_minute,
 )
 from scoreboard.roads.good_roads import GoodRoadRules
@@ -315,7 +316,7 @@ class Kiosk:
         """The header's clock (local time from the wall clock), or "" for a theme without one."""
         if not self.renderer.theme.style.clock:
             return ""
-        return time.strftime("%H:%M", time.localtime(self.wall_clock()))
+        return clock_text(self.wall_clock())
 
     def deadline(self, now: float) -> float:
         """When the board must step again: the feed, a blink, the clock or a theme check.

@@ -40,7 +40,7 @@ from scoreboard.service.heartbeat import Heartbeat
 from scoreboard.service.sdnotify import Notifier
 from scoreboard.service.stopping import Stop
 
-__all__ = ["Scene", "Window", "seconds_to_next_minute"]
+__all__ = ["Scene", "Window", "clock_text", "seconds_to_next_minute"]
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,11 @@ def seconds_to_next_minute(wall: float) -> float:
     0.2
     """
     return 60.0 - wall % 60.0
+
+
+def clock_text(wall: float) -> str:
+    """The header's clock, HH:MM in local time, at the wall-clock time ``wall``."""
+    return time.strftime("%H:%M", time.localtime(wall))
 
 
 class Scene(Protocol):

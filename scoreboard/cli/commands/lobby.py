@@ -13,13 +13,13 @@ status.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from scoreboard.cli import CommandError, UsageError
+from scoreboard.cli import UsageError
+from scoreboard.cli.commands._shared import kiosk_or_refusal
 from scoreboard.cli.options import apply_mqtt_arguments, endpoint_from, languages_from, parse_size
 from scoreboard.lobby.arrange import SortKey, arrange, page_at, paged
 from scoreboard.lobby.feed import LobbyFeed, status_topic
@@ -74,7 +74,7 @@ def settings_from_args(args: argparse.Namespace) -> LobbySettings:
 
 
 def run(args: argparse.Namespace) -> int:
-    with stop_on_signals() as stop, no_display_is_an_error():
+    with stop_on_signals() as stop, kiosk_or_refusal():
         wall = build_wall(args, stop)
         try:
             return wall.run(args.duration)
@@ -114,16 +114,6 @@ def build_wall(args: argparse.Namespace, stop: Stop | None = None) -> LobbyWall:
     )
     floor = Floor(settings.tables, discover=settings.discover, rules=settings.good_roads)
     return LobbyWall(settings, feed, floor, theme, stop)
-
-
-@contextlib.contextmanager
-def no_display_is_an_error():
-    from scoreboard.kiosk.monitor import NoDisplayError
-
-    try:
-        yield
-    except NoDisplayError as error:
-        raise CommandError(str(error)) from None
 
 
 class LobbyWall:
@@ -187,7 +177,7 @@ class LobbyWall:
         at most once a minute, and the last good one stays on screen; the next step
         draws the whole page again.
         """
-        from scoreboard.kiosk.window import seconds_to_next_minute
+        from scoreboard.kiosk.window import clock_text, seconds_to_next_minute
 
         wall_now = time.time() if wall_now is None else wall_now
         self.feed.poll(self.floor, now, wall_now)
@@ -195,7 +185,7 @@ class LobbyWall:
         limits_at = self.floor.next_limits()
         self._limits_due = None if limits_at is None else now + max(0.0, limits_at - wall_now)
         index = page_at(now - self.started, self.settings.page_seconds, self._pages)
-        self._clock = time.strftime("%H:%M", time.localtime(wall_now))
+        self._clock = clock_text(wall_now)
         self._next_minute = now + seconds_to_next_minute(wall_now)
         key = (self.floor.version, index, self.feed.connected, self._clock)
         due = self._time_change is not None and now >= self._time_change
