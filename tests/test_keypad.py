@@ -436,7 +436,7 @@ def test_a_sleeping_kiosk_looks_for_keys_every_few_ms_where_sdl_cannot_wait():
 
     with keypad_kiosk() as pad:
         assert not pad.kiosk.native_wait
-        pad.kiosk._woken = waits = CountedWaits()
+        pad.kiosk.window._woken = waits = CountedWaits()
         assert looks(0.0) == [pytest.approx(KEY_IDLE_SECONDS)] * 5
         pad.queue("[3]", True)
         assert looks(0.0) == [pytest.approx(KEY_IDLE_SECONDS)]  # the first look sees it

@@ -90,7 +90,7 @@ def lobby_scene(tmp_path, *flags: str) -> Iterator[Scene]:
         publisher.loop_start()
         args = ["lobby", "--mqtt", broker.address, "--windowed", "--size", "960x540"]
         wall = build_wall(build_parser().parse_args([*args, "--lobby-id", "W1", *flags]))
-        wall.feed.start(wall.woken.set)
+        wall.feed.start(wall.window.wake)
         try:
             assert wait_for(lambda: wall.feed.connected or bool(wall.step(0, time.time())), 10)
             yield Scene(wall, publisher)

@@ -2,23 +2,24 @@
 
 Settings come from ``--config`` (a display's ``display:`` and ``mqtt:`` sections
 plus ``lobby:``; see docs/lobby.md) and are overridden by flags.  The window
-loop is the kiosk's in small: it wakes when the feed has news, when a tile's
-age or a page is due, or at least once a second; polls the feed; draws only
-the tiles that changed; publishes the lobby's retained status; and tells
-systemd it is alive (:mod:`scoreboard.service.heartbeat`) when run as a service.
+loop is the kiosk's own (:class:`scoreboard.kiosk.window.Window`: the display,
+the rotation, the sleep, the quit keys, the heartbeat, the stop); the wall
+(:class:`LobbyWall`) is the scene it runs: it is due again when a tile's age, a
+page, the clock's minute or the status is, or at least once a second; it polls
+the feed, draws only the tiles that changed and publishes the lobby's retained
+status.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
-import os
-import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
-from scoreboard.cli import CommandError, UsageError
+from scoreboard.cli import UsageError
+from scoreboard.cli.commands._shared import kiosk_or_refusal
 from scoreboard.cli.options import apply_mqtt_arguments, endpoint_from, languages_from, parse_size
 from scoreboard.lobby.arrange import SortKey, arrange, page_at, paged
 from scoreboard.lobby.feed import LobbyFeed, status_topic
@@ -35,10 +36,7 @@ from scoreboard.settings.reader import ConfigError
 
 log = logging.getLogger(__name__)
 
-WINDOWED_SIZE = (1280, 720)
-INPUT_POLL_SECONDS = 0.1  # how often the keyboard is looked at while asleep
 LONGEST_SLEEP = 1.0
-FAILURE_LOG_SECONDS = 60.0  # a frame failing again and again is logged once a minute
 
 
 def settings_from_args(args: argparse.Namespace) -> LobbySettings:
@@ -76,18 +74,21 @@ def settings_from_args(args: argparse.Namespace) -> LobbySettings:
 
 
 def run(args: argparse.Namespace) -> int:
-    with stop_on_signals() as stop, no_display_is_an_error():
-        wall = build_wall(args)
+    with stop_on_signals() as stop, kiosk_or_refusal():
+        wall = build_wall(args, stop)
         try:
-            return wall.run(args.duration, stop)
+            return wall.run(args.duration)
         finally:
             import pygame
 
             pygame.display.quit()
 
 
-def build_wall(args: argparse.Namespace) -> LobbyWall:
-    """The lobby the flags ask for, its feed not started yet (``run`` starts it)."""
+def build_wall(args: argparse.Namespace, stop: Stop | None = None) -> LobbyWall:
+    """The lobby the flags ask for, its feed not started yet (``run`` starts it).
+
+    ``stop``: when it is asked (SIGTERM, Ctrl-C) the wall's loop ends.
+    """
     from scoreboard.link.client import Publish
     from scoreboard.screen.theme.loading import load_theme
     from scoreboard.screen.theme.values import ThemeError
@@ -112,50 +113,42 @@ def build_wall(args: argparse.Namespace) -> LobbyWall:
         will=Publish(topic, LOBBY_OFFLINE, qos=1, retain=True),
     )
     floor = Floor(settings.tables, discover=settings.discover, rules=settings.good_roads)
-    return LobbyWall(settings, feed, floor, theme)
-
-
-@contextlib.contextmanager
-def no_display_is_an_error():
-    from scoreboard.kiosk.monitor import NoDisplayError
-
-    try:
-        yield
-    except NoDisplayError as error:
-        raise CommandError(str(error)) from None
+    return LobbyWall(settings, feed, floor, theme, stop)
 
 
 class LobbyWall:
-    """The window, the renderer, the feed and the status, advanced one wake-up at a time."""
+    """The lobby's wall: a :class:`~scoreboard.kiosk.window.Scene` and its window.
 
-    def __init__(self, settings: LobbySettings, feed: LobbyFeed, floor: Floor, theme: Theme):
-        import pygame
+    The window (:attr:`window`) opens the display, sleeps, takes input and keeps
+    the heartbeat; the wall polls the lobby feed, pages the floor, draws the tiles
+    that changed and publishes the lobby's retained status.
+    """
 
-        from scoreboard.kiosk.monitor import check_angle, check_display, logical_size
+    def __init__(
+        self,
+        settings: LobbySettings,
+        feed: LobbyFeed,
+        floor: Floor,
+        theme: Theme,
+        stop: Stop | None = None,
+    ):
+        from scoreboard.kiosk.window import Window
         from scoreboard.screen.wall.renderer import LobbyRenderer
-        from scoreboard.service.heartbeat import Heartbeat
-        from scoreboard.service.sdnotify import Notifier
 
         self.settings, self.feed, self.floor = settings, feed, floor
         base = settings.base
-        self.rotate = check_angle(base.rotate)
-        chosen = os.environ.get("SDL_VIDEODRIVER")
-        if not pygame.display.get_init():
-            pygame.display.init()
-        check_display(pygame.display.get_driver(), chosen)
-        pygame.font.init()
-        flags = 0 if base.windowed else pygame.FULLSCREEN
-        wanted = base.size or (WINDOWED_SIZE if base.windowed else (0, 0))
-        self.screen = pygame.display.set_mode(wanted, flags)
-        pygame.display.set_caption("scoreboard lobby")
-        pygame.mouse.set_visible(False)
-        self.renderer = LobbyRenderer(theme, logical_size(self.screen.get_size(), self.rotate))
+        self.window = Window(
+            self,
+            caption="scoreboard lobby",
+            windowed=base.windowed,
+            size=base.size,
+            rotate=base.rotate,
+            stop=stop,
+        )
+        self.renderer = LobbyRenderer(theme, self.window.size)
         self.status = StatusSchedule()
         self.status_topic = status_topic(settings.root, settings.lobby_id)
-        self.heartbeat = Heartbeat(Notifier.from_environ())
         self.started = time.monotonic()
-        self.woken = threading.Event()
-        self.running = True
         self.was_connected = False
         self._drawn: tuple[object, ...] | None = None
         self._time_change: float | None = None
@@ -163,7 +156,6 @@ class LobbyWall:
         self._pages = 1
         self._clock = ""  # the header's HH:MM, as last drawn
         self._next_minute = 0.0  # when the clock changes, monotonic
-        self._failed_at = float("-inf")
 
     def page(self, now: float) -> tuple[list, int, int, list]:
         """The tables shown (all pages, arranged), this page's index, the page count, its tiles."""
@@ -175,20 +167,25 @@ class LobbyWall:
         index = page_at(now - self.started, settings.page_seconds, len(pages))
         return views, index, len(pages), pages[index]
 
-    def step(self, now: float, wall_now: float) -> None:
+    def start(self, wake: Callable[[], None]) -> None:
+        self.feed.start(wake)
+
+    def step(self, now: float, wall_now: float | None = None) -> None:
         """Poll, then draw and publish what changed; the watchdog is fed only after a frame.
 
-        A frame that fails (a bug) is logged, at most once a minute, and the last good
-        one stays on screen; the next step draws the whole page again.
+        ``wall_now``: Unix time (default: now).  A frame that fails (a bug) is logged,
+        at most once a minute, and the last good one stays on screen; the next step
+        draws the whole page again.
         """
+        from scoreboard.kiosk.window import clock_text, seconds_to_next_minute
+
+        wall_now = time.time() if wall_now is None else wall_now
         self.feed.poll(self.floor, now, wall_now)
         self.floor.switch_limits(wall_now)  # scheduled limits, once their time came
         limits_at = self.floor.next_limits()
         self._limits_due = None if limits_at is None else now + max(0.0, limits_at - wall_now)
         index = page_at(now - self.started, self.settings.page_seconds, self._pages)
-        from scoreboard.kiosk.loop import seconds_to_next_minute
-
-        self._clock = time.strftime("%H:%M", time.localtime(wall_now))
+        self._clock = clock_text(wall_now)
         self._next_minute = now + seconds_to_next_minute(wall_now)
         key = (self.floor.version, index, self.feed.connected, self._clock)
         due = self._time_change is not None and now >= self._time_change
@@ -196,37 +193,33 @@ class LobbyWall:
             try:
                 views, index, pages = self.draw(now)
             except Exception:
-                if now - self._failed_at >= FAILURE_LOG_SECONDS:
-                    self._failed_at = now
-                    log.exception("lobby: drawing a frame failed; the last good one stays")
-                self.renderer.layout = None  # the whole page next time
-                self._drawn = None
+                self.window.report("lobby: drawing a frame failed; the last good one stays", now)
+                self.expose()  # the whole page next time
                 return
             self._drawn = key
             self._time_change = self.floor.next_change(now, self.settings.stale_seconds)
             self._publish(views, (index + 1, pages), now, wall_now)
-        elif self.feed.connected and self.status.due(now):
-            # A change held back by the pacing, or the refresh: whether or not a frame is due.
-            views, index, pages, _tiles = self.page(now)
-            self._publish(views, (index + 1, pages), now, wall_now)
-        self.heartbeat.good_step(now, f"lobby: {len(self.floor)} tables")
+        else:
+            self.window.show(self.renderer.frame, [])  # the watchdog's pixel, when a ping is due
+            if self.feed.connected and self.status.due(now):
+                # A change held back by the pacing, or the refresh: whether or not a frame is due.
+                views, index, pages, _tiles = self.page(now)
+                self._publish(views, (index + 1, pages), now, wall_now)
+        self.window.alive(f"lobby: {len(self.floor)} tables")
 
     def draw(self, now: float) -> tuple[list, int, int]:
         """This page's changed tiles onto the screen (turned as the monitor is mounted)."""
-        import pygame
-
-        from scoreboard.kiosk.monitor import copy_rotated
-
         views, index, pages, tiles = self.page(now)
         self._pages = pages
         dirty = self.renderer.draw(
             tiles, page=index, pages=pages, connected=self.feed.connected, clock=self._clock
         )
-        if dirty:
-            frame = self.renderer.frame
-            shown = [copy_rotated(self.screen, frame, rect, self.rotate) for rect in dirty]
-            pygame.display.update(shown)
+        self.window.show(self.renderer.frame, dirty)
         return views, index, pages
+
+    def expose(self) -> None:
+        self.renderer.layout = None
+        self._drawn = None
 
     def _publish(self, views: list, page: tuple[int, int], now: float, wall_now: float) -> None:
         """The lobby's status, when the schedule says (again at once after a reconnect)."""
@@ -250,50 +243,20 @@ class LobbyWall:
         if payload is not None:
             self.feed.publish(Publish(self.status_topic, payload, qos=1, retain=True))
 
-    def timeout(self, now: float) -> float:
-        deadlines = [now + LONGEST_SLEEP, self._next_minute]  # the clock's next minute
+    def deadline(self, now: float) -> float:
+        """A tile's age or state, scheduled limits, the clock's minute, the status, or 1 s."""
+        deadlines = [now + LONGEST_SLEEP, self._next_minute]
         deadlines += [t for t in (self._time_change, self._limits_due) if t is not None]
-        beat = self.heartbeat.deadline(now)
-        if beat is not None:
-            deadlines.append(beat)
         if self.feed.connected:
             deadlines.append(self.status.next_due())
-        return max(0.01, min(deadlines) - now)
+        return min(deadlines)
 
-    def take_input(self) -> None:
-        import pygame
-
-        for event in pygame.event.get():
-            if event.type == pygame.QUIT or (
-                event.type == pygame.KEYDOWN
-                and self.settings.base.windowed
-                and event.key in (pygame.K_ESCAPE, pygame.K_q)
-            ):
-                self.running = False
-
-    def run(self, duration: float | None = None, stop: Stop | None = None) -> int:
-        """Until quit, ``duration`` or ``stop``; the lobby's offline status goes out on the way."""
+    def stop(self) -> None:
+        """The lobby's offline status goes out on the way."""
         from scoreboard.link.client import Publish
 
-        stop = stop or Stop()
-        stop.on_stop(self.woken.set)
-        stop_at = None if duration is None else time.monotonic() + duration
-        self.feed.start(self.woken.set)
-        try:
-            while self.running and not stop.requested:
-                now = time.monotonic()
-                if stop_at is not None and now >= stop_at:
-                    break
-                self.step(now, time.time())
-                wait = self.timeout(time.monotonic())
-                if stop_at is not None:
-                    wait = min(wait, max(0.0, stop_at - time.monotonic()))
-                end = time.monotonic() + wait
-                while self.running and not self.woken.is_set() and time.monotonic() < end:
-                    self.woken.wait(min(INPUT_POLL_SECONDS, max(0.0, end - time.monotonic())))
-                    self.take_input()
-                self.woken.clear()
-        finally:
-            self.heartbeat.stopping()
-            self.feed.stop(Publish(self.status_topic, LOBBY_OFFLINE, qos=1, retain=True))
-        return 0
+        self.feed.stop(Publish(self.status_topic, LOBBY_OFFLINE, qos=1, retain=True))
+
+    def run(self, duration: float | None = None) -> int:
+        """Until quit, ``duration`` or the stop it was given."""
+        return self.window.run(duration)
