@@ -29,7 +29,7 @@ from scoreboard.lobby.settings import (
     check_lobby_id,
     load_lobby_settings,
 )
-from scoreboard.lobby.status import LOBBY_OFFLINE, StatusSchedule, lobby_status
+from scoreboard.lobby.status import LOBBY_OFFLINE, REFRESH_SECONDS, StatusSchedule, lobby_status
 from scoreboard.stopping import Stop, stop_on_signals
 from scoreboard.theme import Theme
 
@@ -111,7 +111,7 @@ def build_wall(args: argparse.Namespace) -> LobbyWall:
         will=Publish(topic, LOBBY_OFFLINE, qos=1, retain=True),
     )
     floor = Floor(settings.tables, discover=settings.discover, rules=settings.good_roads)
-    return LobbyWall(settings, feed, floor, theme)
+    return LobbyWall(settings, feed, floor, theme, args.status_refresh)
 
 
 @contextlib.contextmanager
@@ -127,7 +127,14 @@ def no_display_is_an_error():
 class LobbyWall:
     """The window, the renderer, the feed and the status, advanced one wake-up at a time."""
 
-    def __init__(self, settings: LobbySettings, feed: LobbyFeed, floor: Floor, theme: Theme):
+    def __init__(
+        self,
+        settings: LobbySettings,
+        feed: LobbyFeed,
+        floor: Floor,
+        theme: Theme,
+        status_refresh: float = REFRESH_SECONDS,
+    ):
         import pygame
 
         from scoreboard.heartbeat import Heartbeat
@@ -149,7 +156,7 @@ class LobbyWall:
         pygame.display.set_caption("scoreboard lobby")
         pygame.mouse.set_visible(False)
         self.renderer = LobbyRenderer(theme, logical_size(self.screen.get_size(), self.rotate))
-        self.status = StatusSchedule()
+        self.status = StatusSchedule(status_refresh)
         self.status_topic = status_topic(settings.root, settings.lobby_id)
         self.heartbeat = Heartbeat(Notifier.from_environ())
         self.started = time.monotonic()
