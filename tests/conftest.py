@@ -48,3 +48,24 @@ def pygame_display():
     pygame.font.init()
     yield
     pygame.display.quit()
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """A real mosquitto of the test's own on a free loopback port (tests/mqtt_broker.py).
+
+    A test that needs another broker (accounts, an installed config) builds it with
+    ``running_broker`` under a name of its own.
+    """
+    from mqtt_broker import running_broker
+
+    with running_broker(tmp_path / "broker") as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def classic():
+    """The shipped classic theme, loaded once per worker (a Theme is frozen)."""
+    from scoreboard.theme import load_theme
+
+    return load_theme("classic")

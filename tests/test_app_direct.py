@@ -19,16 +19,10 @@ from test_rotate import OneCoupAPoll
 from scoreboard.app import Kiosk
 from scoreboard.core.table import FeedStatus
 from scoreboard.sdnotify import Notifier
-from scoreboard.theme import Theme, load_theme
 
 SIZE = (1280, 720)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic() -> Theme:
-    return load_theme("classic")
 
 
 def feeding(games) -> OneCoupAPoll:

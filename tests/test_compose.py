@@ -16,16 +16,11 @@ from scoreboard.core.rules import Game
 from scoreboard.core.table import FeedStatus
 from scoreboard.render.compose import Compositor
 from scoreboard.render.screen import Renderer
-from scoreboard.theme import Theme, load_theme
+from scoreboard.theme import Theme
 
 SIZE = (1280, 720)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic() -> Theme:
-    return load_theme("classic")
 
 
 def pixels(surface: pygame.Surface) -> bytes:

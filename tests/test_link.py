@@ -5,8 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
-from mqtt_broker import Broker, Recorder, needs_mosquitto, publisher, running_broker, unique_prefix
+from mqtt_broker import Broker, Recorder, needs_mosquitto, publisher, unique_prefix
 
 from scoreboard.config_endpoint import Endpoint
 from scoreboard.link import (
@@ -23,12 +22,6 @@ from scoreboard.link import (
 from scoreboard.protocol import Topics
 
 pytestmark = needs_mosquitto
-
-
-@pytest.fixture
-def broker(tmp_path):
-    with running_broker(tmp_path / "broker") as broker:
-        yield broker
 
 
 class Collector:

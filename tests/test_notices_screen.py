@@ -18,19 +18,10 @@ from scoreboard.core.rules import Game, Winner, result_coup
 from scoreboard.core.table import FeedStatus
 from scoreboard.render.panels import DrawnText
 from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
 
 SIZE = (1920, 1080)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic():
-    theme = load_theme("classic")
-    if not hasattr(Renderer(theme, (320, 240)), "notices"):
-        pytest.skip("render/screen.py does not show the notices yet")
-    return theme
 
 
 def pixels(surface: pygame.Surface, area: pygame.Rect) -> bytes:

@@ -23,18 +23,12 @@ from hypothesis import strategies as st
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.canvas import Recorder, changed_areas, copy_area, draw_rect, replay
 from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
 
 SIZE = (1920, 1080)
 SMALL = (1280, 720)
 RED, BLUE = (220, 20, 20), (20, 20, 220)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic():
-    return load_theme("classic")
 
 
 def covered(rects: list[pygame.Rect], size: tuple[int, int] = SIZE) -> int:

@@ -18,17 +18,11 @@ from scoreboard.core.roads import DerivedRoad
 from scoreboard.core.rules import Game
 from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
 
 SIZE = (1280, 720)
 ROADS = ("bead_plate", "big_road", *DerivedRoad)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic():
-    return load_theme("classic")
 
 
 def same_frame(a: pygame.Surface, b: pygame.Surface) -> bool:
