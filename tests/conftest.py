@@ -69,3 +69,13 @@ def classic():
     from scoreboard.theme import load_theme
 
     return load_theme("classic")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile``: the installer's files as one unit, the long files first."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from scheduling import make_scheduler
+
+    return make_scheduler(config, log)
