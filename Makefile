@@ -66,11 +66,13 @@ system-deps:
 		fi; \
 	fi
 
-# Two workers (most tests wait on brokers and processes), one test file per worker so a
-# module's shared fixture (a RabbitMQ cluster, a scratch install) is built once; then the
-# few tests that time the board against the wall clock, alone.
+# Four workers on two cores (most tests wait on brokers, processes and timers: two workers
+# kept the cores 40 % busy), one test file per worker so a module's shared fixture is built
+# once (the installer's files are one unit, long files go first: tests/scheduling.py); then
+# the few tests that time the board against the wall clock, alone.
+TEST_WORKERS ?= 4
 test: $(VENV)/.installed-test system-deps
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -n 2 --dist loadfile -m "not serial" $(PYTEST_ARGS)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial" $(PYTEST_ARGS)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -m serial $(PYTEST_ARGS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -17,19 +17,12 @@ from test_compose import banner, pixels, stand_in, under_the_banner
 from test_rotate import OneCoupAPoll
 
 from scoreboard.kiosk.loop import Kiosk
-from scoreboard.screen.theme.loading import load_theme
-from scoreboard.screen.theme.values import Theme
 from scoreboard.service.sdnotify import Notifier
 from scoreboard.table.applied import FeedStatus
 
 SIZE = (1280, 720)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic() -> Theme:
-    return load_theme("classic")
 
 
 def feeding(games) -> OneCoupAPoll:

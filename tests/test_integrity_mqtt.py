@@ -6,9 +6,8 @@ import dataclasses
 import json
 import logging
 
-import pytest
 from integrity_shoes import shoe_events, shuffled, with_a_ninth_ace_of_spades
-from mqtt_broker import Display, Recorder, needs_mosquitto, publisher, running_broker, unique_prefix
+from mqtt_broker import Display, Recorder, needs_mosquitto, publisher, unique_prefix
 
 from scoreboard.game.events import ControllerStatus, Correct, CoupReceived, Event, Origin
 from scoreboard.game.rules import Game, Winner, result_coup
@@ -17,12 +16,6 @@ from scoreboard.protocol import Topics, wire
 pytestmark = needs_mosquitto
 
 SESSION = 1_764_585_600_000
-
-
-@pytest.fixture
-def broker(tmp_path):
-    with running_broker(tmp_path / "broker") as broker:
-        yield broker
 
 
 def stamped(events: list[Event]) -> list[Event]:

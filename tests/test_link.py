@@ -5,8 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
-from mqtt_broker import Broker, Recorder, needs_mosquitto, publisher, running_broker, unique_prefix
+from mqtt_broker import Broker, Recorder, needs_mosquitto, publisher, unique_prefix
 
 from scoreboard.link.client import (
     Connected,
@@ -23,12 +22,6 @@ from scoreboard.protocol import Topics
 from scoreboard.settings.endpoint import Endpoint
 
 pytestmark = needs_mosquitto
-
-
-@pytest.fixture
-def broker(tmp_path):
-    with running_broker(tmp_path / "broker") as broker:
-        yield broker
 
 
 class Collector:

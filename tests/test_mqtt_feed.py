@@ -16,7 +16,6 @@ from mqtt_broker import (
     Recorder,
     needs_mosquitto,
     publisher,
-    running_broker,
     unique_prefix,
     wait_for,
 )
@@ -31,12 +30,6 @@ from scoreboard.protocol import CoupReceived, encode, encode_payload
 from scoreboard.table.applied import FeedStatus
 
 pytestmark = needs_mosquitto
-
-
-@pytest.fixture
-def broker(tmp_path):
-    with running_broker(tmp_path / "broker") as broker:
-        yield broker
 
 
 @pytest.fixture

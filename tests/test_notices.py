@@ -27,11 +27,6 @@ pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 @pytest.fixture(scope="module")
-def classic():
-    return load_theme("classic")
-
-
-@pytest.fixture(scope="module")
 def midnight():
     return load_theme("midnight")
 

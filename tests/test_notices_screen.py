@@ -17,20 +17,11 @@ from scoreboard.game.limits import Limits
 from scoreboard.game.rules import Game, Winner, result_coup
 from scoreboard.screen.board.panels import DrawnText
 from scoreboard.screen.board.renderer import Renderer
-from scoreboard.screen.theme.loading import load_theme
 from scoreboard.table.applied import FeedStatus
 
 SIZE = (1920, 1080)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic():
-    theme = load_theme("classic")
-    if not hasattr(Renderer(theme, (320, 240)), "notices"):
-        pytest.skip("screen/board/renderer.py does not show the notices yet")
-    return theme
 
 
 def pixels(surface: pygame.Surface, area: pygame.Rect) -> bytes:

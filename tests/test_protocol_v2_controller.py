@@ -31,12 +31,6 @@ pytestmark = needs_mosquitto
 KEY = b"pit key"
 
 
-@pytest.fixture
-def broker(tmp_path):
-    with running_broker(tmp_path / "broker") as running:
-        yield running
-
-
 def controller(broker, prefix: str, **options) -> Controller:
     return Controller(
         broker.endpoint(prefix, hmac_key=KEY),

@@ -21,11 +21,6 @@ SIZE = (1280, 720)
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
-@pytest.fixture(scope="module")
-def classic():
-    return load_theme("classic")
-
-
 def table_of(results: str) -> TableState:
     table = TableState(table_id="T1")
     table.new_shoe("test")

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from scoreboard.game.rules import Game
 from scoreboard.roads.engine import DerivedRoad
 from scoreboard.screen.board.renderer import Renderer
-from scoreboard.screen.theme.loading import load_theme
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState
 
@@ -25,11 +24,6 @@ SIZE = (1280, 720)
 ROADS = ("bead_plate", "big_road", *DerivedRoad)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic():
-    return load_theme("classic")
 
 
 def same_frame(a: pygame.Surface, b: pygame.Surface) -> bool:

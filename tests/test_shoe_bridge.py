@@ -26,7 +26,6 @@ from mqtt_broker import (
     Recorder,
     needs_mosquitto,
     publisher,
-    running_broker,
     unique_prefix,
     wait_for,
 )
@@ -138,12 +137,6 @@ class Bridged(Cable):
         code = super().stop()
         self.recorder.stop()
         return code
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    with running_broker(tmp_path / "broker") as broker:
-        yield broker
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ from scoreboard.lobby.settings import (
     check_lobby_id,
     load_lobby_settings,
 )
-from scoreboard.lobby.status import LOBBY_OFFLINE, StatusSchedule, lobby_status
+from scoreboard.lobby.status import LOBBY_OFFLINE, REFRESH_SECONDS, StatusSchedule, lobby_status
 from scoreboard.screen.theme.values import Theme
 from scoreboard.service.stopping import Stop, stop_on_signals
 from scoreboard.settings.reader import ConfigError
@@ -113,7 +113,7 @@ def build_wall(args: argparse.Namespace, stop: Stop | None = None) -> LobbyWall:
         will=Publish(topic, LOBBY_OFFLINE, qos=1, retain=True),
     )
     floor = Floor(settings.tables, discover=settings.discover, rules=settings.good_roads)
-    return LobbyWall(settings, feed, floor, theme, stop)
+    return LobbyWall(settings, feed, floor, theme, stop, status_refresh=args.status_refresh)
 
 
 class LobbyWall:
@@ -131,6 +131,7 @@ class LobbyWall:
         floor: Floor,
         theme: Theme,
         stop: Stop | None = None,
+        status_refresh: float = REFRESH_SECONDS,
     ):
         from scoreboard.kiosk.window import Window
         from scoreboard.screen.wall.renderer import LobbyRenderer
@@ -146,7 +147,7 @@ class LobbyWall:
             stop=stop,
         )
         self.renderer = LobbyRenderer(theme, self.window.size)
-        self.status = StatusSchedule()
+        self.status = StatusSchedule(status_refresh)
         self.status_topic = status_topic(settings.root, settings.lobby_id)
         self.started = time.monotonic()
         self.was_connected = False

@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 
 from scoreboard.screen.board.canvas import Recorder, changed_areas, copy_area, draw_rect, replay
 from scoreboard.screen.board.renderer import Renderer
-from scoreboard.screen.theme.loading import load_theme
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState
 
@@ -31,11 +30,6 @@ SMALL = (1280, 720)
 RED, BLUE = (220, 20, 20), (20, 20, 220)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic():
-    return load_theme("classic")
 
 
 def covered(rects: list[pygame.Rect], size: tuple[int, int] = SIZE) -> int:

@@ -1,4 +1,4 @@
-"""The header after the issue-10 review: numbers that stay put, a logo beside the name."""
+"""The header: numbers that stay put whatever the status, a logo beside the table's name."""
 
 from __future__ import annotations
 

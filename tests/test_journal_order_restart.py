@@ -1,4 +1,4 @@
-"""Review of issue 9: protocol v2 ordering across a restart, and the journal.
+"""Protocol v2 ordering survives a restart: the journal keeps the position, limits and shoes.
 
 docs/display-feed.md ("Ordering"): the position ``(session, seq)`` is
 "journaled with the events, so it survives a restart"; limits are ordered among
