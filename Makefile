@@ -66,11 +66,13 @@ system-deps:
 		fi; \
 	fi
 
-# Two workers (most tests wait on brokers and processes), one test file per worker so a
-# module's shared fixture (a RabbitMQ cluster, a scratch install) is built once; then the
-# few tests that time the board against the wall clock, alone.
+# Four workers on two cores (most tests wait on brokers, processes and timers: two workers
+# kept the cores 40 % busy), one test file per worker so a module's shared fixture is built
+# once (the installer's files are one unit, long files go first: tests/scheduling.py); then
+# the few tests that time the board against the wall clock, alone.
+TEST_WORKERS ?= 4
 test: $(VENV)/.installed-test system-deps
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -n 2 --dist loadfile -m "not serial" $(PYTEST_ARGS)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial" $(PYTEST_ARGS)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -m serial $(PYTEST_ARGS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -83,7 +85,7 @@ lint: $(VENV)/.installed-test
 
 # Mutation testing of the pure core, the protocol and the journal (slow: see docs/mutation.md).
 mutation: $(VENV)/.installed-test
-	$(BIN)/python tools/mutation.py scoreboard/core/*.py scoreboard/protocol/*.py scoreboard/journal/*.py --list-survivors
+	$(BIN)/python tools/mutation.py scoreboard/game/*.py scoreboard/roads/*.py scoreboard/table/*.py scoreboard/protocol/*.py scoreboard/journal/*.py --list-survivors
 
 # `scoreboard bench` first (this box's figures and its PASS/FAIL verdict, the same code),
 # then every benchmarks/bench_*.py; BENCH_ARGS: --quick, --only box,frame, --compare TREE.

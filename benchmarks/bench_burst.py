@@ -47,18 +47,19 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from scoreboard.bench.broker import Broker, find_mosquitto
 from scoreboard.bench.machine import load_average
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import Controller
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import Limits, TableState
-from scoreboard.core.variants import VARIANTS
 from scoreboard.feeds.mqtt import MqttFeed
-from scoreboard.health import RenderHealth
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game
+from scoreboard.game.shoe import Dealer
+from scoreboard.game.variants import VARIANTS
 from scoreboard.journal import Journal
-from scoreboard.link import Connected, Publish
+from scoreboard.link.client import Connected, Publish
 from scoreboard.protocol import Topics
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.health import RenderHealth
+from scoreboard.table.state import TableState
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_CONFIG = ROOT / "kiosk" / "mosquitto" / "mosquitto.conf"

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import pygame
 
-from scoreboard.render.canvas import copy_area
+from scoreboard.screen.board.canvas import copy_area
 
 SHAPES = ((57, 57), (120, 300), (248, 355), (256, 355), (1371, 164), (892, 355))
 """Shapes a coup copies: a road cell, a counter, a card, the same 64 bytes wider, a

@@ -32,10 +32,10 @@ def best_of(runs: int, action: Callable[[], object]) -> float:
 
 
 def main() -> None:
-    from scoreboard.core.events import CoupReceived
-    from scoreboard.core.odds import exact_odds
-    from scoreboard.core.shoe import Dealer
-    from scoreboard.core.simulation import simulate
+    from scoreboard.game.events import CoupReceived
+    from scoreboard.game.odds import exact_odds
+    from scoreboard.game.shoe import Dealer
+    from scoreboard.game.simulation import simulate
 
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {pin_to_one_core()}")
 

@@ -1,6 +1,6 @@
 """Frame cost as the screen sees it, through the kiosk's own loop, two trees side by side.
 
-Drives the real :class:`scoreboard.app.Kiosk` (dummy video driver, windowed at
+Drives the real :class:`scoreboard.kiosk.loop.Kiosk` (dummy video driver, windowed at
 the benchmark size) with a scripted in-process feed, timing ``Kiosk.step``: the
 poll, the renderer's update, the copy of the dirty rectangles to the display
 surface and ``pygame.display.update``.  Animation frames (``Kiosk.draw`` at

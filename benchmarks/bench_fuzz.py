@@ -35,13 +35,13 @@ from one_core import pin_to_one_core
 from test_fuzz_hostile import hostile_payloads  # the test's own generators
 from test_mqtt_fuzz import malformed_payloads
 
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.core.table import TableState
-from scoreboard.feeds.session import DisplaySession
+from scoreboard.feeds._session import DisplaySession
 from scoreboard.journal import Journal
-from scoreboard.link import Connected, Message, Subscribed
+from scoreboard.link.client import Connected, Message, Subscribed
 from scoreboard.protocol import MAX_PAYLOAD, ProtocolError, Topics, parse_message
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.state import TableState
 
 
 class Lines(logging.Handler):

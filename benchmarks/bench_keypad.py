@@ -32,10 +32,11 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
 
-import scoreboard.app as app
-from scoreboard.core.table import TableState
-from scoreboard.feeds.keypad import KeypadFeed
-from scoreboard.theme import load_theme
+import scoreboard.kiosk.loop as app
+import scoreboard.kiosk.window as window
+from scoreboard.keypad.feed import KeypadFeed
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.state import TableState
 
 CADENCES = {"every 0.1 s (before)": (0.1, 0.1), "20 ms, 5 ms in play": (0.02, 0.005)}
 
@@ -108,7 +109,7 @@ def main() -> None:
           "| in play lag, ms | coups entered | idle CPU, % of a core |")  # fmt: skip
     print("|---|---:|---:|---:|---:|")
     for name, (idle, in_play) in CADENCES.items():
-        app.KEY_IDLE_SECONDS, app.KEY_POLL_SECONDS = idle, in_play
+        window.KEY_IDLE_SECONDS, window.KEY_POLL_SECONDS = idle, in_play
         first, rest, coups = typed(args.pairs, args.seed)
         cpu = idle_cpu(args.seconds)
         print(f"| {name} | {spread(first)} | {spread(rest)} | {coups} of {2 * args.pairs} "

@@ -47,7 +47,7 @@ def measure(size: tuple[int, int], coups: int, pace: float, motion: str) -> dict
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import scoreboard
-    from scoreboard.app import Kiosk
+    from scoreboard.kiosk.loop import Kiosk
 
     broker, latency = this_tree.bench("broker"), this_tree.bench("latency")
     shipped = None if motion == "shipped" else False  # None: the kiosk as shipped

@@ -34,12 +34,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
-from scoreboard.core.events import Origin, Snapshot
+from scoreboard.game.events import Origin, Snapshot
 from scoreboard.lobby import Listing, LobbyTable, SortKey, arrange, paged
 from scoreboard.lobby.sample import dealt_games, sample_floor
 from scoreboard.protocol import Topics, parse_message, wire
-from scoreboard.render.lobby_screen import LobbyRenderer
-from scoreboard.theme import load_theme
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.screen.wall.renderer import LobbyRenderer
 
 NOW = 1_800_000_000.0
 

@@ -28,10 +28,11 @@ from collections.abc import Callable
 
 from one_core import pin_to_one_core
 
-from scoreboard.core.events import CoupReceived, Event, NewShoe, Origin, Snapshot
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import Applied, TableState, apply_event
+from scoreboard.game.events import CoupReceived, Event, NewShoe, Origin, Snapshot
+from scoreboard.game.rules import Game
+from scoreboard.game.shoe import Dealer
+from scoreboard.table.applied import Applied
+from scoreboard.table.state import TableState, apply_event
 
 GAMES = 80
 SESSION = 1_764_547_200_000  # a controller session (milliseconds, as the controller makes them)

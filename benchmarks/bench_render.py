@@ -22,14 +22,15 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from scoreboard.app import Kiosk
 from scoreboard.bench.idle import idle_cpu
 from scoreboard.bench.kiosk import Board, shoe_events, shoe_games
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus, TableState, apply_event
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.game.events import CoupReceived
+from scoreboard.game.shoe import Dealer
+from scoreboard.kiosk.loop import Kiosk
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState, apply_event
 
 REPEAT = 30
 

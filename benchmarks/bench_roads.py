@@ -68,7 +68,7 @@ def cpu_times(shoes: list[Any], action: Callable[[Any], object]) -> list[float]:
 def measure(shoes: int, cli: bool) -> dict[str, Any]:
     """Every case in this interpreter's tree: the raw samples."""
     import scoreboard
-    from scoreboard.core.roads import Roads
+    from scoreboard.roads.engine import Roads
 
     roads = this_tree.bench("roads")
     sample = roads.random_shoes(shoes + roads.WARM_UP_SHOES)

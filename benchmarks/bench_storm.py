@@ -53,11 +53,12 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.feeds.mqtt import MqttFeed
 from scoreboard.protocol import Topics
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 ROOT = "baccarat/v2"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")

@@ -28,11 +28,11 @@ import pygame
 import this_tree
 
 import scoreboard
-from scoreboard.app import Kiosk
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.table import TableState, apply_event
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import themes_dir
+from scoreboard.game.events import CoupReceived
+from scoreboard.kiosk.loop import Kiosk
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import themes_dir
+from scoreboard.table.state import TableState, apply_event
 
 driving = this_tree.bench("kiosk")  # this tree's way of driving a kiosk, for either tree
 Bench = driving.Bench

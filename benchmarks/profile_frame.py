@@ -18,8 +18,8 @@ import pstats
 import kiosk_frames as kf
 import pygame
 
-from scoreboard.core.events import CoupReceived, NewShoe
-from scoreboard.core.table import TableState
+from scoreboard.game.events import CoupReceived, NewShoe
+from scoreboard.table.state import TableState
 
 
 def profile(theme: str, size: tuple[int, int], case: str, shoes: int, sort: str, top: int) -> None:

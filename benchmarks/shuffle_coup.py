@@ -16,10 +16,10 @@ import sys
 import pygame
 
 import scoreboard
-from scoreboard.app import Kiosk
 from scoreboard.bench.kiosk import Bench, ScriptedFeed, make_kiosk, shoe_games
-from scoreboard.core.events import CoupReceived, NewShoe, Shuffle
-from scoreboard.core.table import TableState
+from scoreboard.game.events import CoupReceived, NewShoe, Shuffle
+from scoreboard.kiosk.loop import Kiosk
+from scoreboard.table.state import TableState
 
 SHOES = 24
 

@@ -591,7 +591,7 @@ mosquitto_account() { # mosquitto_account USER SECRET_FILE MODE OWNER
 # The lobby's id, as the board reads it from lobby.yaml (the hostname when it names none).
 LOBBY_ID_CODE='
 import sys
-from scoreboard.config import ConfigError
+from scoreboard.settings.config import ConfigError
 from scoreboard.lobby.settings import load_lobby_settings
 try:
     print(load_lobby_settings(sys.argv[1]).lobby_id)

@@ -31,7 +31,7 @@ import tempfile
 import time
 from collections.abc import Iterable
 
-from scoreboard.sdnotify import socket_address
+from scoreboard.service.sdnotify import socket_address
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36

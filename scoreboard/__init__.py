@@ -1,7 +1,12 @@
 """scoreboard: a baccarat roadmap kiosk.
 
-``scoreboard.core`` is the pure game model (cards, tableau, shoe, roads, table
-state); the feeds, the journal and the renderer are adapters around it.
+The pure core is three rooms: ``game`` (cards, tableau, shoe, events), ``roads``
+and ``table`` (one table's state and its rules).  Around them: ``protocol``,
+``journal``, ``shoes``, ``settings``, ``link``, ``controller``, ``keypad``,
+``bridge``, ``feeds``, ``lobby``, ``screen``, ``kiosk``, ``service``, ``bench``
+and ``cli``; docs/architecture.md says what each may import.  One module is
+loose here: ``regular_file`` (only regular files are read), a leaf every room
+that reads a file a person names uses.
 """
 
 import os

@@ -4,7 +4,7 @@ tamper with it, and the real ``scoreboard audit`` run on it (shared by the audit
 The fixtures ``dealt`` (the demo's state dir, once per module) and ``state`` (a
 copy per test) are imported by the test modules that use them.  Each tampering
 is done as someone at the box would, with what the journal's format tells anyone
-(:func:`scoreboard.journal.links.seal` links a forged line as the display would).
+(:func:`scoreboard.journal._links.seal` links a forged line as the display would).
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from cli import scoreboard
 
-from scoreboard.core.events import CoupReceived, NewShoe
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import TableState, apply_event
+from scoreboard.game.events import CoupReceived, NewShoe
+from scoreboard.game.shoe import Dealer
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal
-from scoreboard.journal.links import Record, seal
+from scoreboard.journal._links import Record, seal
 from scoreboard.protocol import canonical_json
+from scoreboard.table.state import TableState, apply_event
 
 DEMO = ["demo", "--windowed", "--size", "640x360", "--decks", "1", "--seed", "3"]
 FAST = ["--pace", "0.005", "--shuffle-seconds", "0.01", "--duration", "1.2"]

@@ -48,3 +48,46 @@ def pygame_display():
     pygame.font.init()
     yield
     pygame.display.quit()
+
+
+@pytest.fixture
+def utc(monkeypatch):
+    """The kiosk's local time is UTC while the test runs (the scheduled limits' times)."""
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """A real mosquitto of the test's own on a free loopback port (tests/mqtt_broker.py).
+
+    A test that needs another broker (accounts, an installed config) builds it with
+    ``running_broker`` under a name of its own.
+    """
+    from mqtt_broker import running_broker
+
+    with running_broker(tmp_path / "broker") as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def classic():
+    """The shipped classic theme, loaded once per worker (a Theme is frozen)."""
+    from scoreboard.screen.theme.loading import load_theme
+
+    return load_theme("classic")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile``: the installer's files as one unit, the long files first."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from scheduling import make_scheduler
+
+    return make_scheduler(config, log)

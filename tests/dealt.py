@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoreboard.core.events import CoupReceived, Event, NewShoe
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer, ShoeEvent
-from scoreboard.core.table import TableState, apply_event
+from scoreboard.game.events import CoupReceived, Event, NewShoe
+from scoreboard.game.rules import Game
+from scoreboard.game.shoe import Dealer, ShoeEvent
 from scoreboard.journal import Journal
 from scoreboard.protocol import Topics, wire
+from scoreboard.table.state import TableState, apply_event
 
 
 @dataclass(frozen=True, slots=True)

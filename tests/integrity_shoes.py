@@ -1,6 +1,6 @@
 """Shoes made by hand for the integrity tests: stacked, with a card too many, properly shuffled.
 
-Every shoe here is dealt by the core's own :class:`~scoreboard.core.shoe.Shoe`, so
+Every shoe here is dealt by the core's own :class:`~scoreboard.game.shoe.Shoe`, so
 its coups follow the tableau whatever order the cards are in.
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from scoreboard.core.events import Burn, CoupReceived, Event, NewShoe
-from scoreboard.core.rules import Game, deal_order
-from scoreboard.core.shoe import DECK, Shoe, fresh_codes
+from scoreboard.game.events import Burn, CoupReceived, Event, NewShoe
+from scoreboard.game.rules import Game, deal_order
+from scoreboard.game.shoe import DECK, Shoe, fresh_codes
 
 ACE_OF_SPADES = DECK.index(next(card for card in DECK if str(card) == "AS"))
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from scoreboard.app import Kiosk
-from scoreboard.core.table import TableState
-from scoreboard.feeds.keypad import KeypadFeed
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.keypad.feed import KeypadFeed
+from scoreboard.kiosk.loop import Kiosk
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.state import TableState
 
 SIZE = (960, 540)
 WALL = 1_780_000_000.0  # the wall clock at the kiosk's time 0

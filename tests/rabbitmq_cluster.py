@@ -34,9 +34,9 @@ from pathlib import Path
 import pytest
 from mqtt_broker import free_port
 
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
 from scoreboard.protocol import Topics
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
 
 RABBITMQ_BIN = Path("/usr/lib/rabbitmq/bin")
 SERVER = shutil.which("rabbitmq-server", path=str(RABBITMQ_BIN)) or "rabbitmq-server"

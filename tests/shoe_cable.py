@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scoreboard.controller.emulated_shoe import BAUDS, PseudoTerminal
-from scoreboard.core.rules import Coup
+from scoreboard.game.rules import Coup
 from scoreboard.shoes.emulate import Chunk
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from scoreboard.core.cards import Card
-from scoreboard.core.rules import Winner
-from scoreboard.core.seats import Seat, Side
+from scoreboard.game.cards import Card
+from scoreboard.game.rules import Winner
+from scoreboard.game.seats import Seat, Side
 from scoreboard.shoes.angel_eye import (
     Drawn,
     ErrorCleared,

@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 import logging
 
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.core.events import Correct, CoupReceived, Event
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import TableState
+from scoreboard.feeds._session import DisplaySession
 from scoreboard.feeds.repeats import AMENDMENTS_LOGGED, SUMMARY_INTERVAL
-from scoreboard.feeds.session import DisplaySession
-from scoreboard.link import Connected, Message
+from scoreboard.game.events import Correct, CoupReceived, Event
+from scoreboard.game.rules import Game
+from scoreboard.game.shoe import Dealer
+from scoreboard.link.client import Connected, Message
 from scoreboard.protocol import Topics, wire
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.state import TableState
 
 TOPICS = Topics("unit/v1/T1")
 STATUS = TOPICS.display_status("u1")
@@ -39,7 +39,7 @@ def test_a_correction_storm_is_counted_whole_and_logged_a_little(caplog) -> None
         message(Correct("S1", Game(3, GAMES[index % 2].coup), f"storm {index}"))
         for index in range(2_000)
     ]
-    with caplog.at_level(logging.INFO, logger="scoreboard.feeds.session"):
+    with caplog.at_level(logging.INFO, logger="scoreboard.feeds._session"):
         published = session.step(storm, table, 1.0)
         later = session.step([], table, 1.0 + SUMMARY_INTERVAL)
     corrections = len(table.amendments)

@@ -10,8 +10,7 @@ from dealt import journaled_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.amendments import AmendKind, Amendment, describe
-from scoreboard.core.events import (
+from scoreboard.game.events import (
     Correct,
     CoupReceived,
     Event,
@@ -20,10 +19,11 @@ from scoreboard.core.events import (
     Snapshot,
     Void,
 )
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import TableState, apply_event
+from scoreboard.game.rules import Game, Winner, result_coup
 from scoreboard.journal import Journal
 from scoreboard.protocol import display_status
+from scoreboard.table.amendments import AmendKind, Amendment, describe
+from scoreboard.table.state import TableState, apply_event
 
 B, P, T = (result_coup(winner) for winner in Winner)
 

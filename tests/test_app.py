@@ -9,13 +9,15 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.app import THEME_CHECK_SECONDS, Kiosk, ThemeWatcher, run_kiosk
-from scoreboard.core.roads import result_games
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus, TableState
 from scoreboard.feeds.simulated import SimulatedFeed
-from scoreboard.health import JournalHealth, JournalState, RenderHealth
-from scoreboard.theme import load_theme
+from scoreboard.game.notation import result_games
+from scoreboard.game.shoe import Dealer
+from scoreboard.kiosk.loop import THEME_CHECK_SECONDS, Kiosk, run_kiosk
+from scoreboard.kiosk.theme_watch import ThemeWatcher
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.health import JournalHealth, JournalState, RenderHealth
+from scoreboard.table.state import TableState
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZE = (640, 360)

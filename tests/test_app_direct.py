@@ -16,19 +16,13 @@ from dealt import dealt_games, table_with
 from test_compose import banner, pixels, stand_in, under_the_banner
 from test_rotate import OneCoupAPoll
 
-from scoreboard.app import Kiosk
-from scoreboard.core.table import FeedStatus
-from scoreboard.sdnotify import Notifier
-from scoreboard.theme import Theme, load_theme
+from scoreboard.kiosk.loop import Kiosk
+from scoreboard.service.sdnotify import Notifier
+from scoreboard.table.applied import FeedStatus
 
 SIZE = (1280, 720)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic() -> Theme:
-    return load_theme("classic")
 
 
 def feeding(games) -> OneCoupAPoll:

@@ -17,11 +17,13 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.app import Kiosk, NoDisplayError, check_display
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.health import JournalHealth, RenderHealth
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.kiosk.loop import Kiosk
+from scoreboard.kiosk.monitor import NoDisplayError, check_display
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.health import JournalHealth, RenderHealth
+from scoreboard.table.state import TableState
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_DISPLAY_VARIABLES = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
@@ -172,7 +174,7 @@ class OneCoupLater(QuietFeed):
     """A shoe with one coup, then a second coup on the next poll (with a full hand)."""
 
     def __init__(self) -> None:
-        from scoreboard.core.roads import result_games
+        from scoreboard.game.notation import result_games
 
         self.games = result_games("BP")
 

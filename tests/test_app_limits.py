@@ -6,13 +6,13 @@ import pygame
 import pytest
 from keypad_kiosk import SIZE, WALL, Clock
 
-from scoreboard.app import Kiosk
-from scoreboard.core.events import LimitsReceived
-from scoreboard.core.limits import limits_from_spec
-from scoreboard.core.table import TableState, apply_event
-from scoreboard.core.variants import VARIANTS
-from scoreboard.feeds.keypad import KeypadFeed
-from scoreboard.theme import load_theme
+from scoreboard.game.events import LimitsReceived
+from scoreboard.game.limits import limits_from_spec
+from scoreboard.game.variants import VARIANTS
+from scoreboard.keypad.feed import KeypadFeed
+from scoreboard.kiosk.loop import Kiosk
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.state import TableState, apply_event
 
 COMMISSION = VARIANTS["commission"]
 NOW = limits_from_spec("25-10000", COMMISSION)

@@ -1,4 +1,4 @@
-"""core/applied.py: the feed mark's words and what an applied event asks of the journal."""
+"""table/applied.py: the feed mark's words and what an applied event asks of the journal."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from importlib import resources
 
 import pytest
 
-from scoreboard.core.applied import CHANGED, STALE, UNCHANGED, Applied, FeedStatus
+from scoreboard.table.applied import CHANGED, STALE, UNCHANGED, Applied, FeedStatus
 
 
 def test_the_feed_marks_words_are_the_display_status_contracts() -> None:

@@ -70,48 +70,131 @@ def layer(prefix: str) -> list[str]:
 
 
 def test_the_package_is_found() -> None:
-    assert {"scoreboard.core.table", "scoreboard.protocol", "scoreboard.app"} <= set(MODULES)
+    assert {"scoreboard.table.state", "scoreboard.protocol", "scoreboard.kiosk.loop"} <= set(
+        MODULES
+    )
 
 
-@pytest.mark.parametrize("module", layer("scoreboard.core"))
-def test_the_core_imports_only_the_core_and_nothing_impure(module: str) -> None:
-    assert offending(module, allowed=("scoreboard.core",), banned=IMPURE) == []
+#: One rule per room: the rooms of ours its modules may import (its own always), and
+#: what else they must never import.  Read top to bottom, it is the way data flows:
+#: the pure game at the bottom, the command line at the top.
+PURE = ("game", "roads", "table")
+ROOMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "regular_file": ((), ("pygame", "paho", "yaml")),
+    "game": ((), IMPURE),
+    "roads": (("game",), IMPURE),
+    "table": (("game", "roads"), IMPURE),
+    "protocol": (PURE, ("pygame", "paho", "yaml", "os")),
+    "shoes": (("game",), (*IMPURE, "serial")),
+    "journal": ((*PURE, "protocol", "regular_file"), ("pygame", "paho")),
+    "settings": ((*PURE, "protocol", "shoes", "regular_file"), ("paho",)),
+    "link": (("protocol", "settings"), ("pygame",)),
+    "service": (PURE, ("pygame", "paho")),
+    "screen.theme": ((*PURE, "settings", "regular_file"), ("paho",)),
+    "screen.board": ((*PURE, "screen.theme", "settings"), ("paho",)),
+    "screen.wall": ((*PURE, "screen.board", "screen.theme", "settings"), ("paho",)),
+    "controller": ((*PURE, "protocol", "shoes", "journal", "settings", "link", "service",
+                    "regular_file"), ("pygame",)),
+    "keypad": ((*PURE, "protocol", "journal", "settings", "controller"), ("pygame",)),
+    "bridge": ((*PURE, "protocol", "shoes", "journal", "settings", "controller", "keypad"),
+               ("pygame",)),
+    "feeds": ((*PURE, "protocol", "journal", "settings", "link", "controller", "bridge"),
+              ("pygame",)),
+    "lobby": ((*PURE, "protocol", "settings", "link", "feeds"), ("pygame",)),
+    "kiosk": ((*PURE, "screen.theme", "screen.board", "settings", "service"), ("paho",)),
+    "bench": ((*PURE, "protocol", "journal", "settings", "controller", "feeds",
+               "screen.theme", "screen.board", "scoreboard"), ()),
+    "cli": ((*PURE, "protocol", "shoes", "settings", "lobby", "service", "screen.theme",
+             "regular_file", "scoreboard"), ("pygame", "paho", "serial")),
+    "cli.commands": (("*",), ()),
+    "__main__": (("cli",), ()),
+    "schemas": ((), ("scoreboard",)),
+    "screen": ((), ("scoreboard",)),
+}  # fmt: skip
+SUBROOMS = ("screen.theme", "screen.board", "screen.wall", "cli.commands")
 
 
-@pytest.mark.parametrize("module", layer("scoreboard.protocol"))
-def test_the_protocol_reads_and_writes_payloads_only(module: str) -> None:
-    """bytes <-> events: no screen, no network client, no disk."""
-    allowed = ("scoreboard.core", "scoreboard.protocol")
-    assert offending(module, allowed=allowed, banned=("pygame", "paho", "yaml", "os")) == []
+def room(module: str) -> str:
+    """The room a module of ours lives in: its first package, or one of SUBROOMS."""
+    if module == "scoreboard":
+        return "scoreboard"
+    rest = module.removeprefix("scoreboard.")
+    for sub in SUBROOMS:
+        if rest == sub or rest.startswith(sub + "."):
+            return sub
+    return rest.split(".")[0]
 
 
-@pytest.mark.parametrize("module", layer("scoreboard.shoes"))
-def test_the_shoes_read_and_write_bytes_only(module: str) -> None:
-    """A shoe's wire <-> messages <-> table events, pure: no serial port, disk, clock or log."""
-    allowed = ("scoreboard.core", "scoreboard.shoes")
-    assert offending(module, allowed=allowed, banned=(*IMPURE, "serial")) == []
+@pytest.mark.parametrize("module", [m for m in sorted(MODULES) if m != "scoreboard"])
+def test_each_room_imports_only_the_rooms_below_it(module: str) -> None:
+    """The rule of the module's room (ROOMS) holds for every import, wherever it stands."""
+    allowed, banned = ROOMS[room(module)]
+    if allowed == ("*",):
+        assert offending(module, banned=banned) == []
+        return
+    bad = [
+        name
+        for name in sorted(MODULES[module])
+        if (name in MODULES and room(name) not in (room(module), *allowed)) or within(name, *banned)
+    ]
+    assert bad == [], f"{module} ({room(module)}) may import only {allowed}"
 
 
-@pytest.mark.parametrize("module", layer("scoreboard.render"))
-def test_the_renderer_never_reaches_the_feeds_or_the_network(module: str) -> None:
-    allowed = ("scoreboard.core", "scoreboard.theme", "scoreboard.render")
-    assert offending(module, allowed=allowed, banned=("paho",)) == []
+def test_the_rooms_allow_no_cycle() -> None:
+    """Room A allowing B and B allowing A would hide a cycle: every rule points one way."""
+    for name, (allowed, _banned) in ROOMS.items():
+        for other in allowed:
+            if other in ROOMS:
+                assert name not in ROOMS[other][0], f"{name} <-> {other}"
 
 
-ADAPTERS = [*layer("scoreboard.feeds"), *layer("scoreboard.journal"), "scoreboard.link"]
-#: The theme's modules: what the rest of the package reads of a theme.
-THEME = (
-    "scoreboard.theme",
-    "scoreboard.theme_values",
-    "scoreboard.theme_fields",
-    "scoreboard.theme_checks",
-)
+def test_at_most_three_modules_are_loose_at_the_top() -> None:
+    """Everything else lives in a room; regular_file is a leaf every reader of files uses."""
+    loose = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py", "regular_file.py"]
 
 
-@pytest.mark.parametrize("module", [*ADAPTERS, *layer("scoreboard.controller")])
-def test_feeds_the_link_the_controller_and_the_journal_never_draw(module: str) -> None:
-    banned = ("pygame", "scoreboard.render", "scoreboard.app", *THEME)
-    assert offending(module, banned=(*banned, "scoreboard.commands")) == []
+def leaf(module: str) -> str:
+    return module.rsplit(".", 1)[-1]
+
+
+def test_a_private_module_is_imported_only_inside_its_own_package() -> None:
+    """``pkg/_name.py`` is pkg's own business: other rooms use its public modules."""
+    bad = [
+        f"{module} -> {name}"
+        for module, names in MODULES.items()
+        for name in names
+        if name in MODULES
+        and leaf(name).startswith("_")
+        and leaf(name) != "__main__"
+        and not within(module, name.rsplit(".", 1)[0])
+    ]
+    assert bad == []
+
+
+PACKAGES = sorted(module_name(path) for path in PACKAGE.rglob("__init__.py"))
+#: Packages whose modules are found by name (one per command): their __init__ says so.
+DISCOVERED = ("scoreboard.cli.commands", "scoreboard.cli.parsers")
+
+
+@pytest.mark.parametrize("package", [p for p in PACKAGES if p not in DISCOVERED])
+def test_each_package_states_its_public_surface(package: str) -> None:
+    """Its ``__init__`` docstring names each public module, or re-exports from it."""
+    init = PACKAGE.parent.joinpath(*package.split("."), "__init__.py")
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    doc = ast.get_docstring(tree) or ""
+    reexported = {node.module for node in tree.body if isinstance(node, ast.ImportFrom)}
+    unnamed = [
+        name
+        for name in MODULES
+        if name.rsplit(".", 1)[0] == package
+        and not leaf(name).startswith("_")
+        and name not in PACKAGES
+        and name not in reexported
+        and f"``{leaf(name)}``" not in doc
+        and f":mod:`.{leaf(name)}`" not in doc
+    ]
+    assert doc and unnamed == [], f"name them in {init.relative_to(PACKAGE.parent)}"
 
 
 #: The modules that open a serial line (pyserial): a shoe's port, or an emulated shoe's.
@@ -127,43 +210,41 @@ def test_only_the_serial_lines_import_pyserial(module: str) -> None:
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_only_the_link_talks_to_paho(module: str) -> None:
     """One MQTT client for the display and the controller: everyone else uses the Link."""
-    if module != "scoreboard.link":
+    if module != "scoreboard.link.client":
         assert offending(module, banned=("paho",)) == []
-
-
-@pytest.mark.parametrize("module", [*THEME, "scoreboard.config"])
-def test_settings_know_nothing_of_feeds_or_the_screen_loop(module: str) -> None:
-    banned = ("paho", "scoreboard.feeds", "scoreboard.journal", "scoreboard.app")
-    assert offending(module, banned=(*banned, "scoreboard.render", "scoreboard.commands")) == []
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_only_the_commands_wire_the_app_and_the_commands(module: str) -> None:
-    if within(module, "scoreboard.commands", "scoreboard.cli", "scoreboard.__main__"):
+    if within(module, "scoreboard.cli.commands", "scoreboard.cli", "scoreboard.__main__"):
         return
-    banned = ("scoreboard.commands", "scoreboard.cli")
-    if module != "scoreboard.app":
-        banned += ("scoreboard.app",)
+    banned = ("scoreboard.cli.commands", "scoreboard.cli")
+    if module != "scoreboard.kiosk.loop":
+        banned += ("scoreboard.kiosk.loop",)
     assert offending(module, banned=banned) == []
 
 
 #: What declaring a command's options never needs: ``scoreboard --help`` stays light.
-HEAVY_FOR_THE_PARSER = ("pygame", "paho", "serial", "scoreboard.render", "scoreboard.app",
+HEAVY_FOR_THE_PARSER = ("pygame", "paho", "serial", "scoreboard.screen.board", "scoreboard.kiosk",
                         "scoreboard.link", "scoreboard.feeds", "scoreboard.controller",
-                        "scoreboard.commands")  # fmt: skip
+                        "scoreboard.cli.commands")  # fmt: skip
 
 
-@pytest.mark.parametrize("module", layer("scoreboard.cli"))
+@pytest.mark.parametrize(
+    "module", [m for m in layer("scoreboard.cli") if not within(m, "scoreboard.cli.commands")]
+)
 def test_the_parser_imports_no_command_and_nothing_heavy(module: str) -> None:
     """A command's module is imported by name when it runs, never by the parser."""
     assert offending(module, banned=HEAVY_FOR_THE_PARSER) == []
 
 
-@pytest.mark.parametrize("module", layer("scoreboard.commands"))
+@pytest.mark.parametrize("module", layer("scoreboard.cli.commands"))
 def test_a_command_imports_no_other_command(module: str) -> None:
     """What commands share is in ``cli.options`` or a private ``commands._`` module."""
     others = [
-        name for name in layer("scoreboard.commands") if name not in (module, "scoreboard.commands")
+        name
+        for name in layer("scoreboard.cli.commands")
+        if name not in (module, "scoreboard.cli.commands")
     ]
     public = tuple(name for name in others if not name.rsplit(".", 1)[1].startswith("_"))
     assert offending(module, banned=public) == []
@@ -171,11 +252,13 @@ def test_a_command_imports_no_other_command(module: str) -> None:
 
 def test_a_violation_is_caught(tmp_path: Path) -> None:
     """The checker itself: an import from inside a function is seen, relative ones resolved."""
-    sample = tmp_path / "scoreboard" / "core" / "sample.py"
+    sample = tmp_path / "scoreboard" / "game" / "sample.py"
     sample.parent.mkdir(parents=True)
-    sample.write_text("def f():\n    import pygame\n    from ..render import grid\n")
+    sample.write_text("def f():\n    import pygame\n    from ..screen import grid\n")
     found = imports(sample)
-    assert "pygame" in found and "scoreboard.render.grid" in found
+    assert "pygame" in found and "scoreboard.screen.grid" in found
+    assert room("scoreboard.screen.board._hand") == "screen.board"
+    assert room("scoreboard.game.rules") == "game"
 
 
 def import_graph(modules: dict[str, set[str]]) -> dict[str, set[str]]:
@@ -223,36 +306,70 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-#: The one cycle left, to be taken apart with the move to a ``table/`` room (issue 24):
-#: the table's rule modules and the state they update import each other.
-KNOWN_CYCLES = [
-    [
-        "scoreboard.core.event_rules",
-        "scoreboard.core.order",
-        "scoreboard.core.table",
-        "scoreboard.core.unfinished",
-    ]
-]
-
-
 def test_no_module_imports_itself_round_a_cycle() -> None:
-    assert cycles(import_graph(MODULES)) == KNOWN_CYCLES
+    assert cycles(import_graph(MODULES)) == []
+
+
+def private_reaches(path: Path, owners: tuple[str, ...] | None = None) -> list[str]:
+    """Where ``path`` uses an underscore attribute of another object: ``x._name``, ``x`` not
+    ``self``, ``cls`` or ``super()``; with ``owners``, only when ``x`` is one of those names."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_"):
+            continue
+        if node.attr.startswith("__") or not isinstance(node.value, ast.Name):
+            continue
+        name = node.value.id
+        if name not in ("self", "cls") and (owners is None or name in owners):
+            found.append(f"{module_name(path)}:{node.lineno} {name}.{node.attr}")
+    return found
+
+
+#: Underscore names the standard library makes public: a namedtuple's ``_replace``,
+#: argparse's subparsers type (only for annotations), ``os._exit`` (a process ending
+#: where a normal exit could block).
+PUBLIC_UNDERSCORES = ("entry._replace", "argparse._SubParsersAction", "os._exit")
+
+
+def test_no_module_touches_another_objects_privates() -> None:
+    """An object is changed through its public methods: no ``x._name`` with ``x`` anything
+    but ``self`` or ``cls``, anywhere in the package (TableState's rules included)."""
+    bad = [
+        reach
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for reach in private_reaches(path)
+        if reach.split(" ", 1)[1] not in PUBLIC_UNDERSCORES
+    ]
+    assert bad == []
+
+
+def test_the_privates_check_sees_a_write_and_a_call(tmp_path: Path) -> None:
+    sample = tmp_path / "scoreboard" / "table" / "sample.py"
+    sample.parent.mkdir(parents=True)
+    sample.write_text(
+        "def rule(table, self):\n    table._records = {}\n    table._rebuild()\n"
+        "    self._own = 1\n    return table.__class__, table.games\n"
+    )
+    assert private_reaches(sample) == [
+        "scoreboard.table.sample:2 table._records",
+        "scoreboard.table.sample:3 table._rebuild",
+    ]
 
 
 def test_the_cycle_check_sees_function_and_type_checking_imports(tmp_path: Path) -> None:
     root = tmp_path / "scoreboard"
-    (root / "render").mkdir(parents=True)
+    (root / "paint").mkdir(parents=True)
     (root / "__init__.py").write_text("")
-    (root / "render" / "__init__.py").write_text("from scoreboard.render import panels\n")
-    (root / "render" / "panels.py").write_text(
-        "def draw():\n    from scoreboard.render.counters import draw_counters\n"
+    (root / "paint" / "__init__.py").write_text("from scoreboard.paint import panels\n")
+    (root / "paint" / "panels.py").write_text(
+        "def draw():\n    from scoreboard.paint.counters import draw_counters\n"
     )
-    (root / "render" / "counters.py").write_text(
+    (root / "paint" / "counters.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-        "    from scoreboard.render.panels import Painter\n"
+        "    from scoreboard.paint.panels import Painter\n"
     )
-    (root / "render" / "ask.py").write_text("from scoreboard.render import panels\n")
+    (root / "paint" / "ask.py").write_text("from scoreboard.paint import panels\n")
     sample = {module_name(path): imports(path) for path in sorted(root.rglob("*.py"))}
     assert cycles(import_graph(sample)) == [
-        ["scoreboard.render.counters", "scoreboard.render.panels"]
+        ["scoreboard.paint.counters", "scoreboard.paint.panels"]
     ]

@@ -1,9 +1,9 @@
-"""core/behind.py at its edges: what climbs, for how long, and which session is named."""
+"""table/behind.py at its edges: what climbs, for how long, and which session is named."""
 
 from __future__ import annotations
 
-from scoreboard.core.behind import LeftBehind
-from scoreboard.core.events import Origin
+from scoreboard.game.events import Origin
+from scoreboard.table.behind import LeftBehind
 
 
 def test_a_session_climbing_exactly_span_seconds_is_the_live_one() -> None:

@@ -18,10 +18,11 @@ from mosquitto_bridge import running_bridge
 from mqtt_broker import Display, needs_mosquitto
 
 from scoreboard.controller import Controller
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.table import FeedStatus, Limits
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.events import CoupReceived
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
+from scoreboard.table.applied import FeedStatus
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 

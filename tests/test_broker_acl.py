@@ -16,7 +16,7 @@ import pytest
 from mqtt_broker import MOSQUITTO_PASSWD, needs_mosquitto, running_broker
 from test_link import Collector
 
-from scoreboard.link import (
+from scoreboard.link.client import (
     Connected,
     Disconnected,
     Link,

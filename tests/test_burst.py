@@ -24,12 +24,12 @@ import pytest
 from dealt import dealt_shoe
 from mqtt_broker import Broker, Display, Recorder, needs_mosquitto, publisher, unique_prefix
 
-from scoreboard.core.events import CoupReceived, Snapshot
-from scoreboard.core.roads import Roads
-from scoreboard.core.rules import Game
-from scoreboard.health import RenderHealth
+from scoreboard.game.events import CoupReceived, Snapshot
+from scoreboard.game.rules import Game
 from scoreboard.journal import Journal
 from scoreboard.protocol import Topics, wire
+from scoreboard.roads.engine import Roads
+from scoreboard.table.health import RenderHealth
 
 pytestmark = [needs_mosquitto, pytest.mark.slow, pytest.mark.serial]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard.core.cards import Card, UnknownCardError, hand_total, parse_card, parse_cards
+from scoreboard.game.cards import Card, UnknownCardError, hand_total, parse_card, parse_cards
 
 
 @pytest.mark.parametrize(

@@ -13,13 +13,14 @@ from pathlib import Path
 from cli import scoreboard
 from dealt import dealt_shoe
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.rules import Game
-from scoreboard.core.table import Applied, TableState
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.rules import Game
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal
 from scoreboard.journal.chain import verify
 from scoreboard.journal.exports import mark_exported
 from scoreboard.protocol import Burn, Correct, CoupReceived, NewShoe, Snapshot, Void, apply_event
+from scoreboard.table.applied import Applied
+from scoreboard.table.state import TableState
 
 GAMES = list(dealt_shoe(5).games)
 ZERO = "0" * 64

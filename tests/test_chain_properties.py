@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from test_chain import late
 from test_journal_replay import LIMITS, events
 
-from scoreboard.core.table import TableState
 from scoreboard.journal import JOURNAL_NAME, Journal
 from scoreboard.journal.chain import verify
 from scoreboard.protocol import LimitsReceived, Snapshot, apply_event
+from scoreboard.table.state import TableState
 
 operations = st.lists(
     st.one_of(

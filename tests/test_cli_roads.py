@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from scoreboard.cli import main
-from scoreboard.commands.roads import ResultsSyntaxError, parse_results
-from scoreboard.core.side_bets import TIERS
+from scoreboard.game.notation import ResultsSyntaxError, parse_results
+from scoreboard.game.side_bets import TIERS
 
 
 def run(
@@ -226,7 +226,7 @@ def test_the_json_keeps_every_pair_and_natural_counter(capsys, monkeypatch) -> N
 
 def test_screenshot_results_read_the_same_notation_and_name_the_option() -> None:
     from scoreboard.cli import UsageError
-    from scoreboard.commands.screenshot import results_games
+    from scoreboard.cli.commands.screenshot import results_games
 
     games = results_games("Bbn P")
     assert [(g.number, g.coup.winner.value, g.coup.banker_pair) for g in games] == [

@@ -26,10 +26,10 @@ import pytest
 from mqtt_broker import Display, unique_prefix
 from rabbitmq_cluster import Cluster, Node, cluster, running_cluster
 
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus
-from scoreboard.link import Message
+from scoreboard.game.events import CoupReceived
+from scoreboard.game.shoe import Dealer
+from scoreboard.link.client import Message
+from scoreboard.table.applied import FeedStatus
 
 # Alone, after the rest (serial): a three-node RabbitMQ cluster stopping and starting nodes
 # is timing-bound, and beside the other worker's cage and install tests it was seen to miss

@@ -12,20 +12,15 @@ import pytest
 from dealt import dealt_games, table_with
 from test_render_dirty import StandInMotion
 
-from scoreboard.core.rules import Game
-from scoreboard.core.table import FeedStatus
-from scoreboard.render.compose import Compositor
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import Theme, load_theme
+from scoreboard.game.rules import Game
+from scoreboard.screen.board._compose import Compositor
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.values import Theme
+from scoreboard.table.applied import FeedStatus
 
 SIZE = (1280, 720)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic() -> Theme:
-    return load_theme("classic")
 
 
 def pixels(surface: pygame.Surface) -> bytes:

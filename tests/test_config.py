@@ -7,17 +7,10 @@ from pathlib import Path
 import pytest
 
 from scoreboard.cli import UsageError, build_parser
-from scoreboard.commands.run import settings_from_args
-from scoreboard.config import (
-    ConfigError,
-    MqttConfig,
-    TlsConfig,
-    config_from_mapping,
-    load_config,
-    parse_hostport,
-    parse_size,
-)
-from scoreboard.config_endpoint import load_endpoint
+from scoreboard.cli.commands.run import settings_from_args
+from scoreboard.settings.config import MqttConfig, TlsConfig, config_from_mapping, load_config
+from scoreboard.settings.endpoint import load_endpoint
+from scoreboard.settings.reader import ConfigError, parse_hostport, parse_size
 
 SAMPLE = Path(__file__).resolve().parent.parent / "kiosk" / "scoreboard.yaml"
 

@@ -17,8 +17,9 @@ from mqtt_broker import (
     wait_for,
 )
 
-from scoreboard.config import ConfigError, config_from_mapping, load_config
 from scoreboard.protocol import Topics
+from scoreboard.settings.config import config_from_mapping, load_config
+from scoreboard.settings.reader import ConfigError
 from tests.cli import scoreboard
 
 

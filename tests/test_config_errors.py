@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard import yamlfile
-from scoreboard.config import ConfigError, load_config, parse_size
+from scoreboard.settings import yamlfile
+from scoreboard.settings.config import load_config
+from scoreboard.settings.reader import ConfigError, parse_size
 from tests.cli import scoreboard
 
 

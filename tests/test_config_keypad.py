@@ -10,9 +10,10 @@ import yaml
 from cli import scoreboard
 
 from scoreboard.cli import UsageError, build_parser
-from scoreboard.commands.run import settings_from_args
-from scoreboard.config import ConfigError, JournalConfig, config_from_mapping, load_config
-from scoreboard.keypad_config import DEFAULT_KEYS, KeypadAction, KeypadConfig, key_names
+from scoreboard.cli.commands.run import settings_from_args
+from scoreboard.settings.config import JournalConfig, config_from_mapping, load_config
+from scoreboard.settings.keypad import DEFAULT_KEYS, KeypadAction, KeypadConfig, key_names
+from scoreboard.settings.reader import ConfigError
 
 SAMPLE = Path(__file__).resolve().parent.parent / "kiosk" / "scoreboard.yaml"
 

@@ -11,15 +11,16 @@ from pathlib import Path
 import pytest
 from mqtt_broker import Display, needs_mosquitto, publisher, running_broker, unique_prefix
 
-from scoreboard.commands._shared import use_static_limits
-from scoreboard.config import ConfigError, config_from_mapping, load_config
-from scoreboard.core.events import CoupReceived, LimitsReceived, NewShoe, Origin
-from scoreboard.core.limits import Limits
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import TableState, apply_event
-from scoreboard.core.variants import VARIANTS
+from scoreboard.cli.commands._shared import use_static_limits
+from scoreboard.game.events import CoupReceived, LimitsReceived, NewShoe, Origin
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.game.variants import VARIANTS
 from scoreboard.journal import Journal
 from scoreboard.protocol import Topics, wire
+from scoreboard.settings.config import config_from_mapping, load_config
+from scoreboard.settings.reader import ConfigError
+from scoreboard.table.state import TableState, apply_event
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = {
@@ -183,7 +184,7 @@ def test_a_live_board_with_no_limits_message_shows_unknown_limits(tmp_path):
 
 def test_run_flags_override_the_configs_rotation_and_motion(tmp_path):
     from scoreboard.cli import build_parser
-    from scoreboard.commands.run import settings_from_args
+    from scoreboard.cli.commands.run import settings_from_args
 
     path = tmp_path / "kiosk.yaml"
     path.write_text("display: {rotate: 90, motion: true}\ntable: {limits: {bets: 10-100}}\n")

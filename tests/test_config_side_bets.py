@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard.config import ConfigError, config_from_mapping
+from scoreboard.settings.config import config_from_mapping
+from scoreboard.settings.reader import ConfigError
 
 LIMITS = {"currency": "MOP", "bets": "100-50000"}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from scoreboard.controller import ControllerInbox
-from scoreboard.link import Connected, Disconnected, Message, Refused
+from scoreboard.link.client import Connected, Disconnected, Message, Refused
 from scoreboard.protocol import ResyncRequest, Topics, wire
 
 TOPICS = Topics("unit/v2/T1")

@@ -13,10 +13,10 @@ import sys
 import pytest
 from mqtt_broker import Display, needs_mosquitto, running_broker, unique_prefix
 
-from scoreboard.core.events import ControllerStatus, Origin
-from scoreboard.core.table import TableState, apply_event
+from scoreboard.game.events import ControllerStatus, Origin
 from scoreboard.protocol import encode
 from scoreboard.protocol.messages import parse_dict
+from scoreboard.table.state import TableState, apply_event
 
 
 def test_the_name_goes_over_the_wire_only_when_said():
@@ -33,6 +33,14 @@ def test_a_display_named_by_its_own_config_keeps_its_name():
     assert (named.table_name, unnamed.table_name) == ("VIP 1", "Salon 8")
     apply_event(unnamed, ControllerStatus(True, Origin(5, 1)))  # a birth that says none
     assert unnamed.table_name == "Salon 8"
+
+
+def test_a_birth_that_names_the_table_changes_it_once():
+    """The name alone is a change the journal keeps; the same birth again changes nothing."""
+    table = TableState()
+    first = apply_event(table, ControllerStatus(True, Origin(4, 1), name="Salon 8"))
+    again = apply_event(table, ControllerStatus(True, Origin(4, 2), name="Salon 8"))
+    assert (first.changed, first.worth_keeping, again.changed) == (True, True, False)
 
 
 @needs_mosquitto

@@ -7,13 +7,13 @@ import pytest
 from test_marks import on_panel, painter
 from test_notices_state import dealt
 
-from scoreboard.core.roads import BeadCell
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.render.grid import RoadWindow, visible_marks
-from scoreboard.render.marks import CORRECTED_NOTCH, contrast_ratio
-from scoreboard.render.screen import Renderer
-from scoreboard.render.scroll import ShoeIndex
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.roads.engine import BeadCell
+from scoreboard.screen.board._scroll import ShoeIndex
+from scoreboard.screen.board.grid import RoadWindow, visible_marks
+from scoreboard.screen.board.marks import CORRECTED_NOTCH, contrast_ratio
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme
 
 CELL = (48, 48)
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard.commands.screenshot import dealt_table
-from scoreboard.core.notation import result_games
-from scoreboard.core.table import TableState
-from scoreboard.render.counters_panel import draw_counters
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.cli.commands.screenshot import dealt_table
+from scoreboard.game.notation import result_games
+from scoreboard.screen.board._counters_panel import draw_counters
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.table.state import TableState
 
 SIZES = [(1920, 1080), (1280, 720), (3840, 2160), (1080, 1920)]
 IDS = [f"{w}x{h}" for w, h in SIZES]
@@ -80,7 +80,7 @@ def test_the_three_tiles_name_their_sides_at_one_size(name, size):
 
 def renderer_static_names(renderer: Renderer) -> list[DrawnText]:
     """The tiles' names are drawn into the static layer: log that drawing again."""
-    from scoreboard.render.counters_panel import draw_tile_faces
+    from scoreboard.screen.board._counters_panel import draw_tile_faces
 
     painter = renderer.panels
     painter.log = drawn = []
@@ -93,7 +93,7 @@ def renderer_static_names(renderer: Renderer) -> list[DrawnText]:
 
 @pytest.mark.parametrize("name", available_themes())
 def test_an_empty_board_says_waiting_once_and_shows_no_share_of_nothing(name):
-    from scoreboard.core.table import FeedStatus
+    from scoreboard.table.applied import FeedStatus
 
     renderer = Renderer(load_theme(name), (1920, 1080))
     table = TableState(table_id="T1")

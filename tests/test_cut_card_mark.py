@@ -7,13 +7,14 @@ import pytest
 from pixels import changed_area
 
 from scoreboard.cli import main
-from scoreboard.commands.screenshot import dealt_table
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.cli.commands.screenshot import dealt_table
 from scoreboard.feeds.simulated import SimulatedFeed
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import available_themes, load_theme, themes_dir
+from scoreboard.game.shoe import Dealer
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme, themes_dir
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 SIZES = [(1280, 720), (1920, 1080), (3840, 2160), (1080, 1920), (720, 1280)]
 

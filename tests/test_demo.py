@@ -48,9 +48,9 @@ def test_the_demo_refuses_a_zero_pace(capsys):
 
 
 def test_the_demo_keeps_the_render_health_and_reads_its_journals_health():
-    from scoreboard.core.shoe import Dealer
     from scoreboard.feeds.simulated import SimulatedFeed
-    from scoreboard.health import JournalHealth, JournalState, RenderHealth
+    from scoreboard.game.shoe import Dealer
+    from scoreboard.table.health import JournalHealth, JournalState, RenderHealth
 
     class Keeper:
         health = JournalHealth(JournalState.FAILING, "Read-only file system")

@@ -15,10 +15,10 @@ import pygame
 import pytest
 from cli import scoreboard
 
-from scoreboard.core.limits import Limits, limits_from_spec
-from scoreboard.core.table import TableState
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.limits import Limits, limits_from_spec
+from scoreboard.game.variants import VARIANTS
 from scoreboard.journal import Journal
+from scoreboard.table.state import TableState
 
 #: A pace no coup comes at within the run: what the board shows is the pre-dealt shoe.
 STILL = ["--windowed", "--size", "640x360", "--pace", "60", "--duration", "1.5"]
@@ -163,10 +163,10 @@ def screenshot_of(tmp_path, name: str, *options: str) -> bytes:
 
 
 def test_a_screenshot_shows_the_table_options_or_unknown_limits(tmp_path):
-    from scoreboard.commands.screenshot import dealt_table
-    from scoreboard.core.table import FeedStatus
-    from scoreboard.render.screen import Renderer
-    from scoreboard.theme import load_theme
+    from scoreboard.cli.commands.screenshot import dealt_table
+    from scoreboard.screen.board.renderer import Renderer
+    from scoreboard.screen.theme.loading import load_theme
+    from scoreboard.table.applied import FeedStatus
 
     def expected(limits: Limits | None, variant: str) -> bytes:
         pygame.display.init()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from scoreboard.cli import main
-from scoreboard.core.table import TableState
 from scoreboard.journal import JOURNAL_NAME, Journal
+from scoreboard.table.state import TableState
 
 DEMO = ["demo", "--windowed", "--size", "640x360", "--decks", "1", "--seed", "3"]
 FAST = ["--pace", "0.01", "--shuffle-seconds", "0.01", "--duration", "0.6"]

@@ -19,11 +19,12 @@ from itertools import pairwise
 from mqtt_broker import Display, needs_mosquitto, running_broker, unique_prefix
 
 from scoreboard.controller import Controller
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import Limits, TableState
-from scoreboard.core.variants import VARIANTS
 from scoreboard.feeds.simulated import SimulatedFeed
+from scoreboard.game.events import CoupReceived
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer
+from scoreboard.game.variants import VARIANTS
+from scoreboard.table.state import TableState
 
 PACE = 0.2  # seconds per coup
 SHUFFLE = 0.8  # seconds of shuffle between shoes

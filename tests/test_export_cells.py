@@ -14,8 +14,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoreboard.commands.export import cell, to_csv
-from scoreboard.core.rules import Winner, result_coup
+from scoreboard.cli.commands.export import cell, to_csv
+from scoreboard.game.rules import Winner, result_coup
 from scoreboard.journal.history import Change, ChangeKind, GameHistory, ShoeHistory
 
 FORMULA = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")

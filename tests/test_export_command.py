@@ -21,12 +21,12 @@ import pytest
 from cli import scoreboard
 from dealt import dealt_shoe, run_of
 
-from scoreboard.core.events import Correct, CoupReceived, Event, NewShoe, Void
-from scoreboard.core.rules import Coup, Game, Winner, result_coup
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import TableState, apply_event
+from scoreboard.game.events import Correct, CoupReceived, Event, NewShoe, Void
+from scoreboard.game.rules import Coup, Game, Winner, result_coup
+from scoreboard.game.shoe import Dealer
 from scoreboard.journal import Journal
 from scoreboard.journal import records as journal_records
+from scoreboard.table.state import TableState, apply_event
 
 START = 1_764_590_400.0  # 2025-12-01T12:00:00Z; every event a quarter second after the last
 ARCHIVED = dealt_shoe(11)

@@ -12,11 +12,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.events import Correct, CoupReceived, Event, NewShoe, Origin, Snapshot, Void
-from scoreboard.core.rules import Game, Winner, record_coup, result_coup
-from scoreboard.core.table import TableState, apply_event
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.events import Correct, CoupReceived, Event, NewShoe, Origin, Snapshot, Void
+from scoreboard.game.rules import Game, Winner, record_coup, result_coup
 from scoreboard.journal.history import ChangeKind, ShoeHistory, histories
+from scoreboard.table.state import TableState, apply_event
 
 CARDED = [
     record_coup(parse_cards(["9S", "KH"]), parse_cards(["4D", "3C"])),  # Player natural 9

@@ -7,10 +7,10 @@ import logging
 import pytest
 from dealt import dealt_shoe
 
-from scoreboard.core.events import CoupReceived, Event, LimitsReceived, NewShoe, Snapshot
-from scoreboard.core.table import TableState
+from scoreboard.game.events import CoupReceived, Event, LimitsReceived, NewShoe, Snapshot
 from scoreboard.journal.history import ChangeKind, HistoryError, read_state
 from scoreboard.protocol import canonical_json, encode
+from scoreboard.table.state import TableState
 
 GAMES = dealt_shoe(4).games
 

@@ -14,17 +14,19 @@ from pathlib import Path
 
 from mqtt_broker import Display, needs_mosquitto, publisher, running_broker, unique_prefix
 
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import Controller
-from scoreboard.core.events import ControllerStatus, CoupReceived, Event, Origin, Snapshot
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.table import FeedStatus, Limits, TableState
-from scoreboard.core.variants import VARIANTS
-from scoreboard.feeds.session import DisplaySession
-from scoreboard.link import Connected, Message, Subscribed
+from scoreboard.feeds._session import DisplaySession
+from scoreboard.game.events import ControllerStatus, CoupReceived, Event, Origin, Snapshot
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
+from scoreboard.link.client import Connected, Message, Subscribed
 from scoreboard.protocol import ResyncRequest, Topics, parse_message, wire
 from scoreboard.protocol.contract import WILL_SEQ
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 TOPICS = Topics("unit/v2/T1")
 SHOE = list(Dealer(decks=1, seed=41).shoe())

@@ -13,9 +13,7 @@ from dealt import dealt_shoe
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.roads import Roads
-from scoreboard.core.rules import Game
-from scoreboard.core.table import TableState
+from scoreboard.game.rules import Game
 from scoreboard.protocol import (
     Correct,
     CoupReceived,
@@ -27,6 +25,8 @@ from scoreboard.protocol import (
     encode,
     parse_dict,
 )
+from scoreboard.roads.engine import Roads
+from scoreboard.table.state import TableState
 
 
 def dealt(seed: int) -> tuple[str, list[Game]]:

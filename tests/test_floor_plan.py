@@ -1,10 +1,10 @@
-"""A simulated floor's plan (core/floor.py): repeatable, bounded, spread, limits by tier."""
+"""A simulated floor's plan (game/floor.py): repeatable, bounded, spread, limits by tier."""
 
 from __future__ import annotations
 
 import pytest
 
-from scoreboard.core.floor import LIMIT_TIERS, MAX_TABLES, PACE_SPREAD, floor_tables
+from scoreboard.game.floor import LIMIT_TIERS, MAX_TABLES, PACE_SPREAD, floor_tables
 
 
 def test_the_bounds_of_a_floor_are_one_to_max_tables() -> None:

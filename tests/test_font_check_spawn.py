@@ -1,6 +1,6 @@
 """A font check that cannot run is not a bad font; the shipped fonts need no check to run.
 
-A font is tried in a child process (:mod:`scoreboard.fonts`).  When the child
+A font is tried in a child process (:mod:`scoreboard.screen.theme.fonts`).  When the child
 cannot start (a process limit, low memory, too many open files: issue 22 saw
 the last after theme reloads leaked files) the kiosk used to call its own
 shipped font "not a usable font" and refuse its own theme.  Each case here is
@@ -18,8 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scoreboard.fonts import SHIPPED_FONTS, sha256_of
-from scoreboard.theme import themes_dir
+from scoreboard.screen.theme.fonts import SHIPPED_FONTS, sha256_of
+from scoreboard.screen.theme.loading import themes_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
@@ -41,7 +41,8 @@ NO_DESCRIPTORS = """
 import os, resource, sys
 sys.argv = ["scoreboard", "check-theme", *sys.argv[1:]]
 from scoreboard.cli import main
-import scoreboard.commands.check_theme, scoreboard.render.probe, pygame, pygame.freetype, yaml
+import scoreboard.cli.commands.check_theme, scoreboard.screen.board.probe
+import pygame, pygame.freetype, yaml
 highest = max(int(fd) for fd in os.listdir("/proc/self/fd"))
 resource.setrlimit(resource.RLIMIT_NOFILE, (highest + 3, highest + 3))
 raise SystemExit(main())

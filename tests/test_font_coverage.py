@@ -7,8 +7,9 @@ import unicodedata
 import pygame.freetype
 import pytest
 
-from scoreboard.commands.check_theme import absent_glyphs, missing_glyphs
-from scoreboard.theme import available_themes, load_theme, themes_dir
+from scoreboard.cli.commands.check_theme import missing_glyphs
+from scoreboard.screen.theme.fonts import absent_glyphs
+from scoreboard.screen.theme.loading import available_themes, load_theme, themes_dir
 
 FONTS = themes_dir() / "fonts"
 FILES = ("NotoSansCJK-Regular-subset.otf", "NotoSansCJK-Bold-subset.otf")

@@ -11,12 +11,13 @@ import pytest
 from mqtt_broker import Display, needs_mosquitto, publisher, running_broker, unique_prefix
 
 from scoreboard.controller import Controller
-from scoreboard.core.events import CoupReceived, Origin, Snapshot
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.table import FeedStatus, Limits
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.events import CoupReceived, Origin, Snapshot
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import Topics, wire
+from scoreboard.table.applied import FeedStatus
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 

@@ -33,9 +33,9 @@ from mqtt_broker import (
 from test_mqtt_fuzz import malformed_payloads
 
 from scoreboard.controller import Controller
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.table import Limits
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import MAX_PAYLOAD, ProtocolError, Topics, parse_message
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]

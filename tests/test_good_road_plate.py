@@ -12,13 +12,14 @@ import pygame
 import pytest
 from pixels import changed_area
 
-from scoreboard.core.good_roads import GoodRoadRules
-from scoreboard.core.notation import result_games
-from scoreboard.core.rules import Game
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.screen import Renderer
-from scoreboard.render.text import CAP_FLOORS
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.game.notation import result_games
+from scoreboard.game.rules import Game
+from scoreboard.roads.good_roads import GoodRoadRules
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.board.text import CAP_FLOORS
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 SIZES = [(1920, 1080), (1080, 1920), (1280, 720), (720, 1280), (3840, 2160)]
 THEMES = available_themes()

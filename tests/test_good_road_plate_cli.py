@@ -18,11 +18,12 @@ import pygame
 import pytest
 from cli import scoreboard
 
-from scoreboard.config import ConfigError, config_from_mapping
-from scoreboard.core.good_roads import GoodRoadRules, good_roads
-from scoreboard.core.shoe import Dealer, opening
-from scoreboard.core.table import TableState, apply_event
-from scoreboard.render.good_road_plate import good_road_words
+from scoreboard.game.shoe import Dealer, opening
+from scoreboard.roads.good_roads import GoodRoadRules, good_roads
+from scoreboard.screen.board._good_road_plate import good_road_words
+from scoreboard.settings.config import config_from_mapping
+from scoreboard.settings.reader import ConfigError
+from scoreboard.table.state import TableState, apply_event
 
 STILL = ["--windowed", "--size", "640x360", "--pace", "60"]
 #: Seed 4's shoe after 40 coups: one Banker two Players over 5 columns (and nothing else).
@@ -93,7 +94,10 @@ def test_run_shows_them_when_the_config_turns_them_on_with_its_thresholds(tmp_pa
         f"  good_roads: {{enabled: {str(enabled).lower()}, one_two: 5}}\n"
     )
     # Off, the board gets 3 s after the feed is up: on, its plate is logged within 0.5 s.
-    log = run_until(config, "good roads shown" if enabled else "keypad:", settle=3.0)
+    if enabled:
+        log = run_until(config, "good roads shown")
+    else:
+        log = run_until(config, "keypad:", settle=3.0)
     if enabled:
         assert f"good roads shown: {expected(GoodRoadRules(one_two=5))}" in log, log
     else:

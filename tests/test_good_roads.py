@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.good_roads import NAMES, GoodRoad, GoodRoadRules, Pattern, good_roads
-from scoreboard.core.notation import result_games
-from scoreboard.core.roads import Color, Roads
+from scoreboard.game.notation import result_games
+from scoreboard.roads.engine import Color, Roads
+from scoreboard.roads.good_roads import NAMES, GoodRoad, GoodRoadRules, Pattern, good_roads
 
 P = Pattern
 

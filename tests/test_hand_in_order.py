@@ -10,13 +10,14 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.rules import Coup, Game, record_coup
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.banner import banner_look
-from scoreboard.render.motion import Motion, MotionSettings
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.rules import Coup, Game, record_coup
+from scoreboard.screen.board._banner import banner_look
+from scoreboard.screen.board._motion import Motion, MotionSettings
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 SIZE = (1920, 1080)
 SETTINGS = MotionSettings(enabled=True, deal_seconds=0.3, banner_seconds=3.0, draw_in_seconds=0.35)

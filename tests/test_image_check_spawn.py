@@ -1,7 +1,7 @@
 """A logo check that cannot run is not a bad image (as for fonts: tests/test_font_check_spawn.py).
 
-The logo is tried in a child process (:mod:`scoreboard.images`, sharing
-:mod:`scoreboard.child_check` with the fonts).  When the child cannot start, the
+The logo is tried in a child process (:mod:`scoreboard.screen.theme.images`, sharing
+:mod:`scoreboard.screen.theme._child_check` with the fonts).  When the child cannot start, the
 check used to call a good logo "not a usable image".  Each case is a real
 ``scoreboard check-theme`` process on ``midnight`` (shipped fonts: no child for
 them) with a logo beside it: its Python executable gone, out of file

@@ -109,7 +109,8 @@ def test_the_bridge_config_logs_in_as_the_tables_controller(bridged) -> None:
     inst, _source = bridged
     etc = inst.root / "etc/scoreboard"
     python = str(inst.opt / "current/bin/python")
-    code = ("import sys; from scoreboard.config import load_config; c = load_config(sys.argv[1]); "
+    code = ("import sys; from scoreboard.settings.config import load_config; "
+            "c = load_config(sys.argv[1]); "
             "print(c.table_id, c.mqtt.username, c.mqtt.password_file, c.limits)")  # fmt: skip
     read = subprocess.run([python, "-c", code, str(etc / "bridge.yaml")], capture_output=True,
                           text=True, cwd="/", check=True)  # fmt: skip

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from install_root import REPO
 
-from scoreboard.config import load_config
+from scoreboard.settings.config import load_config
 
 EXAMPLES = REPO / "kiosk" / "examples"
 

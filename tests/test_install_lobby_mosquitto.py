@@ -44,7 +44,7 @@ def lobby_broker_install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[I
 
 
 @pytest.fixture
-def broker(lobby_broker_install: Install, tmp_path: Path) -> Iterator[int]:
+def installed_port(lobby_broker_install: Install, tmp_path: Path) -> Iterator[int]:
     port = free_port()
     process = debian_like_broker(lobby_broker_install, tmp_path, port)
 
@@ -105,12 +105,12 @@ class Client:
 
 
 def test_the_lobby_account_reads_every_table_and_writes_only_its_status(
-    lobby_broker_install: Install, broker: int
+    lobby_broker_install: Install, installed_port: int
 ) -> None:
     inst = lobby_broker_install
     assert oct((inst.root / "etc/scoreboard/lobby.password").stat().st_mode & 0o777) == "0o640"
-    lobby = Client(broker, "lobby-hall", secret(inst, "lobby.password"))
-    controller = Client(broker, "controller-T1", secret(inst, "controller.password"))
+    lobby = Client(installed_port, "lobby-hall", secret(inst, "lobby.password"))
+    controller = Client(installed_port, "controller-T1", secret(inst, "controller.password"))
     try:
         lobby.subscribe(f"{ROOT}/#")
         controller.subscribe(f"{ROOT}/T1/#")
@@ -133,7 +133,7 @@ def test_the_lobby_account_reads_every_table_and_writes_only_its_status(
 
 
 def test_the_installed_lobby_config_logs_the_lobby_in(
-    lobby_broker_install: Install, broker: int, tmp_path: Path
+    lobby_broker_install: Install, installed_port: int, tmp_path: Path
 ) -> None:
     """The sample as --mosquitto wrote it (account on), only the broker's port moved."""
     etc = lobby_broker_install.root / "etc/scoreboard"
@@ -144,13 +144,13 @@ def test_the_installed_lobby_config_logs_the_lobby_in(
     local.write_text(config.replace("/etc/scoreboard/", f"{etc}/"))
     done = subprocess.run(
         [sys.executable, "-m", "scoreboard", "lobby", "--config", str(local), "--windowed",
-         "--size", "640x360", "--mqtt", f"127.0.0.1:{broker}", "--duration", "3"],
+         "--size", "640x360", "--mqtt", f"127.0.0.1:{installed_port}", "--duration", "3"],
         capture_output=True, text=True, timeout=60, check=False,
         env={"PATH": "/usr/bin:/bin", "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "not authori" not in done.stderr.lower(), done.stderr
-    reader = Client(broker, "lobby-hall", secret(lobby_broker_install, "lobby.password"))
+    reader = Client(installed_port, "lobby-hall", secret(lobby_broker_install, "lobby.password"))
     try:
         reader.subscribe(f"{ROOT}/lobby/hall/status")  # the lobby's goodbye, retained
         assert wait_for(lambda: reader.got(f"{ROOT}/lobby/hall/status") != [], 10)

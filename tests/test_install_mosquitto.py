@@ -74,7 +74,7 @@ def connect(port: int, username: str | None = None, password: str | None = None)
 
 
 @pytest.fixture
-def broker(broker_install: Install, tmp_path: Path):
+def installed_port(broker_install: Install, tmp_path: Path):
     port = free_port()
     process = debian_like_broker(broker_install, tmp_path, port)
     deadline = 50
@@ -93,18 +93,18 @@ def broker(broker_install: Install, tmp_path: Path):
 
 
 def test_the_display_logs_in_with_the_password_the_installer_wrote(
-    broker_install: Install, broker: int
+    broker_install: Install, installed_port: int
 ) -> None:
     password = (broker_install.root / "etc/scoreboard/mqtt.password").read_text().strip()
     assert len(password) >= 20
-    assert connect(broker, "display-T1-a", password) == 0
+    assert connect(installed_port, "display-T1-a", password) == 0
     controller = (broker_install.root / "etc/scoreboard/controller.password").read_text().strip()
-    assert connect(broker, "controller-T1", controller) == 0
+    assert connect(installed_port, "controller-T1", controller) == 0
 
 
-def test_an_anonymous_client_and_a_wrong_password_are_refused(broker: int) -> None:
-    assert connect(broker) != 0
-    assert connect(broker, "display-T1-a", "not-the-password") != 0
+def test_an_anonymous_client_and_a_wrong_password_are_refused(installed_port: int) -> None:
+    assert connect(installed_port) != 0
+    assert connect(installed_port, "display-T1-a", "not-the-password") != 0
 
 
 def test_the_secrets_are_private_and_a_rerun_keeps_them(
@@ -140,7 +140,7 @@ def test_the_tls_listener_waits_for_its_certificates(
 
 
 def test_the_one_table_example_display_goes_live_on_the_installed_broker(
-    broker_install: Install, broker: int, tmp_path: Path
+    broker_install: Install, installed_port: int, tmp_path: Path
 ) -> None:
     """kiosk/examples/one-table-local-broker.yaml, as the installer set the broker up."""
     etc = broker_install.root / "etc/scoreboard"
@@ -161,12 +161,12 @@ def test_the_one_table_example_display_goes_live_on_the_installed_broker(
             seen.set()  # the display is on the broker and reading its table's feed
 
     watcher.on_connect, watcher.on_message = on_connect, on_message
-    watcher.connect("127.0.0.1", broker, keepalive=5)
+    watcher.connect("127.0.0.1", installed_port, keepalive=5)
     watcher.loop_start()
     example = Path(__file__).resolve().parent.parent / "kiosk/examples/one-table-local-broker.yaml"
     display = subprocess.Popen(
         [sys.executable, "-m", "scoreboard", "run", "--headless", "--config", str(example),
-         "--mqtt", f"127.0.0.1:{broker}", "--password-file", str(etc / "mqtt.password"),
+         "--mqtt", f"127.0.0.1:{installed_port}", "--password-file", str(etc / "mqtt.password"),
          "--state-dir", str(tmp_path / "state")],
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip

@@ -19,21 +19,21 @@ from integrity_shoes import (
     with_a_ninth_ace_of_spades,
 )
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.events import Burn, Correct, CoupReceived, Event, NewShoe
-from scoreboard.core.integrity import (
+from scoreboard.feeds.simulated import SimulatedFeed
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.events import Burn, Correct, CoupReceived, Event, NewShoe
+from scoreboard.game.rules import Game, Winner, deal_coup, result_coup
+from scoreboard.game.shoe import DECK, Dealer, fresh_codes, timed
+from scoreboard.journal import Journal
+from scoreboard.protocol import display_status
+from scoreboard.table.integrity import (
     RUN,
     AlertKind,
     IntegrityAlert,
     ShoeIntegrity,
     false_alarm_bound,
 )
-from scoreboard.core.rules import Game, Winner, deal_coup, result_coup
-from scoreboard.core.shoe import DECK, Dealer, fresh_codes, timed
-from scoreboard.core.table import TableState, apply_event
-from scoreboard.feeds.simulated import SimulatedFeed
-from scoreboard.journal import Journal
-from scoreboard.protocol import display_status
+from scoreboard.table.state import TableState, apply_event
 
 
 def deal(events: list[Event], table: TableState | None = None) -> TableState:

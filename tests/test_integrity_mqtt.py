@@ -6,23 +6,16 @@ import dataclasses
 import json
 import logging
 
-import pytest
 from integrity_shoes import shoe_events, shuffled, with_a_ninth_ace_of_spades
-from mqtt_broker import Display, Recorder, needs_mosquitto, publisher, running_broker, unique_prefix
+from mqtt_broker import Display, Recorder, needs_mosquitto, publisher, unique_prefix
 
-from scoreboard.core.events import ControllerStatus, Correct, CoupReceived, Event, Origin
-from scoreboard.core.rules import Game, Winner, result_coup
+from scoreboard.game.events import ControllerStatus, Correct, CoupReceived, Event, Origin
+from scoreboard.game.rules import Game, Winner, result_coup
 from scoreboard.protocol import Topics, wire
 
 pytestmark = needs_mosquitto
 
 SESSION = 1_764_585_600_000
-
-
-@pytest.fixture
-def broker(tmp_path):
-    with running_broker(tmp_path / "broker") as broker:
-        yield broker
 
 
 def stamped(events: list[Event]) -> list[Event]:
@@ -63,7 +56,7 @@ def test_a_ninth_ace_of_spades_over_mqtt_is_one_alert_logged_once_and_in_the_sta
 ) -> None:
     events = shoe_events(with_a_ninth_ace_of_spades(seed=5), shoe="T1-stacked")
     coups = sum(isinstance(e, CoupReceived) for e in events)
-    with caplog.at_level(logging.INFO, logger="scoreboard.feeds.session"):
+    with caplog.at_level(logging.INFO, logger="scoreboard.feeds._session"):
         display, statuses = run(broker, events, lambda table: len(table.games) == coups)
     table = display.table
     assert table.decks == 8 and len(table.alerts) == 1
@@ -84,7 +77,7 @@ def test_a_correction_over_mqtt_is_counted_in_the_status_and_logged(broker, capl
     events = shoe_events(shuffled(seed=9), shoe="T1-fine")[:12]
     coups = sum(isinstance(e, CoupReceived) for e in events)
     fixed = Correct("T1-fine", Game(3, result_coup(Winner.TIE)), "misread")
-    with caplog.at_level(logging.INFO, logger="scoreboard.feeds.session"):
+    with caplog.at_level(logging.INFO, logger="scoreboard.feeds._session"):
         display, statuses = run(broker, [*events, fixed], lambda table: len(table.amendments) == 1)
     assert len(display.table.games) == coups and display.table.corrected(3)
     assert statuses[-1]["corrections"] == 1 and statuses[-1]["alerts"] == []

@@ -10,10 +10,10 @@ from jsonschema import Draft202012Validator
 from mqtt_broker import Recorder, needs_mosquitto, running_broker, unique_prefix, wait_for
 
 from scoreboard.controller import Controller
-from scoreboard.core.events import NewShoe, Origin
-from scoreboard.core.limits import Limits
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.events import NewShoe, Origin
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import SchemaError, Topics, encode, parse_dict, parse_message, wire
 
 TOPICS = Topics("test/v2/T1")

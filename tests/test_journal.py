@@ -8,11 +8,11 @@ import os
 
 from dealt import dealt_shoe
 
-from scoreboard.core.rules import Game
-from scoreboard.core.table import Limits, TableState
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal
+from scoreboard.journal._links import digest
 from scoreboard.journal.archive import chain_end
-from scoreboard.journal.links import digest
 from scoreboard.protocol import (
     CoupReceived,
     LimitsReceived,
@@ -21,6 +21,7 @@ from scoreboard.protocol import (
     Void,
     apply_event,
 )
+from scoreboard.table.state import TableState
 
 SHOE, GAMES = dealt_shoe(5).shoe, list(dealt_shoe(5).games)
 LIMITS = Limits("EUR", {"tie": (5, 500)}, {"tie": "8:1"})

@@ -14,12 +14,13 @@ import shutil
 
 from dealt import dealt_shoe
 
-from scoreboard.core.table import Applied, TableState
-from scoreboard.health import JournalState
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal, archive
+from scoreboard.journal._links import digest
 from scoreboard.journal.chain import verify
-from scoreboard.journal.links import digest
 from scoreboard.protocol import CoupReceived, NewShoe, Snapshot, apply_event
+from scoreboard.table.applied import Applied
+from scoreboard.table.health import JournalState
+from scoreboard.table.state import TableState
 
 GAMES = list(dealt_shoe(4).games)
 

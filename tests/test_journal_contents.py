@@ -7,13 +7,13 @@ from pathlib import Path
 
 from dealt import dealt_shoe
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.table import TableState
+from scoreboard.game.cards import parse_cards
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal
+from scoreboard.journal._links import Record, digest, seal
 from scoreboard.journal.chain import verify
 from scoreboard.journal.contents import shoes_held
-from scoreboard.journal.links import Record, digest, seal
 from scoreboard.protocol import Burn, Correct, CoupReceived, NewShoe, Snapshot, Void, apply_event
+from scoreboard.table.state import TableState
 
 GAMES = list(dealt_shoe(5).games)
 

@@ -1,4 +1,4 @@
-"""journal/links.py: lines read back, whatever the bytes; what a file's first line chains from."""
+"""journal/_links.py: lines read back, whatever the bytes; what a file's first line chains from."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.journal.links import (
+from scoreboard.journal._links import (
     _CHUNK,
     MAX_LINE,
     ZERO,

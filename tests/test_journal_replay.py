@@ -10,8 +10,8 @@ from dealt import dealt_shoe
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.rules import Game
-from scoreboard.core.table import Limits, TableState
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game
 from scoreboard.journal import JOURNAL_NAME, Journal
 from scoreboard.protocol import (
     Burn,
@@ -25,6 +25,7 @@ from scoreboard.protocol import (
     Void,
     apply_event,
 )
+from scoreboard.table.state import TableState
 
 SHOES = ["A", "B", "C"]
 GAMES = list(dealt_shoe(11, decks=1, short=True).games)

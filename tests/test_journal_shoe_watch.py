@@ -14,10 +14,10 @@ from pathlib import Path
 from cli import scoreboard
 from dealt import dealt_shoe, journaled_table
 
-from scoreboard.core.events import CardDealt, ControllerStatus, Origin, ShoeHealth
-from scoreboard.core.shoe_watch import deals_of
+from scoreboard.game.events import CardDealt, ControllerStatus, Origin, ShoeHealth
 from scoreboard.journal import JOURNAL_NAME
 from scoreboard.protocol import CoupReceived, NewShoe
+from scoreboard.table.shoe_watch import deals_of
 
 SHOE = dealt_shoe(11)
 GAME = SHOE.games[0]

@@ -1,4 +1,4 @@
-"""journal/tip.py: the writer's place in the chain and the gap and pruned records it owes."""
+"""journal/_tip.py: the writer's place in the chain and the gap and pruned records it owes."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 
 from dealt import dealt_shoe
 
-from scoreboard.core.table import TableState
 from scoreboard.journal import JOURNAL_NAME, Journal
-from scoreboard.journal.links import ZERO, Record, digest, parse, seal
-from scoreboard.journal.tip import ChainTip
+from scoreboard.journal._links import ZERO, Record, digest, parse, seal
+from scoreboard.journal._tip import ChainTip
 from scoreboard.protocol import CoupReceived, NewShoe, apply_event
+from scoreboard.table.state import TableState
 
 GAMES = list(dealt_shoe(5).games)
 

@@ -9,19 +9,21 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.core.events import CutCard, NewShoe, Origin, Shuffle
-from scoreboard.core.integrity import AlertKind, IntegrityAlert
-from scoreboard.core.notation import result_games
-from scoreboard.core.rules import Game
-from scoreboard.core.table import Limits, TableState, UnfinishedShoe, apply_event
-from scoreboard.core.variants import VARIANTS
-from scoreboard.health import JournalState
+from scoreboard.game.events import CutCard, NewShoe, Origin, Shuffle
+from scoreboard.game.limits import Limits
+from scoreboard.game.notation import result_games
+from scoreboard.game.rules import Game
+from scoreboard.game.variants import VARIANTS
+from scoreboard.journal._links import Record
+from scoreboard.journal._replay import apply_lines, read_back
 from scoreboard.journal.exports import mark_exported, marker, was_exported
 from scoreboard.journal.faults import RETRY_MAX_SECONDS, DiskFaults
-from scoreboard.journal.links import Record
 from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
 from scoreboard.journal.records import alert_records, line, state_records, unfinished_records
-from scoreboard.journal.replay import apply_lines, read_back
+from scoreboard.table.health import JournalState
+from scoreboard.table.integrity import AlertKind, IntegrityAlert
+from scoreboard.table.state import TableState, apply_event
+from scoreboard.table.unfinished import UnfinishedShoe
 
 FULL = OSError(28, "No space left on device")
 READ_ONLY = OSError(30, "Read-only file system")

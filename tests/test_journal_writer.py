@@ -15,14 +15,17 @@ import shutil
 import pytest
 from dealt import dealt_shoe
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.table import Applied, Limits, TableState
-from scoreboard.health import JournalState
-from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal, archive, replay, writer
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.limits import Limits
+from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal, archive, writer
+from scoreboard.journal import _replay as replay
+from scoreboard.journal._links import ZERO, digest
 from scoreboard.journal.archive import chain_end
 from scoreboard.journal.chain import verify
-from scoreboard.journal.links import ZERO, digest
 from scoreboard.protocol import Burn, CoupReceived, LimitsReceived, NewShoe, Snapshot, apply_event
+from scoreboard.table.applied import Applied
+from scoreboard.table.health import JournalState
+from scoreboard.table.state import TableState
 
 SHOE, GAMES = dealt_shoe(3).shoe, list(dealt_shoe(3).games)
 LOW = Limits("EUR", {"tie": (5, 500)}, {"tie": "8:1"})

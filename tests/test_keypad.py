@@ -14,14 +14,15 @@ import pygame
 import pytest
 from keypad_kiosk import WALL, keypad_kiosk
 
-from scoreboard.app import KEY_IDLE_SECONDS, KEY_POLL_SECONDS, Kiosk
-from scoreboard.config_reader import Reader
-from scoreboard.core.rules import Winner
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.feeds.keypad import KeypadFeed
+from scoreboard.game.rules import Winner
 from scoreboard.journal import Journal
-from scoreboard.keypad_config import KeypadAction, read_keypad
-from scoreboard.theme import load_theme
+from scoreboard.keypad.feed import KeypadFeed
+from scoreboard.kiosk.loop import KEY_IDLE_SECONDS, KEY_POLL_SECONDS, Kiosk
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.settings.keypad import KeypadAction, read_keypad
+from scoreboard.settings.reader import Reader
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 
 def winners(table: TableState) -> str:
@@ -435,7 +436,7 @@ def test_a_sleeping_kiosk_looks_for_keys_every_few_ms_where_sdl_cannot_wait():
 
     with keypad_kiosk() as pad:
         assert not pad.kiosk.native_wait
-        pad.kiosk._woken = waits = CountedWaits()
+        pad.kiosk.window._woken = waits = CountedWaits()
         assert looks(0.0) == [pytest.approx(KEY_IDLE_SECONDS)] * 5
         pad.queue("[3]", True)
         assert looks(0.0) == [pytest.approx(KEY_IDLE_SECONDS)]  # the first look sees it

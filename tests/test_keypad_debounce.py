@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoreboard.feeds.keypad_debounce import KeyDebounce, KeyStroke
+from scoreboard.keypad._debounce import KeyDebounce, KeyStroke
 
 DEBOUNCE = 0.05
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoreboard.feeds.keypad_keys import (
+from scoreboard.keypad._keys import (
     DESTRUCTIVE,
     WINNERS,
     Ask,
@@ -15,7 +15,7 @@ from scoreboard.feeds.keypad_keys import (
     KeypadInput,
     Toggle,
 )
-from scoreboard.keypad_config import KeypadConfig
+from scoreboard.settings.keypad import KeypadConfig
 
 CONFIG = KeypadConfig()
 ACTIONS = CONFIG.action_of()

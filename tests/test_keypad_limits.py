@@ -13,15 +13,15 @@ from keypad_kiosk import WALL, keypad_kiosk
 from mqtt_broker import Recorder, needs_mosquitto, running_broker, unique_prefix, wait_for
 from test_keypad_mqtt import until_live
 
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.core.events import LimitsReceived
-from scoreboard.core.limits import limits_from_spec
-from scoreboard.core.table import TableState
-from scoreboard.core.variants import VARIANTS
-from scoreboard.feeds.keypad import KeypadFeed
-from scoreboard.feeds.keypad_publish import KeypadPublisher
+from scoreboard.game.events import LimitsReceived
+from scoreboard.game.limits import limits_from_spec
+from scoreboard.game.variants import VARIANTS
+from scoreboard.keypad.feed import KeypadFeed
+from scoreboard.keypad.publish import KeypadPublisher
 from scoreboard.protocol import Topics
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.state import TableState
 
 pytestmark = needs_mosquitto
 

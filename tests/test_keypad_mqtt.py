@@ -17,12 +17,13 @@ import pytest
 from keypad_kiosk import WALL, Driver, keypad_kiosk
 from mqtt_broker import Broker, Display, needs_mosquitto, running_broker, unique_prefix
 
-from scoreboard.core.events import NewShoe
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.feeds.keypad import KeypadFeed
-from scoreboard.feeds.keypad_publish import KeypadPublisher
+from scoreboard.game.events import NewShoe
+from scoreboard.game.shoe import Dealer
 from scoreboard.journal import Journal
+from scoreboard.keypad.feed import KeypadFeed
+from scoreboard.keypad.publish import KeypadPublisher
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 pytestmark = needs_mosquitto
 
@@ -108,13 +109,13 @@ def test_the_other_displays_follow_the_keypad(table_net, tmp_path):
 #: A shoe controller in a process of its own (sessions are its clock's): six coups, then it fails.
 SHOE_THAT_FAILS = """
 import sys
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
 from scoreboard.controller import Controller
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.limits import Limits
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.events import CoupReceived
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import Topics
 
 port, prefix = int(sys.argv[1]), sys.argv[2]

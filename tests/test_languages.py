@@ -13,10 +13,11 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.config import ConfigError, load_config
-from scoreboard.render.text import TextCache
-from scoreboard.theme import ThemeError, load_theme, parse_theme
-from scoreboard.theme_values import Labels
+from scoreboard.screen.board.text import TextCache
+from scoreboard.screen.theme.loading import load_theme, parse_theme
+from scoreboard.screen.theme.values import Labels, ThemeError
+from scoreboard.settings.config import load_config
+from scoreboard.settings.reader import ConfigError
 from tests.cli import scoreboard
 
 SHIPPED = ("en", "zh-Hant", "zh-Hans", "ja", "ko", "vi", "th")
@@ -163,10 +164,10 @@ def test_a_vietnamese_word_is_drawn_by_one_font_and_a_label_with_digits_in_runs(
 
 
 def test_the_second_language_rotates_on_the_kiosk_and_the_main_one_stays() -> None:
-    from scoreboard.app import Kiosk
-    from scoreboard.core.shoe import Dealer
-    from scoreboard.core.table import TableState
     from scoreboard.feeds.simulated import SimulatedFeed
+    from scoreboard.game.shoe import Dealer
+    from scoreboard.kiosk.loop import Kiosk
+    from scoreboard.table.state import TableState
 
     theme = load_theme("classic", ("en", "th", "ko"))
     kiosk = Kiosk(

@@ -13,11 +13,12 @@ import os
 import pygame
 import pytest
 
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.roads import DerivedRoad, Roads
-from scoreboard.core.shoe import Dealer
-from scoreboard.render.layout import compute_layout
-from scoreboard.theme import DERIVED_PANELS, available_themes, load_theme
+from scoreboard.game.events import CoupReceived
+from scoreboard.game.shoe import Dealer
+from scoreboard.roads.engine import DerivedRoad, Roads
+from scoreboard.screen.board.layout import compute_layout
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.screen.theme.values import DERIVED_PANELS
 
 SHOES = int(os.environ.get("WHOLE_SHOE_SAMPLES", "400"))
 SIZES = (

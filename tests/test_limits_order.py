@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from scoreboard.core.events import LimitsReceived
+from scoreboard.game.events import LimitsReceived
 from scoreboard.protocol import canonical_json, encode, parse_dict
 
 PAYLOAD = {

@@ -13,11 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from scoreboard.core.events import CoupReceived, LimitsReceived, NewShoe, Origin
-from scoreboard.core.limits import Limits, ScheduledLimits, limits_from_spec
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import TableState, apply_event
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.events import CoupReceived, LimitsReceived, NewShoe, Origin
+from scoreboard.game.limits import Limits, ScheduledLimits, limits_from_spec
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.game.variants import VARIANTS
 from scoreboard.journal import Journal
 from scoreboard.protocol import (
     SchemaError,
@@ -29,6 +28,7 @@ from scoreboard.protocol import (
     wire,
 )
 from scoreboard.protocol.contract import MAX_TIME
+from scoreboard.table.state import TableState, apply_event
 
 DAY = limits_from_spec("25-10000", VARIANTS["commission"])
 NIGHT = limits_from_spec("50-20000", VARIANTS["commission"])

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-from mqtt_broker import Display, needs_mosquitto, publisher, running_broker, unique_prefix
+from mqtt_broker import Display, needs_mosquitto, publisher, unique_prefix
 
-from scoreboard.core.events import ControllerStatus, LimitsReceived, Origin
-from scoreboard.core.limits import ScheduledLimits, limits_from_spec
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.events import ControllerStatus, LimitsReceived, Origin
+from scoreboard.game.limits import ScheduledLimits, limits_from_spec
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import Topics, wire
 
 pytestmark = needs_mosquitto
@@ -15,12 +14,6 @@ pytestmark = needs_mosquitto
 DAY = limits_from_spec("25-10000", VARIANTS["commission"])
 NIGHT = limits_from_spec("50-20000", VARIANTS["commission"])
 TEN_PM = 1_796_162_400.0  # 2026-12-01T22:00:00Z
-
-
-@pytest.fixture
-def broker(tmp_path):
-    with running_broker(tmp_path / "broker") as broker:
-        yield broker
 
 
 def test_a_display_shows_the_current_limits_until_the_scheduled_ones_are_due(broker) -> None:

@@ -1,7 +1,7 @@
-"""A limits spec, and the rules of core/limits.py a board relies on: the order the bets
+"""A limits spec, and the rules of game/limits.py a board relies on: the order the bets
 are listed in, the stakes accepted, side bets' derived limits, when new limits apply.
 
-Pure and fast: core/limits.py's first file for its mutation run (docs/mutation.md)."""
+Pure and fast: game/limits.py's first file for its mutation run (docs/mutation.md)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from scoreboard.core.limits import (
+from scoreboard.game.limits import (
     MAX_STAKE,
     Limits,
     LimitsSpecError,
@@ -20,7 +20,7 @@ from scoreboard.core.limits import (
     limits_after,
     limits_from_spec,
 )
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.variants import VARIANTS
 
 
 def test_an_ez_table_s_min_max_spec_limits_dragon_7_and_panda_8_too() -> None:

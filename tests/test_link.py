@@ -5,11 +5,9 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
-from mqtt_broker import Broker, Recorder, needs_mosquitto, publisher, running_broker, unique_prefix
+from mqtt_broker import Broker, Recorder, needs_mosquitto, publisher, unique_prefix
 
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.link import (
+from scoreboard.link.client import (
     Connected,
     Disconnected,
     Link,
@@ -21,14 +19,9 @@ from scoreboard.link import (
     default_client_id,
 )
 from scoreboard.protocol import Topics
+from scoreboard.settings.endpoint import Endpoint
 
 pytestmark = needs_mosquitto
-
-
-@pytest.fixture
-def broker(tmp_path):
-    with running_broker(tmp_path / "broker") as broker:
-        yield broker
 
 
 class Collector:

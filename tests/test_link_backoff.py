@@ -20,11 +20,11 @@ import pytest
 from mqtt_broker import Broker, needs_mosquitto, publisher, unique_prefix
 from test_link import start_link
 
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.link import Message, Subscribed, build_client
-from scoreboard.link_backoff import FIRST_CAP, MAX_CAP, Backoff
+from scoreboard.link._backoff import FIRST_CAP, MAX_CAP, Backoff
+from scoreboard.link.client import Message, Subscribed, build_client
 from scoreboard.protocol import Topics
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
 
 
 def test_each_wait_is_within_its_cap_and_the_cap_doubles_up_to_ten_seconds() -> None:

@@ -15,9 +15,9 @@ import time
 import pytest
 from mqtt_broker import Display, needs_mosquitto, running_broker, unique_prefix
 
-from scoreboard.core.table import FeedStatus
-from scoreboard.link import Disconnected, Publish
-from scoreboard.link_ping import PING_CHECK, PING_TIMEOUT
+from scoreboard.link._ping import PING_CHECK, PING_TIMEOUT
+from scoreboard.link.client import Disconnected, Publish
+from scoreboard.table.applied import FeedStatus
 
 pytestmark = [needs_mosquitto, pytest.mark.slow, pytest.mark.serial]
 

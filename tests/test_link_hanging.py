@@ -3,8 +3,8 @@
 A stopping or starved cluster node accepts TCP and never sends the CONNACK, or
 sends it and never the SUBACK (a session queue on a dead node).  paho waits a
 whole keepalive for a CONNACK and for ever for a SUBACK; the link gives them
-:data:`~scoreboard.link_ping.CONNECT_TIMEOUT` and
-:data:`~scoreboard.link_ping.SUBSCRIBE_TIMEOUT`.  The hanging peers are real TCP
+:data:`~scoreboard.link._ping.CONNECT_TIMEOUT` and
+:data:`~scoreboard.link._ping.SUBSCRIBE_TIMEOUT`.  The hanging peers are real TCP
 listeners (:mod:`hostile_broker`) first in the broker list, a real mosquitto second.
 
 Most keepalives here are 30 s, far above every bound, so no keepalive can be
@@ -22,17 +22,18 @@ import pytest
 from hostile_broker import HangingBroker, hanging_broker
 from mqtt_broker import Broker, Display, needs_mosquitto, running_broker, unique_prefix
 
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import Controller
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.table import FeedStatus, Limits
-from scoreboard.core.variants import VARIANTS
-from scoreboard.link_backoff import FIRST_CAP
-from scoreboard.link_failover import FAILOVER_FIRST
-from scoreboard.link_ping import CONNECT_TIMEOUT, SUBSCRIBE_TIMEOUT
+from scoreboard.game.events import CoupReceived
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
+from scoreboard.link._backoff import FIRST_CAP
+from scoreboard.link._failover import FAILOVER_FIRST
+from scoreboard.link._ping import CONNECT_TIMEOUT, SUBSCRIBE_TIMEOUT
 from scoreboard.protocol import Topics
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.applied import FeedStatus
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 

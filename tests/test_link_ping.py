@@ -14,7 +14,7 @@ import threading
 import time
 from dataclasses import replace
 
-from scoreboard.link_ping import CONNECT, PING, PING_TIMEOUT, SUBSCRIBE, AnswerWatch, verdict
+from scoreboard.link._ping import CONNECT, PING, PING_TIMEOUT, SUBSCRIBE, AnswerWatch, verdict
 
 SHORT = 0.3  # the CONNECT and SUBSCRIBE timeouts of these tests
 QUESTIONS = (PING, replace(CONNECT, timeout=SHORT), replace(SUBSCRIBE, timeout=SHORT))

@@ -15,11 +15,12 @@ import pytest
 from mqtt_broker import DisplayProcess, needs_mosquitto, running_broker, unique_prefix, wait_for
 
 from scoreboard.controller import Controller
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.table import Limits, TableState
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.events import CoupReceived
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
 from scoreboard.journal import Journal
+from scoreboard.table.state import TableState
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 

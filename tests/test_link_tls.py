@@ -18,8 +18,8 @@ import pytest
 from mqtt_broker import MOSQUITTO_PASSWD, needs_mosquitto, running_broker, unique_prefix
 from test_link import Collector
 
-from scoreboard.config import TlsConfig
-from scoreboard.link import Connected, Link, Unreachable
+from scoreboard.link.client import Connected, Link, Unreachable
+from scoreboard.settings.config import TlsConfig
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 

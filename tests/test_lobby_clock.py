@@ -21,7 +21,7 @@ import pytest
 from mqtt_broker import needs_mosquitto, running_broker, wait_for
 
 from scoreboard.cli import build_parser
-from scoreboard.commands.lobby import build_wall
+from scoreboard.cli.commands.lobby import build_wall
 
 pytestmark = [needs_mosquitto, pytest.mark.usefixtures("pygame_display")]
 STALE = 5.0  # --stale-seconds, the least the lobby takes
@@ -42,7 +42,7 @@ def test_a_stepped_wall_clock_does_not_change_what_the_tiles_say(tmp_path, jump)
         with open(tmp_path / "shoe.log", "wb") as log:
             shoe = subprocess.Popen(command, stderr=log)
         wall = wall_for(broker.address)
-        wall.feed.start(wall.woken.set)
+        wall.feed.start(wall.window.wake)
         offset = 0.0  # what the wall clock handed to the lobby is off by
         shown: list[str] = []  # the state plate's words, as drawn
 

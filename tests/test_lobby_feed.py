@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 from mqtt_broker import needs_mosquitto, publisher, running_broker, wait_for
 
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.core.events import ControllerStatus, Origin, Snapshot
+from scoreboard.game.events import ControllerStatus, Origin, Snapshot
 from scoreboard.lobby import Floor, Listing, TileState
 from scoreboard.lobby.feed import LobbyFeed
 from scoreboard.lobby.sample import dealt_games
 from scoreboard.protocol import Topics, wire
+from scoreboard.settings.endpoint import Endpoint
 
 pytestmark = needs_mosquitto
 

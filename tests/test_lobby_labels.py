@@ -20,9 +20,10 @@ from cli import scoreboard
 
 from scoreboard.lobby import Floor, Listing, SortKey, arrange
 from scoreboard.lobby.sample import sample_floor
-from scoreboard.render.lobby_labels import LOBBY_LABELS, LobbyWords
-from scoreboard.render.lobby_screen import LobbyRenderer
-from scoreboard.theme import Labels, load_theme, themes_dir
+from scoreboard.screen.theme.loading import load_theme, themes_dir
+from scoreboard.screen.theme.values import Labels
+from scoreboard.screen.wall._labels import LOBBY_LABELS, LobbyWords
+from scoreboard.screen.wall.renderer import LobbyRenderer
 
 NOW = 1_800_000_000.0
 

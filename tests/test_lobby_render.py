@@ -17,11 +17,11 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame
 import pytest
 
-from scoreboard.core.events import ControllerStatus, Origin, Snapshot
+from scoreboard.game.events import ControllerStatus, Origin, Snapshot
 from scoreboard.lobby import Floor, Listing, SortKey, TileState, arrange, paged
 from scoreboard.lobby.sample import dealt_games, sample_floor
-from scoreboard.render.lobby_screen import LobbyRenderer
-from scoreboard.theme import load_theme
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.screen.wall.renderer import LobbyRenderer
 
 NOW = 1_800_000_000.0
 SIZES = [(1920, 1080), (3840, 2160), (1080, 1920)]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.events import (
+from scoreboard.game.events import (
     ControllerStatus,
     CutCard,
     LimitsReceived,
@@ -16,13 +16,13 @@ from scoreboard.core.events import (
     Shuffle,
     Snapshot,
 )
-from scoreboard.core.good_roads import GoodRoadRules, Pattern
-from scoreboard.core.limits import Limits
-from scoreboard.core.notation import result_games
+from scoreboard.game.limits import Limits
+from scoreboard.game.notation import result_games
 from scoreboard.lobby import Floor, Listing, LobbyTable, SortKey, TileState, arrange, paged
 from scoreboard.lobby.arrange import page_at
 from scoreboard.lobby.floor import MAX_TABLES, TableRefused
 from scoreboard.lobby.sample import dealt_games
+from scoreboard.roads.good_roads import GoodRoadRules, Pattern
 
 NOW = 1_800_000_000.0
 SHOE, GAMES = dealt_games(2, 30)

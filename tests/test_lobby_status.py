@@ -7,7 +7,7 @@ from importlib import resources
 
 from jsonschema import Draft202012Validator
 
-from scoreboard.core.events import ControllerStatus, Origin
+from scoreboard.game.events import ControllerStatus, Origin
 from scoreboard.lobby import SortKey, arrange
 from scoreboard.lobby.sample import sample_floor
 from scoreboard.lobby.status import (

@@ -32,9 +32,9 @@ from mqtt_broker import needs_mosquitto, running_broker, wait_for
 from paho.mqtt.enums import CallbackAPIVersion
 
 from scoreboard.cli import build_parser
-from scoreboard.commands.lobby import build_wall
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.events import (
+from scoreboard.cli.commands.lobby import build_wall
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.events import (
     ControllerStatus,
     CoupReceived,
     Event,
@@ -44,11 +44,11 @@ from scoreboard.core.events import (
     Shuffle,
     Snapshot,
 )
-from scoreboard.core.limits import Limits
-from scoreboard.core.rules import Game, deal_coup
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, deal_coup
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import Topics, wire
-from scoreboard.render.lobby_tile import LobbyText
+from scoreboard.screen.wall._tile import LobbyText
 
 pytestmark = [needs_mosquitto, pytest.mark.usefixtures("pygame_display")]
 
@@ -90,7 +90,7 @@ def lobby_scene(tmp_path, *flags: str) -> Iterator[Scene]:
         publisher.loop_start()
         args = ["lobby", "--mqtt", broker.address, "--windowed", "--size", "960x540"]
         wall = build_wall(build_parser().parse_args([*args, "--lobby-id", "W1", *flags]))
-        wall.feed.start(wall.woken.set)
+        wall.feed.start(wall.window.wake)
         try:
             assert wait_for(lambda: wall.feed.connected or bool(wall.step(0, time.time())), 10)
             yield Scene(wall, publisher)
@@ -187,8 +187,8 @@ def border_near(scene: Scene, point: tuple[int, int], color) -> bool:
 @pytest.mark.parametrize("tables", [11, 12])  # where "Max 100,000" was cut
 def test_a_tiles_limits_never_cut_a_number(tables):
     from scoreboard.lobby.floor import Floor
-    from scoreboard.render.lobby_screen import LobbyRenderer
-    from scoreboard.theme import load_theme
+    from scoreboard.screen.theme.loading import load_theme
+    from scoreboard.screen.wall.renderer import LobbyRenderer
 
     floor = Floor()
     for n in range(1, tables + 1):
@@ -208,11 +208,11 @@ def test_a_tiles_limits_never_cut_a_number(tables):
 
 
 def test_a_road_longer_than_its_tile_shows_its_newest_columns_inside_the_road_area():
-    from scoreboard.core.rules import Winner, result_coup
+    from scoreboard.game.rules import Winner, result_coup
     from scoreboard.lobby.floor import Floor
-    from scoreboard.render.lobby_layout import tile_layout
-    from scoreboard.render.lobby_screen import LobbyRenderer
-    from scoreboard.theme import load_theme
+    from scoreboard.screen.theme.loading import load_theme
+    from scoreboard.screen.wall._layout import tile_layout
+    from scoreboard.screen.wall.renderer import LobbyRenderer
 
     theme = load_theme("classic")
     chop = tuple(  # Banker, Player, Banker...: 999 columns of one mark each

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scoreboard.logsetup import JournalFormatter
+from scoreboard.service.logsetup import JournalFormatter
 
 
 def demo_log(tmp_path: Path, journal: bool) -> str:
@@ -45,7 +45,7 @@ def test_a_board_in_a_terminal_logs_the_time_and_level(tmp_path):
 
 def test_a_stream_that_is_not_the_journal_gets_the_terminal_format(tmp_path, monkeypatch):
     monkeypatch.setenv("JOURNAL_STREAM", "1:2")  # someone else's stream, inherited
-    from scoreboard.logsetup import to_journal
+    from scoreboard.service.logsetup import to_journal
 
     with (tmp_path / "f").open("w") as stream:
         assert not to_journal(stream)
@@ -59,11 +59,11 @@ def test_every_line_of_a_traceback_keeps_its_priority():
         raise RuntimeError("boom")
     except RuntimeError:
         record = logging.makeLogRecord(
-            {"name": "scoreboard.app", "levelno": logging.ERROR, "msg": "frame failed"}
+            {"name": "scoreboard.kiosk.loop", "levelno": logging.ERROR, "msg": "frame failed"}
         )
         record.exc_info = sys.exc_info()
     lines = JournalFormatter().format(record).splitlines()
     assert len(lines) > 3
     assert all(line.startswith("<3>") for line in lines)
-    assert lines[0] == "<3>scoreboard.app: frame failed"
+    assert lines[0] == "<3>scoreboard.kiosk.loop: frame failed"
     assert lines[-1] == "<3>RuntimeError: boom"

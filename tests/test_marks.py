@@ -9,12 +9,12 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from scoreboard.core.roads import BeadCell, BigRoadCell
-from scoreboard.core.rules import Coup, Winner, result_coup
-from scoreboard.render.marks import RoadPainter, contrast_ratio
-from scoreboard.render.symbols import Sprites
-from scoreboard.render.text import TextCache
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.game.rules import Coup, Winner, result_coup
+from scoreboard.roads.engine import BeadCell, BigRoadCell
+from scoreboard.screen.board.marks import RoadPainter, contrast_ratio
+from scoreboard.screen.board.symbols import Sprites
+from scoreboard.screen.board.text import TextCache
+from scoreboard.screen.theme.loading import available_themes, load_theme
 
 CELL = (64, 64)
 

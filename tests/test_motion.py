@@ -11,18 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.rules import Coup, Game, Winner, record_coup, result_coup
-from scoreboard.core.table import TableState
-from scoreboard.render.motion import (
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.rules import Coup, Game, Winner, record_coup, result_coup
+from scoreboard.screen.board._banner import banner_look
+from scoreboard.screen.board._motion import (
     BANNER_GAP_SECONDS,
     BURST_SECONDS,
     Motion,
     MotionSettings,
-    banner_look,
 )
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.state import TableState
 
 SIZE = (1280, 720)
 SETTINGS = MotionSettings(enabled=True, deal_seconds=0.3, banner_seconds=3.0, draw_in_seconds=0.35)

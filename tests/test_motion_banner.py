@@ -8,15 +8,17 @@ import hashlib
 import pygame
 import pytest
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.roads import result_games
-from scoreboard.core.rules import Coup, Game, Winner, record_coup, result_coup
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.banner import PaintedBanner, WinnerBanner
-from scoreboard.render.motion import Motion, MotionSettings
-from scoreboard.render.overlay import LARGE_TEXT_CONTRAST, NUMBER_CAP, contrast_ratio
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import Theme, load_theme
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.notation import result_games
+from scoreboard.game.rules import Coup, Game, Winner, record_coup, result_coup
+from scoreboard.screen.board._banner import PaintedBanner, WinnerBanner
+from scoreboard.screen.board._motion import Motion, MotionSettings
+from scoreboard.screen.board._overlay import LARGE_TEXT_CONTRAST, NUMBER_CAP, contrast_ratio
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.screen.theme.values import Theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 THEMES = ("classic", "midnight", "contrast")
 SIZES = ((1920, 1080), (1080, 1920))

@@ -16,26 +16,20 @@ from mqtt_broker import (
     Recorder,
     needs_mosquitto,
     publisher,
-    running_broker,
     unique_prefix,
     wait_for,
 )
 
 from scoreboard.controller import Controller
-from scoreboard.core.events import NewShoe
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.table import FeedStatus, Limits
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.events import NewShoe
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import CoupReceived, encode, encode_payload
+from scoreboard.table.applied import FeedStatus
 
 pytestmark = needs_mosquitto
-
-
-@pytest.fixture
-def broker(tmp_path):
-    with running_broker(tmp_path / "broker") as broker:
-        yield broker
 
 
 @pytest.fixture

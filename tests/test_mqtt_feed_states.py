@@ -10,14 +10,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.core.events import Correct, Event, Snapshot
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import Applied, FeedStatus, TableState
-from scoreboard.feeds.session import DisplaySession, feed_word, game_ranges
-from scoreboard.link import (
+from scoreboard.feeds._session import DisplaySession, feed_word
+from scoreboard.feeds.repeats import game_ranges
+from scoreboard.game.events import Correct, Event, Snapshot
+from scoreboard.game.rules import Game
+from scoreboard.game.shoe import Dealer
+from scoreboard.link.client import (
     Connected,
     Disconnected,
     LinkEvent,
@@ -36,6 +34,10 @@ from scoreboard.protocol import (
     parse_message,
     topic_for,
 )
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.applied import Applied, FeedStatus
+from scoreboard.table.state import TableState
 
 PREFIX = "unit/v1/T1"
 TOPICS = Topics(PREFIX)

@@ -11,8 +11,8 @@ from typing import Any
 
 from mqtt_broker import Display, needs_mosquitto, publisher, running_broker, unique_prefix
 
-from scoreboard.core.shoe import Dealer
-from scoreboard.link import Message
+from scoreboard.game.shoe import Dealer
+from scoreboard.link.client import Message
 from scoreboard.protocol import (
     MAX_PAYLOAD,
     CoupReceived,
@@ -172,7 +172,7 @@ def test_ten_thousand_malformed_payloads_change_nothing(tmp_path):
         topics = Topics(prefix)
         display = Display(broker.settings(), prefix).start()
         client = publisher(broker.settings())
-        quiet = logging.getLogger("scoreboard.feeds.session")
+        quiet = logging.getLogger("scoreboard.feeds._session")
         level = quiet.level
         try:
             assert display.until(lambda: display.session.subscribed, 15)

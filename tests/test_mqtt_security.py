@@ -21,13 +21,13 @@ from mqtt_broker import (
     wait_for,
 )
 
-from scoreboard.config import TlsConfig
 from scoreboard.controller import Controller
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.table import Limits
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import CoupReceived, canonical_json, encode, encode_payload
+from scoreboard.settings.config import TlsConfig
 
 pytestmark = needs_mosquitto
 

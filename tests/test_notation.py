@@ -1,4 +1,4 @@
-"""The results notation (scoreboard.core.notation): what is written is what is read."""
+"""The results notation (scoreboard.game.notation): what is written is what is read."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoreboard.core.notation import FLAGS, ResultsSyntaxError, parse_results, result_games
-from scoreboard.core.rules import Winner, result_coup
+from scoreboard.game.notation import FLAGS, ResultsSyntaxError, parse_results, result_games
+from scoreboard.game.rules import Winner, result_coup
 
 coups = st.tuples(st.sampled_from("BPT"), st.sets(st.sampled_from("bpn")))
 separators = st.sampled_from([" ", ",", "-", "  ", ", ", "\t", ""])

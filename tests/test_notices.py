@@ -11,23 +11,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_notices_state import WINNERS, Framed, dealt
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.events import Correct, CoupReceived, NewShoe, Origin, Void
-from scoreboard.core.rules import Game, Winner, deal_coup, result_coup
-from scoreboard.core.table import TableState, apply_event
-from scoreboard.render.motion import BANNER_GAP_SECONDS
-from scoreboard.render.notices import MAX_WAITING, Notices, game_runs
-from scoreboard.render.overlay import NUMBER_CAP
-from scoreboard.theme import ThemeError, load_theme, parse_theme
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.events import Correct, CoupReceived, NewShoe, Origin, Void
+from scoreboard.game.rules import Game, Winner, deal_coup, result_coup
+from scoreboard.screen.board._motion import BANNER_GAP_SECONDS
+from scoreboard.screen.board._notices import MAX_WAITING, Notices, game_runs
+from scoreboard.screen.board._overlay import NUMBER_CAP
+from scoreboard.screen.theme.loading import load_theme, parse_theme
+from scoreboard.screen.theme.values import ThemeError
+from scoreboard.table.state import TableState, apply_event
 
 SIZE = (1920, 1080)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic():
-    return load_theme("classic")
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +92,7 @@ def test_a_correction_that_keeps_the_winner_says_what_changed(classic):
 
 @pytest.mark.parametrize("motion", [True, False], ids=["motion", "motion off"])
 def test_notices_show_with_motion_on_or_off(classic, motion):
-    from scoreboard.render.screen import Renderer
+    from scoreboard.screen.board.renderer import Renderer
 
     renderer = Renderer(classic, SIZE, motion=motion)
     notices = Notices(classic, renderer.panels, renderer.layout)

@@ -3,36 +3,25 @@
 from __future__ import annotations
 
 import itertools
-import time
 
 import pygame
 import pytest
 from test_notices_state import dealt
 
-from scoreboard.core.limits import Limits, ScheduledLimits
-from scoreboard.core.variants import VARIANTS
-from scoreboard.render.limits_panel import draw_limits, limits_key
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.render.text import CAP_FLOORS
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.game.limits import Limits, ScheduledLimits
+from scoreboard.game.variants import VARIANTS
+from scoreboard.screen.board._limits_panel import draw_limits, limits_shows
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.board.text import CAP_FLOORS
+from scoreboard.screen.theme.loading import available_themes, load_theme
 
 SIZES = [(1920, 1080), (1080, 1920), (3840, 2160), (1280, 720)]
 NEW = Limits(
     currency="USD", bets={"player": (50, 20_000), "banker": (50, 20_000), "tie": (5, 2_000)}
 )
 
-pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(autouse=True)
-def utc(monkeypatch):
-    """The kiosk's local time is UTC in these tests."""
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+pytestmark = pytest.mark.usefixtures("pygame_display", "utc")
 
 
 AT = 1_796_162_400.0  # 2026-12-01 22:00 UTC
@@ -92,13 +81,16 @@ def test_no_announcement_without_scheduled_limits():
 def test_the_panel_redraws_when_limits_are_scheduled_or_switched():
     table = dealt("BP")
     table.switch_limits(AT - 3600)
-    before = limits_key(table)
+    before = limits_shows(table.limits, table.scheduled)
     table.set_limits(NEW, effective_at=AT)
     assert table.scheduled is not None and table.limits != NEW
-    scheduled = limits_key(table)
+    scheduled = limits_shows(table.limits, table.scheduled)
     assert scheduled != before
     table.switch_limits(AT)
-    assert table.limits == NEW and limits_key(table) not in (before, scheduled)
+    assert table.limits == NEW and limits_shows(table.limits, table.scheduled) not in (
+        before,
+        scheduled,
+    )
 
 
 def overlap(a: pygame.Rect, b: pygame.Rect) -> float:

@@ -1,7 +1,7 @@
 """The notices and marks on the kiosk's own frames: Renderer.update as the app calls it.
 
 These need the renderer wired to the notices (``Renderer.notices``, ``update(...,
-notice=...)``: the lead's integration lines in render/screen.py); until then
+notice=...)``: the lead's integration lines in screen/board/renderer.py); until then
 they are skipped.
 """
 
@@ -13,24 +13,15 @@ import pygame
 import pytest
 from test_notices_state import dealt, with_alert
 
-from scoreboard.core.limits import Limits
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import FeedStatus
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.table.applied import FeedStatus
 
 SIZE = (1920, 1080)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic():
-    theme = load_theme("classic")
-    if not hasattr(Renderer(theme, (320, 240)), "notices"):
-        pytest.skip("render/screen.py does not show the notices yet")
-    return theme
 
 
 def pixels(surface: pygame.Surface, area: pygame.Rect) -> bytes:

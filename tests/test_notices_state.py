@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import pygame
 
-from scoreboard.core.amendments import AmendKind
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.rules import Game, Winner, deal_coup, result_coup
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.compose import Compositor
-from scoreboard.render.notices import Notices
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import Theme
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.rules import Game, Winner, deal_coup, result_coup
+from scoreboard.screen.board._compose import Compositor
+from scoreboard.screen.board._notices import Notices
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.values import Theme
+from scoreboard.table.amendments import AmendKind
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 WINNERS = {"B": Winner.BANKER, "P": Winner.PLAYER, "T": Winner.TIE}
 

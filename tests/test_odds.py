@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard.core.odds import exact_odds, point_counts
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.odds import exact_odds, point_counts
+from scoreboard.game.variants import VARIANTS
 
 # Published values (rules.md for 8 decks; the standard 6-deck figures).
 PUBLISHED = {

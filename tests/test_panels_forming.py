@@ -14,12 +14,10 @@ from cli import scoreboard
 from dealt import dealt_shoe
 from jsonschema import Draft202012Validator
 
-from scoreboard.core.events import CardDealt, ShoeHealth
-from scoreboard.core.shoe_watch import deals_of
-from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.game.events import CardDealt, ShoeHealth
 from scoreboard.protocol import CoupReceived, NewShoe, apply_event, display_status
-from scoreboard.render.card_back import card_back
-from scoreboard.render.hand import (
+from scoreboard.screen.board._card_back import card_back
+from scoreboard.screen.board._hand import (
     card_areas,
     card_face,
     card_height,
@@ -28,9 +26,12 @@ from scoreboard.render.hand import (
     draw_last_coup,
     turned,
 )
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import available_themes, load_theme, parse_theme
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme, parse_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.shoe_watch import deals_of
+from scoreboard.table.state import TableState
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 

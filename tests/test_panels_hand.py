@@ -5,13 +5,13 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from scoreboard.core.cards import hand_total, parse_cards
-from scoreboard.core.rules import Coup, Game, Winner, deal_coup, deal_order, result_coup
-from scoreboard.core.table import TableState
-from scoreboard.render.hand import draw_last_coup, visible_cards
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.game.cards import hand_total, parse_cards
+from scoreboard.game.rules import Coup, Game, Winner, deal_coup, deal_order, result_coup
+from scoreboard.screen.board._hand import draw_last_coup, visible_cards
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.table.state import TableState
 
 SIZE = (1920, 1080)
 BOTH_DRAW = ("AS", "KH", "AD", "QC", "5S", "4C")  # player 2 draws 5: 7; banker 0 draws 4: 4

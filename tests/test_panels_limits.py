@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard.core.limits import Limits
-from scoreboard.core.variants import VARIANTS
-from scoreboard.render.limits_panel import draw_limits
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.render.text import CAP_FLOORS
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.game.limits import Limits
+from scoreboard.game.variants import VARIANTS
+from scoreboard.screen.board._limits_panel import draw_limits
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.board.text import CAP_FLOORS
+from scoreboard.screen.theme.loading import available_themes, load_theme
 
 SIZES = [(1920, 1080), (1080, 1920), (1280, 720), (1280, 1024)]
 IDS = [f"{w}x{h}" for w, h in SIZES]

@@ -8,11 +8,13 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.chrome import draw_header
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import Theme, load_theme
+from scoreboard.screen.board._chrome import draw_header
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.screen.theme.values import Theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 LOGO = (200, 20, 160)
 

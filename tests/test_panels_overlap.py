@@ -10,18 +10,19 @@ import pygame
 import pytest
 from pixels import changed_area
 
-from scoreboard.commands.screenshot import dealt_table
-from scoreboard.core.limits import Limits
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.core.variants import VARIANTS
-from scoreboard.render.ask_road import draw_ask_road
-from scoreboard.render.chrome import draw_footer, draw_header
-from scoreboard.render.counters_panel import draw_counters
-from scoreboard.render.hand import draw_last_coup
-from scoreboard.render.limits_panel import draw_limits
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.cli.commands.screenshot import dealt_table
+from scoreboard.game.limits import Limits
+from scoreboard.game.variants import VARIANTS
+from scoreboard.screen.board._ask_road import draw_ask_road
+from scoreboard.screen.board._chrome import draw_footer, draw_header
+from scoreboard.screen.board._counters_panel import draw_counters
+from scoreboard.screen.board._hand import draw_last_coup
+from scoreboard.screen.board._limits_panel import draw_limits
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 SIZES = [
     (1080, 1920),

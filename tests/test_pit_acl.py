@@ -28,7 +28,8 @@ USERS = {
 
 
 @pytest.fixture
-def broker(tmp_path):
+def acl_broker(tmp_path):
+    """mosquitto with the kiosk's accounts and ACL (kiosk/mosquitto), as a pit's broker runs."""
     passwd = tmp_path / "passwd"
     for number, (user, password) in enumerate(USERS.items()):
         flags = ["-b", "-c"] if number == 0 else ["-b"]
@@ -49,16 +50,16 @@ def login(tmp_path, user: str) -> list[str]:
     return ["--username", user, "--password-file", str(tmp_path / f"{user}.password")]
 
 
-def test_only_a_pit_account_reaches_the_controller(tmp_path, broker):
+def test_only_a_pit_account_reaches_the_controller(tmp_path, acl_broker):
     shoe_log = tmp_path / "shoe.log"
     with open(shoe_log, "wb") as log:
         shoe = subprocess.Popen(
-            [sys.executable, "-m", "scoreboard", "shoe", "--mqtt", broker.address,
+            [sys.executable, "-m", "scoreboard", "shoe", "--mqtt", acl_broker.address,
              "--prefix", PREFIX, "--pace", "0.3", "--seed", "3",
              *login(tmp_path, "controller-T1")],
             stderr=log,
         )  # fmt: skip
-    recorder = Recorder(broker.settings(), f"{PREFIX}/#")
+    recorder = Recorder(acl_broker.settings(), f"{PREFIX}/#")
     recorder.client.username_pw_set("display-T1-b", USERS["display-T1-b"])
     recorder.start()
     topics = Topics(PREFIX)
@@ -67,7 +68,7 @@ def test_only_a_pit_account_reaches_the_controller(tmp_path, broker):
 
         def pit(user: str) -> subprocess.CompletedProcess:
             return subprocess.run(
-                [sys.executable, "-m", "scoreboard", "pit", "void", "--mqtt", broker.address,
+                [sys.executable, "-m", "scoreboard", "pit", "void", "--mqtt", acl_broker.address,
                  "--prefix", PREFIX, "--game", "1", "--reason", "misdeal", "--timeout", "5",
                  *login(tmp_path, user)],
                 capture_output=True, text=True, timeout=60,

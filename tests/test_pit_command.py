@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from mqtt_broker import DisplayProcess, Recorder, publisher, running_broker, unique_prefix, wait_for
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.rules import record_coup
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.rules import record_coup
 from scoreboard.protocol import Topics, canonical_json, sign
 from scoreboard.protocol.encoding import utc_text
 

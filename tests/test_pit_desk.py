@@ -11,12 +11,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.controller.pit_desk import PitDesk, Ruling, after, refused
-from scoreboard.core.events import Correct, LimitsReceived, NewShoe, Snapshot, Void
-from scoreboard.core.limits import Limits
-from scoreboard.core.pit import ChangeLimits, CorrectGame, PitCommand, StartShoe, VoidGame
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import TableState, apply_event
+from scoreboard.controller._pit_desk import PitDesk, Ruling, after, refused
+from scoreboard.game.events import Correct, LimitsReceived, NewShoe, Snapshot, Void
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.table.pit import ChangeLimits, CorrectGame, PitCommand, StartShoe, VoidGame
+from scoreboard.table.state import TableState, apply_event
 
 NOW = 1_796_162_400.0
 BANKER = result_coup(Winner.BANKER)

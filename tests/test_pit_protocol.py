@@ -10,20 +10,12 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from scoreboard.controller._pit_desk import Ruling
 from scoreboard.controller.inbox import MAX_PIT_HEARD, ControllerInbox
-from scoreboard.controller.pit_desk import Ruling
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.limits import Limits
-from scoreboard.core.pit import (
-    ChangeLimits,
-    CorrectGame,
-    PitAnswer,
-    PitCommand,
-    StartShoe,
-    VoidGame,
-)
-from scoreboard.core.rules import Game, Winner, record_coup, result_coup
-from scoreboard.link import Message
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, Winner, record_coup, result_coup
+from scoreboard.link.client import Message
 from scoreboard.protocol import (
     ImpossibleCoupError,
     SchemaError,
@@ -36,6 +28,14 @@ from scoreboard.protocol import (
 )
 from scoreboard.protocol.messages import parse_pit, pit_wire
 from scoreboard.protocol.pit import command_id_of, encode_pit_command
+from scoreboard.table.pit import (
+    ChangeLimits,
+    CorrectGame,
+    PitAnswer,
+    PitCommand,
+    StartShoe,
+    VoidGame,
+)
 
 TOPICS = Topics("doc/v2/T1")
 KEY = b"table key"

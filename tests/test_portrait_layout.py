@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard.render.layout import compute_layout
-from scoreboard.theme import DERIVED_PANELS, available_themes, load_theme
+from scoreboard.screen.board.layout import compute_layout
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.screen.theme.values import DERIVED_PANELS
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -36,10 +37,10 @@ def test_the_portrait_bead_plate_holds_a_shoe_in_under_a_fifth_of_the_screen(nam
 @pytest.mark.parametrize("size", [(1080, 1920), (720, 1280)])
 @pytest.mark.parametrize("name", available_themes())
 def test_the_portrait_header_shows_the_brand_whole(name, size):
-    from scoreboard.commands.screenshot import dealt_table
-    from scoreboard.core.table import FeedStatus
-    from scoreboard.render.chrome import draw_header
-    from scoreboard.render.screen import Renderer
+    from scoreboard.cli.commands.screenshot import dealt_table
+    from scoreboard.screen.board._chrome import draw_header
+    from scoreboard.screen.board.renderer import Renderer
+    from scoreboard.table.applied import FeedStatus
 
     theme = load_theme(name)
     renderer = Renderer(theme, size)

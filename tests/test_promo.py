@@ -10,18 +10,20 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.app import run_kiosk
-from scoreboard.commands.screenshot import dealt_table
-from scoreboard.config import ConfigError, PromoConfig, config_from_mapping
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus, TableState
+from scoreboard.cli.commands.screenshot import dealt_table
 from scoreboard.feeds.simulated import SimulatedFeed
-from scoreboard.images import MAX_SIDE
-from scoreboard.promo import load_promo
-from scoreboard.render.overlay import board_area
-from scoreboard.render.screen import Renderer
-from scoreboard.render.shuffle_overlay import Promo
-from scoreboard.theme import load_theme
+from scoreboard.game.shoe import Dealer
+from scoreboard.kiosk._promo import load_promo
+from scoreboard.kiosk.loop import run_kiosk
+from scoreboard.screen.board._overlay import board_area
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.board.shuffle_overlay import Promo
+from scoreboard.screen.theme.images import MAX_SIDE
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.settings.config import PromoConfig, config_from_mapping
+from scoreboard.settings.reader import ConfigError
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -68,7 +70,7 @@ def test_good_images_load_in_name_order_and_bad_ones_are_refused_with_their_path
     (tmp_path / "d.png").write_bytes(bytes(bomb))
     (tmp_path / "e.jpg").write_text("not a picture")
     (tmp_path / "notes.txt").write_text("ignored: not an image")
-    with caplog.at_level(logging.WARNING, logger="scoreboard.promo"):
+    with caplog.at_level(logging.WARNING, logger="scoreboard.kiosk._promo"):
         promo = load_promo(PromoConfig(tmp_path, 6))
     assert [image.get_at((5, 5))[:3] for image in promo.images] == [MAGENTA, (10, 200, 10)]
     assert promo.seconds == 6 and promo.refused == 3
@@ -79,7 +81,7 @@ def test_good_images_load_in_name_order_and_bad_ones_are_refused_with_their_path
 
 
 def test_a_missing_folder_is_logged_not_a_crash(tmp_path, caplog):
-    with caplog.at_level(logging.WARNING, logger="scoreboard.promo"):
+    with caplog.at_level(logging.WARNING, logger="scoreboard.kiosk._promo"):
         promo = load_promo(PromoConfig(tmp_path / "nowhere", 8))
     assert promo.images == ()
     assert str(tmp_path / "nowhere") in caplog.text
@@ -141,7 +143,7 @@ def test_the_kiosk_runs_across_a_shuffle_with_a_bad_image_in_the_folder(tmp_path
     (tmp_path / "b.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
     table = TableState()
     feed = SimulatedFeed(Dealer(decks=1, seed=7, cut_card=(12, 13)), pace=0.01)
-    with caplog.at_level(logging.INFO, logger="scoreboard.promo"):
+    with caplog.at_level(logging.INFO, logger="scoreboard.kiosk._promo"):
         done = run_kiosk(
             feed,
             table,

@@ -9,13 +9,13 @@ from dealt import dealt_shoe, raw_message
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.events import HEALTH_STATES, CardDealt, ShoeHealth
-from scoreboard.core.rules import Game, Winner, record_coup, result_coup
-from scoreboard.core.seats import Seat, Side
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import Limits
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.events import HEALTH_STATES, CardDealt, ShoeHealth
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, Winner, record_coup, result_coup
+from scoreboard.game.seats import Seat, Side
+from scoreboard.game.shoe import Dealer
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import (
     MAX_PAYLOAD,
     Burn,

@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from scoreboard.core.pit import ACTION_NAMES
 from scoreboard.protocol import (
     MESSAGES,
     Kind,
@@ -34,6 +33,7 @@ from scoreboard.protocol import (
     signature,
 )
 from scoreboard.protocol.messages import parse_pit, pit_wire
+from scoreboard.table.pit import ACTION_NAMES
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
 TOPICS = Topics("baccarat/v2/T1")

@@ -16,10 +16,9 @@ from typing import Any
 
 import pytest
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.events import ShoeHealth
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import TableState, apply_event
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.events import ShoeHealth
+from scoreboard.game.rules import Game, Winner, result_coup
 from scoreboard.protocol import (
     MAX_GAME,
     MAX_PAYLOAD,
@@ -52,6 +51,7 @@ from scoreboard.protocol import (
 )
 from scoreboard.protocol.contract import MAX_BET, MAX_BURN, MAX_REASON, WILL_SEQ
 from scoreboard.protocol.topics import check_prefix
+from scoreboard.table.state import TableState, apply_event
 
 T = Topics("baccarat/v1/T1")
 

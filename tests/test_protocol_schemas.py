@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.rules import Game, Winner, record_coup, result_coup
-from scoreboard.core.seats import Seat, Side
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import Limits, TableState
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, Winner, record_coup, result_coup
+from scoreboard.game.seats import Seat, Side
+from scoreboard.game.shoe import Dealer
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import (
     Burn,
     CardDealt,
@@ -40,6 +40,7 @@ from scoreboard.protocol import (
     parse_message,
     sign,
 )
+from scoreboard.table.state import TableState
 
 KINDS = ("coup", "event", "snapshot", "limits", "controller_status", "resync", "display_status")
 

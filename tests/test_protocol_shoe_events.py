@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from scoreboard.core.cards import parse_card
-from scoreboard.core.events import CardDealt, ControllerStatus, Origin, ShoeHealth
-from scoreboard.core.seats import Seat, Side
+from scoreboard.game.cards import parse_card
+from scoreboard.game.events import CardDealt, ControllerStatus, Origin, ShoeHealth
+from scoreboard.game.seats import Seat, Side
 from scoreboard.protocol import ProtocolError, Topics, parse_message, wire
 
 T1 = Topics("baccarat/v2/T1")

@@ -12,11 +12,11 @@ from dealt import dealt_shoe
 from jsonschema import Draft202012Validator
 
 from scoreboard.controller import SessionStore, next_session
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.seats import Seat, Side
-from scoreboard.core.table import Limits
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.game.seats import Seat, Side
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import (
     MAX_SEQ,
     WILL_SEQ,

@@ -13,9 +13,9 @@ from mqtt_broker import Recorder, needs_mosquitto, publisher, running_broker, un
 from mqtt_broker import wait_for as until
 
 from scoreboard.controller import Controller
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.table import Limits
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import (
     WILL_SEQ,
     ControllerStatus,
@@ -29,12 +29,6 @@ from scoreboard.protocol import (
 pytestmark = needs_mosquitto
 
 KEY = b"pit key"
-
-
-@pytest.fixture
-def broker(tmp_path):
-    with running_broker(tmp_path / "broker") as running:
-        yield running
 
 
 def controller(broker, prefix: str, **options) -> Controller:

@@ -16,10 +16,12 @@ from pathlib import Path
 import pytest
 
 from scoreboard import regular_file
-from scoreboard.config import ConfigError, config_from_mapping
-from scoreboard.config_endpoint import load_endpoint, read_secret
 from scoreboard.regular_file import NotRegularFileError, check_regular, open_regular
-from scoreboard.theme import ThemeError, load_theme, themes_dir
+from scoreboard.screen.theme.loading import load_theme, themes_dir
+from scoreboard.screen.theme.values import ThemeError
+from scoreboard.settings.config import config_from_mapping
+from scoreboard.settings.endpoint import load_endpoint, read_secret
+from scoreboard.settings.reader import ConfigError
 from tests.cli import scoreboard
 
 #: What a hung process gets before the test calls it a hang.

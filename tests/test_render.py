@@ -5,24 +5,20 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.roads import result_games
-from scoreboard.core.rules import Coup, Game, Winner, deal_coup, result_coup
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.overlay import draw_shuffle_screen
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.render.scroll import own_start
-from scoreboard.theme import load_theme
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.notation import result_games
+from scoreboard.game.rules import Coup, Game, Winner, deal_coup, result_coup
+from scoreboard.screen.board._overlay import draw_shuffle_screen
+from scoreboard.screen.board._scroll import own_start
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 SIZE = (1280, 720)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic():
-    return load_theme("classic")
 
 
 def table_of(results: str) -> TableState:
@@ -223,7 +219,7 @@ PANDA_8 = ("AS", "AH", "AD", "AC", "6S", "AH")  # player A A 6 = 8 on three card
 
 
 def test_variant_counters_show_on_an_ez_table(classic):
-    from scoreboard.core.variants import VARIANTS
+    from scoreboard.game.variants import VARIANTS
 
     assert dealt(*DRAGON_7).dragon7 and dealt(*PANDA_8).panda8
     table = TableState(variant=VARIANTS["ez"])
@@ -249,7 +245,7 @@ def test_variant_counters_show_on_an_ez_table(classic):
 def test_naturals_can_be_split_by_side(classic):
     import dataclasses
 
-    from scoreboard.commands.roads import parse_results
+    from scoreboard.game.notation import parse_results
 
     theme = dataclasses.replace(
         classic, style=dataclasses.replace(classic.style, split_naturals=True)
@@ -271,7 +267,7 @@ def test_naturals_can_be_split_by_side(classic):
 
 
 def test_the_counters_panel_shows_the_shoe_counts(classic):
-    from scoreboard.commands.roads import parse_results
+    from scoreboard.game.notation import parse_results
 
     table = TableState()
     table.new_shoe("counts")

@@ -11,11 +11,11 @@ import pygame
 import pytest
 from dealt import dealt_games, table_with
 
-from scoreboard.core.table import FeedStatus
-from scoreboard.render import canvas
-from scoreboard.render.canvas import Recorder, draw_rect, mark_opaque, put_down
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.screen.board import canvas
+from scoreboard.screen.board.canvas import Recorder, draw_rect, mark_opaque, put_down
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 

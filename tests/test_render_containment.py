@@ -8,15 +8,16 @@ import logging
 import pygame
 import pytest
 
-from scoreboard.app import FRAME, Kiosk
 from scoreboard.cli import main
-from scoreboard.core.limits import Limits
-from scoreboard.core.roads import result_games
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.health import JournalHealth, JournalState, RenderHealth
-from scoreboard.render.screen import Renderer
-from scoreboard.render.text import TextCache
-from scoreboard.theme import load_theme
+from scoreboard.game.limits import Limits
+from scoreboard.game.notation import result_games
+from scoreboard.kiosk.loop import FRAME, Kiosk
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.board.text import TextCache
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.health import JournalHealth, JournalState, RenderHealth
+from scoreboard.table.state import TableState
 from tests.cli import scoreboard
 
 SIZE = (1280, 720)

@@ -14,21 +14,16 @@ from dealt import dealt_games, table_with
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.roads import DerivedRoad
-from scoreboard.core.rules import Game
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.game.rules import Game
+from scoreboard.roads.engine import DerivedRoad
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 SIZE = (1280, 720)
 ROADS = ("bead_plate", "big_road", *DerivedRoad)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def classic():
-    return load_theme("classic")
 
 
 def same_frame(a: pygame.Surface, b: pygame.Surface) -> bool:

@@ -15,11 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.events import CoupReceived, NewShoe
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import FeedStatus, TableState, apply_event
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.game.events import CoupReceived, NewShoe
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState, apply_event
 
 SIZE = (960, 540)
 WINNERS = [Winner.BANKER, Winner.PLAYER, Winner.PLAYER, Winner.BANKER, Winner.TIE, Winner.BANKER]

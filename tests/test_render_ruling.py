@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pygame
 
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
 
 
 def ruled(surface: pygame.Surface, x: int, y0: int, y1: int, color) -> bool:
@@ -35,8 +35,9 @@ def test_the_earlier_label_never_spills_out_of_its_band(tmp_path) -> None:
 
     (The review's case: the label was drawn over the arrow and ran down past the grid.)
     """
-    from scoreboard.commands.screenshot import dealt_table
-    from scoreboard.core.table import FeedStatus, TableState
+    from scoreboard.cli.commands.screenshot import dealt_table
+    from scoreboard.table.applied import FeedStatus
+    from scoreboard.table.state import TableState
 
     source = load_theme("classic").source
     assert source is not None

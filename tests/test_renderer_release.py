@@ -15,12 +15,12 @@ import gc
 import pygame
 import pytest
 
-from scoreboard.core.good_roads import GoodRoadRules
-from scoreboard.core.table import FeedStatus
-from scoreboard.render import open_fonts
-from scoreboard.render.probe import require_drawable, sample_table
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.roads.good_roads import GoodRoadRules
+from scoreboard.screen.board import _open_fonts as open_fonts
+from scoreboard.screen.board.probe import require_drawable, sample_table
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 

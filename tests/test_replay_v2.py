@@ -6,23 +6,18 @@ from __future__ import annotations
 import time
 
 import pytest
-from mqtt_broker import Display, Recorder, needs_mosquitto, publisher, running_broker, unique_prefix
+from mqtt_broker import Display, Recorder, needs_mosquitto, publisher, unique_prefix
 
 from scoreboard.controller import Controller
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.table import FeedStatus, Limits
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import Topics
+from scoreboard.table.applied import FeedStatus
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 
 KEY = b"the pit's shared key"
-
-
-@pytest.fixture
-def broker(tmp_path):
-    with running_broker(tmp_path / "broker") as running:
-        yield running
 
 
 class Table:

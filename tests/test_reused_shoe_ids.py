@@ -18,11 +18,11 @@ import pytest
 from mqtt_broker import Display, needs_mosquitto, running_broker, unique_prefix
 from paho.mqtt.enums import CallbackAPIVersion
 
-from scoreboard.core.behind import LEFT_BEHIND_SPAN
-from scoreboard.core.events import ControllerStatus, CoupReceived, NewShoe, Origin
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus
+from scoreboard.game.events import ControllerStatus, CoupReceived, NewShoe, Origin
+from scoreboard.game.shoe import Dealer
 from scoreboard.protocol import Topics, wire
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.behind import LEFT_BEHIND_SPAN
 
 pytestmark = needs_mosquitto
 GAMES = [e.game for e in Dealer(seed=21).shoe() if isinstance(e, CoupReceived)]

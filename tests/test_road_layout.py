@@ -1,10 +1,10 @@
-"""The one placement routine (scoreboard.core.road_layout), on its own."""
+"""The one placement routine (scoreboard.roads._layout), on its own."""
 
 from __future__ import annotations
 
 import pytest
 
-from scoreboard.core.road_layout import RoadLayout, layout_positions
+from scoreboard.roads._layout import RoadLayout, layout_positions
 
 
 def test_six_rows_by_default() -> None:

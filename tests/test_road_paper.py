@@ -12,9 +12,9 @@ import itertools
 
 import pytest
 
-from scoreboard.render.grid import ruling_step
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.screen.board.layout import ruling_step
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme
 
 SIZES = [(1920, 1080), (1280, 720), (1366, 768), (1080, 1920), (3840, 2160), (2560, 1080)]
 IDS = [f"{w}x{h}" for w, h in SIZES]

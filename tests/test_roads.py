@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.roads import (
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.notation import result_games
+from scoreboard.game.rules import Game, Winner, record_coup, result_coup
+from scoreboard.game.side_bets import TIERS
+from scoreboard.roads.engine import (
     BLUE,
     DERIVED_ROADS,
     RED,
@@ -18,10 +21,7 @@ from scoreboard.core.roads import (
     DerivedRoad,
     GameOrderError,
     Roads,
-    result_games,
 )
-from scoreboard.core.rules import Game, Winner, record_coup, result_coup
-from scoreboard.core.side_bets import TIERS
 
 B, P = Winner.BANKER, Winner.PLAYER
 
@@ -602,7 +602,7 @@ def test_the_shared_answers_are_bounded(monkeypatch: pytest.MonkeyPatch, kept: i
     """The ask road and the streaks are shared between shoes, by key, at most ``_KEPT`` of
     each: a kiosk that runs for months must not grow them without end.  Once full, they
     start again, and every answer is still the rule's."""
-    from scoreboard.core import roads as engine
+    from scoreboard.roads import engine
 
     asked: dict[object, object] = {}
     streaks: dict[object, object] = {}

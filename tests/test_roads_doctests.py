@@ -8,10 +8,10 @@ import importlib
 import pytest
 
 MODULES = [
-    "scoreboard.core.roads",
-    "scoreboard.core.road_layout",
-    "scoreboard.core.stats",
-    "scoreboard.commands.roads",
+    "scoreboard.roads.engine",
+    "scoreboard.roads._layout",
+    "scoreboard.roads.stats",
+    "scoreboard.cli.commands.roads",
 ]
 
 

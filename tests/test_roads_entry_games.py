@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.roads import DerivedRoad, Roads, result_games
-from scoreboard.core.rules import Game, Winner, result_coup
+from scoreboard.game.notation import result_games
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.roads.engine import DerivedRoad, Roads
 
 ROADS = ("bead_plate", "big_road", *DerivedRoad)
 

@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_roads_properties import row_counts, shoes
 
-from scoreboard.core._values import maker
-from scoreboard.core.roads import DerivedRoad, Roads
-from scoreboard.core.rules import Game
+from scoreboard.game.rules import Game
+from scoreboard.roads._values import maker
+from scoreboard.roads.engine import DerivedRoad, Roads
 from tools.freeze_roads import ask_road, frozen_records, games_of, record_of, roads_record
 
 RECORDS = frozen_records()

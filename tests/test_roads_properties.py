@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.roads import DERIVED_ROADS, Color, Roads
-from scoreboard.core.rules import Game, Winner, result_coup
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.roads.engine import DERIVED_ROADS, Color, Roads
 
 B, P, T = Winner.BANKER, Winner.PLAYER, Winner.TIE
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from scoreboard.app import Kiosk
-from scoreboard.core.roads import result_games
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.health import JournalHealth, RenderHealth
-from scoreboard.monitor import copy_rotated, logical_size, screen_rect
-from scoreboard.theme import load_theme
+from scoreboard.game.notation import result_games
+from scoreboard.kiosk.loop import Kiosk
+from scoreboard.kiosk.monitor import copy_rotated, logical_size, screen_rect
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.health import JournalHealth, RenderHealth
+from scoreboard.table.state import TableState
 
 SCREEN = (640, 360)
 
@@ -82,7 +83,7 @@ def test_a_quarter_turn_on_a_landscape_screen_lays_the_board_out_in_portrait():
     kiosk = Kiosk(
         OneCoupAPoll(""), TableState(), load_theme("classic"), windowed=True, size=SCREEN, rotate=90
     )
-    from scoreboard.render.layout import compute_layout
+    from scoreboard.screen.board.layout import compute_layout
 
     portrait = compute_layout(load_theme("classic"), (360, 640))
     assert kiosk.renderer.frame.get_size() == (360, 640)

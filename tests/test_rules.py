@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoreboard.core.cards import RANKS, SUITS, Card, parse_cards
-from scoreboard.core.rules import (
+from scoreboard.game.cards import RANKS, SUITS, Card, parse_cards
+from scoreboard.game.rules import (
     OUTCOMES,
     Coup,
     ImpossibleHandError,

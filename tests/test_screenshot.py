@@ -12,16 +12,18 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.app import use_theme_rows
 from scoreboard.cli import main
-from scoreboard.commands.roads import parse_results
-from scoreboard.commands.screenshot import dealt_table
-from scoreboard.core.limits import Limits
-from scoreboard.core.rules import Game, Winner
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.core.variants import VARIANTS
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import Theme, available_themes, load_theme
+from scoreboard.cli.commands.screenshot import dealt_table
+from scoreboard.game.limits import Limits
+from scoreboard.game.notation import parse_results
+from scoreboard.game.rules import Game, Winner
+from scoreboard.game.variants import VARIANTS
+from scoreboard.kiosk.theme_watch import use_theme_rows
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.screen.theme.values import Theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What a screenshot shows without --limits: the demo's limits (USD 25-10,000).
@@ -155,8 +157,8 @@ def test_coups_without_a_seed_deal_a_random_shoe_and_print_its_seed(tmp_path, ca
 
 
 def test_a_whole_shoe_is_the_first_shoe_dealt_to_its_cut_card(tmp_path, capsys):
-    from scoreboard.core.events import CoupReceived, NewShoe
-    from scoreboard.core.shoe import Dealer
+    from scoreboard.game.events import CoupReceived, NewShoe
+    from scoreboard.game.shoe import Dealer
 
     coups = 0
     for event in Dealer(seed=7):

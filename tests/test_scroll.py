@@ -1,4 +1,4 @@
-"""Each road scrolls on its own by whole columns, only when it overflows (render/scroll.py)."""
+"""Each road scrolls on its own by whole columns, only when it overflows (screen/board/_scroll)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.roads import DerivedRoad, Roads, result_games
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.screen import Renderer
-from scoreboard.render.scroll import ShoeIndex, own_start, shown_columns
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.game.events import CoupReceived
+from scoreboard.game.notation import result_games
+from scoreboard.game.rules import Game
+from scoreboard.game.shoe import Dealer
+from scoreboard.roads.engine import DerivedRoad, Roads
+from scoreboard.screen.board._scroll import ShoeIndex, own_start, shown_columns
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 ROADS = ("bead_plate", "big_road", *DerivedRoad)
 

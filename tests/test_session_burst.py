@@ -11,16 +11,17 @@ from __future__ import annotations
 import itertools
 import json
 
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.core.events import CoupReceived, Event, NewShoe, Snapshot
-from scoreboard.core.roads import Roads
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import TableState
-from scoreboard.feeds.session import BURST_STATUS_INTERVAL, DisplaySession
-from scoreboard.health import RenderHealth
-from scoreboard.link import Connected, LinkEvent, Message, Publish
+from scoreboard.feeds._pacing import BURST_STATUS_INTERVAL
+from scoreboard.feeds._session import DisplaySession
+from scoreboard.game.events import CoupReceived, Event, NewShoe, Snapshot
+from scoreboard.game.shoe import Dealer
+from scoreboard.link.client import Connected, LinkEvent, Message, Publish
 from scoreboard.protocol import Topics, wire
+from scoreboard.roads.engine import Roads
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.health import RenderHealth
+from scoreboard.table.state import TableState
 
 TOPICS = Topics("unit/v1/T1")
 STATUS = TOPICS.display_status("u1")

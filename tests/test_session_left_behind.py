@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import logging
 
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.core.behind import LEFT_BEHIND_SPAN
-from scoreboard.core.events import ControllerStatus, CoupReceived, NewShoe, Origin
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.feeds.session import DisplaySession
-from scoreboard.link import Connected, Message
+from scoreboard.feeds._session import DisplaySession
+from scoreboard.game.events import ControllerStatus, CoupReceived, NewShoe, Origin
+from scoreboard.game.shoe import Dealer
+from scoreboard.link.client import Connected, Message
 from scoreboard.protocol import Topics, wire
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.behind import LEFT_BEHIND_SPAN
+from scoreboard.table.state import TableState
 
 TOPICS = Topics("unit/v2/T1")
 GAMES = [e.game for e in Dealer(seed=9).shoe() if isinstance(e, CoupReceived)]

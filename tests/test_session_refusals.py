@@ -16,21 +16,20 @@ from typing import Any
 
 import pytest
 
-import scoreboard.feeds.session as session_module
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.core.events import ControllerStatus, CoupReceived, Event, Origin, Void
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import Applied, FeedStatus, TableState, UnfinishedShoe
-from scoreboard.feeds.session import (
-    JOURNALED_REFUSALS_PER_GAME,
-    SUMMARY_INTERVAL,
-    DisplaySession,
-)
-from scoreboard.health import JournalHealth, JournalState
-from scoreboard.link import Connected, Message, Publish
+import scoreboard.feeds._session as session_module
+from scoreboard.feeds._session import DisplaySession
+from scoreboard.feeds.repeats import JOURNALED_REFUSALS_PER_GAME, SUMMARY_INTERVAL
+from scoreboard.game.events import ControllerStatus, CoupReceived, Event, Origin, Void
+from scoreboard.game.rules import Game
+from scoreboard.game.shoe import Dealer
+from scoreboard.link.client import Connected, Message, Publish
 from scoreboard.protocol import Topics, parse_message, wire
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.applied import Applied, FeedStatus
+from scoreboard.table.health import JournalHealth, JournalState
+from scoreboard.table.state import TableState
+from scoreboard.table.unfinished import UnfinishedShoe
 
 TOPICS = Topics("unit/v1/T1")
 STATUS = TOPICS.display_status("u1")
@@ -141,7 +140,7 @@ def test_stale_and_replayed_events_are_counted_by_reason_never_journaled(with_or
     live = [with_origins(CoupReceived(SHOE, g), 7, n) for n, g in enumerate(GAMES[:5], 1)]
     s.step([Connected(False), *live], table, 0)
     old_session = with_origins(Void(SHOE, 2), 6, 99)
-    with caplog.at_level(logging.INFO, logger="scoreboard.feeds.session"):
+    with caplog.at_level(logging.INFO, logger="scoreboard.feeds._session"):
         s.step(live * 100 + [old_session] * 50, table, 1)
         s.step([], table, 1 + SUMMARY_INTERVAL)
     assert (s.ignored["replay"], s.ignored["stale"]) == (500, 50)

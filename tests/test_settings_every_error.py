@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.config import ConfigError, config_from_mapping, load_config
 from scoreboard.lobby.settings import lobby_from_mapping
+from scoreboard.settings.config import config_from_mapping, load_config
+from scoreboard.settings.reader import ConfigError
 from tests.cli import scoreboard
 
 THREE_SECTIONS = "table:\n  decks: 99\nmqtt:\n  port: 0\njournal:\n  keep_shoes: -1\n"
@@ -127,7 +128,7 @@ def test_a_config_with_one_mistake_is_still_one_line(tmp_path: Path) -> None:
 
 
 def test_every_secret_and_tls_file_that_cannot_be_used_is_named(tmp_path: Path) -> None:
-    from scoreboard.config_endpoint import load_endpoint
+    from scoreboard.settings.endpoint import load_endpoint
 
     empty = tmp_path / "password"
     empty.write_text("\n")

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from scoreboard.core.cards import Card
-from scoreboard.core.events import Burn, CoupReceived, CutCard, NewShoe, Shuffle
-from scoreboard.core.rules import deal_order
-from scoreboard.core.shoe import DECK, Dealer, Shoe, burn_count
+from scoreboard.game.cards import Card
+from scoreboard.game.events import Burn, CoupReceived, CutCard, NewShoe, Shuffle
+from scoreboard.game.rules import deal_order
+from scoreboard.game.shoe import DECK, Dealer, Shoe, burn_count
 
 
 def one_shoe(**kwargs: object) -> list:

@@ -26,15 +26,14 @@ from mqtt_broker import (
     Recorder,
     needs_mosquitto,
     publisher,
-    running_broker,
     unique_prefix,
     wait_for,
 )
 from shoe_cable import Cable, Hand, audited, same_hand, steps
 from shoes_md import SESSION_WIRE
 
-from scoreboard.core.cards import Card, parse_cards
-from scoreboard.core.events import (
+from scoreboard.game.cards import Card, parse_cards
+from scoreboard.game.events import (
     Burn,
     CardDealt,
     ControllerStatus,
@@ -45,12 +44,12 @@ from scoreboard.core.events import (
     ShoeHealth,
     Snapshot,
 )
-from scoreboard.core.rules import Winner, deal_order
-from scoreboard.core.seats import DEAL_ORDER, Seat, Side, seats_of
-from scoreboard.core.shoe import Dealer
+from scoreboard.game.rules import Winner, deal_order
+from scoreboard.game.seats import DEAL_ORDER, Seat, Side, seats_of
+from scoreboard.game.shoe import Dealer
 from scoreboard.protocol import ProtocolError, Topics, parse_message, wire
+from scoreboard.shoes._angel_eye_writer import Transmitter, frame
 from scoreboard.shoes.angel_eye import Drawn, Identity, Position, PowerOn, Result
-from scoreboard.shoes.angel_eye_writer import Transmitter, frame
 from scoreboard.shoes.emulate import Habits, angel_eye, bee_tek
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
@@ -138,12 +137,6 @@ class Bridged(Cable):
         code = super().stop()
         self.recorder.stop()
         return code
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    with running_broker(tmp_path / "broker") as broker:
-        yield broker
 
 
 @pytest.fixture

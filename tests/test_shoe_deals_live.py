@@ -20,7 +20,7 @@ from mqtt_broker import (
     wait_for,
 )
 
-from scoreboard.core.events import ControllerStatus, Origin, ShoeHealth
+from scoreboard.game.events import ControllerStatus, Origin, ShoeHealth
 from scoreboard.protocol import NewShoe, Topics, wire
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]

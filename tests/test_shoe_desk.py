@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 import serial
 
+from scoreboard.bridge._desk import SEEN_EVERY, ShoeDesk
 from scoreboard.controller.open_hand import HandFile, OpenHand
-from scoreboard.controller.shoe_desk import SEEN_EVERY, ShoeDesk
 from scoreboard.controller.shoe_line import FIRST_RETRY, MAX_RETRY, LineDown, LineUp, ShoeLine
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.events import Burn, CardDealt, ShoeHealth
-from scoreboard.core.seats import Seat, Side
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.events import Burn, CardDealt, ShoeHealth
+from scoreboard.game.seats import Seat, Side
 from scoreboard.shoes import SuitOrder
+from scoreboard.shoes._angel_eye_writer import Transmitter
 from scoreboard.shoes.angel_eye import Drawn, ErrorCleared, ErrorRaised, Position, PowerOn
-from scoreboard.shoes.angel_eye_writer import Transmitter
 from scoreboard.shoes.bee_tek import card_line
 from scoreboard.shoes.emulate import Emulated
 

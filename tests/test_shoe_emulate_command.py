@@ -19,8 +19,8 @@ import pytest
 import serial
 from cli import scoreboard
 
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.rules import record_coup
+from scoreboard.game.events import CoupReceived
+from scoreboard.game.rules import record_coup
 from scoreboard.shoes.angel_eye import ENQ, AngelEyeReader, bcc
 from scoreboard.shoes.angel_eye_hands import AngelEyeHands
 from scoreboard.shoes.bee_tek import BeeTekReader

@@ -20,7 +20,7 @@ from cli import scoreboard
 from mqtt_broker import Display, Recorder, needs_mosquitto, running_broker, unique_prefix, wait_for
 from shoe_cable import Cable, Hand, audited, same_hand, steps
 
-from scoreboard.core.events import (
+from scoreboard.game.events import (
     Burn,
     CardDealt,
     ControllerStatus,
@@ -29,12 +29,12 @@ from scoreboard.core.events import (
     NewShoe,
     Snapshot,
 )
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import TableState
+from scoreboard.game.shoe import Dealer
 from scoreboard.journal import JOURNAL_NAME
-from scoreboard.journal.replay import apply_lines
+from scoreboard.journal._replay import apply_lines
 from scoreboard.protocol import ProtocolError, Topics, parse_message
 from scoreboard.shoes.emulate import Habits, angel_eye, bee_tek
+from scoreboard.table.state import TableState
 
 pytestmark = pytest.mark.slow
 

@@ -1,9 +1,9 @@
-"""core/events.py: the words a card-reading shoe's health is told in, which the protocol,
+"""game/events.py: the words a card-reading shoe's health is told in, which the protocol,
 the journal and the staff's screen all read."""
 
 from __future__ import annotations
 
-from scoreboard.core.events import HEALTH_STATES, ShoeHealth
+from scoreboard.game.events import HEALTH_STATES, ShoeHealth
 
 
 def test_a_health_condition_is_raised_cleared_or_seen_once() -> None:

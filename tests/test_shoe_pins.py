@@ -1,6 +1,6 @@
 """Pins of the simulated shoe's bounds and defaults, and of the values every table starts with.
 
-Written for mutants of core/shoe.py, core/limits.py and core/events.py that
+Written for mutants of game/shoe.py, game/limits.py and game/events.py that
 survived the suite: each bound is tested on both sides.
 """
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard.core.events import Correct, CoupReceived, Void
-from scoreboard.core.limits import Limits
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.shoe import Dealer, Shoe, fresh_codes, run_tag
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.events import Correct, CoupReceived, Void
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.game.shoe import Dealer, Shoe, fresh_codes, run_tag
+from scoreboard.game.variants import VARIANTS
 
 
 @pytest.mark.parametrize(("cut", "ok"), [(0, False), (1, True), (51, True), (52, False)])

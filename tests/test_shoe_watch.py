@@ -1,4 +1,4 @@
-"""core/shoe_watch.py on its own: the hand forming face down, when a table event settles it,
+"""table/shoe_watch.py on its own: the hand forming face down, when a table event settles it,
 and the shoe's health as a board keeps it (raised, cleared, counted, bounded).
 
 Pure and fast: the module's first file for its mutation run (docs/mutation.md); the
@@ -7,8 +7,8 @@ table's side of the same rules is in test_table_shoe_watch.py.
 
 from __future__ import annotations
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.events import (
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.events import (
     CardDealt,
     Correct,
     CoupReceived,
@@ -17,9 +17,9 @@ from scoreboard.core.events import (
     Snapshot,
     Void,
 )
-from scoreboard.core.rules import Game, Winner, record_coup, result_coup
-from scoreboard.core.seats import Seat, Side
-from scoreboard.core.shoe_watch import MAX_CONDITIONS, Forming, ShoeWatch, deals_of, settles
+from scoreboard.game.rules import Game, Winner, record_coup, result_coup
+from scoreboard.game.seats import Seat, Side
+from scoreboard.table.shoe_watch import MAX_CONDITIONS, Forming, ShoeWatch, deals_of, settles
 
 P1, B1, P2 = Seat(Side.PLAYER, 1), Seat(Side.BANKER, 1), Seat(Side.PLAYER, 2)
 BANKER = result_coup(Winner.BANKER)

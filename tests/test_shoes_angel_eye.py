@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shoes_md import EXAMPLES, P1, SESSION_WIRE
 
-from scoreboard.core.cards import Card
-from scoreboard.core.rules import Winner
+from scoreboard.game.cards import Card
+from scoreboard.game.rules import Winner
+from scoreboard.shoes._angel_eye_writer import encode, frame
 from scoreboard.shoes.angel_eye import (
     LONGEST_FRAME,
     AngelEyeReader,
-    BadBytes,
     Drawn,
     ErrorRaised,
     Position,
@@ -26,7 +26,7 @@ from scoreboard.shoes.angel_eye import (
     SuitOrder,
     Unknown,
 )
-from scoreboard.shoes.angel_eye_writer import encode, frame
+from scoreboard.shoes.discards import BadBytes
 
 
 def read(*chunks: bytes, suits: SuitOrder | None = None) -> list:

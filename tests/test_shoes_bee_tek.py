@@ -9,17 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.cards import Card
+from scoreboard.game.cards import Card
 from scoreboard.shoes.bee_tek import (
     LONGEST_LINE,
     Alarm,
-    BadBytes,
     BeeTekReader,
     BurnRead,
     CardNotRead,
     CardRead,
     WarningCode,
 )
+from scoreboard.shoes.discards import BadBytes
 
 
 def read(*chunks: bytes) -> list:

@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shoes_md import SESSION_WIRE
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.events import Burn, CoupReceived, NewShoe
-from scoreboard.core.rules import Game, record_coup
-from scoreboard.core.shoe import Dealer
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.events import Burn, CoupReceived, NewShoe
+from scoreboard.game.rules import Game, record_coup
+from scoreboard.game.shoe import Dealer
 from scoreboard.shoes.angel_eye import AngelEyeReader, SuitOrder
 from scoreboard.shoes.angel_eye_hands import AngelEyeHands
 from scoreboard.shoes.bee_tek import BeeTekReader

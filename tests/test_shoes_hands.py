@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from shoes_md import EXAMPLES, SESSION_WIRE
 
-from scoreboard.core.cards import Card, parse_cards
-from scoreboard.core.events import Burn, CoupReceived, NewShoe
-from scoreboard.core.rules import Game, Winner, deal_coup, record_coup
-from scoreboard.core.seats import DEAL_ORDER, Seat, Side, seats_of
+from scoreboard.game.cards import Card, parse_cards
+from scoreboard.game.events import Burn, CardDealt, CoupReceived, NewShoe
+from scoreboard.game.rules import Game, Winner, deal_coup, record_coup
+from scoreboard.game.seats import DEAL_ORDER, Seat, Side, seats_of
+from scoreboard.shoes._angel_eye_writer import Transmitter, frame
 from scoreboard.shoes.angel_eye import (
     AngelEyeReader,
     Drawn,
@@ -25,12 +26,10 @@ from scoreboard.shoes.angel_eye import (
     Standby,
 )
 from scoreboard.shoes.angel_eye_hands import LONGEST_BURN, AngelEyeHands
-from scoreboard.shoes.angel_eye_writer import Transmitter, frame
 from scoreboard.shoes.bee_tek import BeeTekReader
 from scoreboard.shoes.bee_tek_hands import BeeTekHands
 from scoreboard.shoes.discards import BadBytes
 from scoreboard.shoes.news import (
-    CardDealt,
     CardsDisagree,
     ExtraCard,
     ExtraFate,

@@ -8,11 +8,10 @@ import itertools
 import pygame
 import pytest
 
-from scoreboard.core.events import NewShoe
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus, TableState, apply_event
-from scoreboard.core.variants import VARIANTS
-from scoreboard.render.overlay import (
+from scoreboard.game.events import NewShoe
+from scoreboard.game.shoe import Dealer
+from scoreboard.game.variants import VARIANTS
+from scoreboard.screen.board._overlay import (
     LABEL_CAP,
     NUMBER_CAP,
     SMALLEST_CAP,
@@ -22,8 +21,11 @@ from scoreboard.render.overlay import (
     draw_shuffle_screen,
     shuffle_screen,
 )
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import Theme, load_theme
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.screen.theme.values import Theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState, apply_event
 
 THEMES = ("classic", "midnight", "contrast")
 SIZES = ((1920, 1080), (1080, 1920), (1280, 720), (1024, 768))
@@ -236,7 +238,7 @@ def test_an_empty_shoe_shuffles_with_zeros_not_errors(themes):
 
 def test_the_shuffle_screen_tells_the_table_s_limits_when_known(themes):
     """New players sit down during the shuffle: the minimum and maximum bet stay on view."""
-    from scoreboard.core.limits import Limits
+    from scoreboard.game.limits import Limits
 
     def shown(table: TableState) -> list[str]:
         *_, view = drawn_screen(themes["classic"], (1920, 1080), table)

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from scoreboard.core.roads import Roads
-from scoreboard.core.rules import Coup, Game, Winner, result_coup
-from scoreboard.core.side_bets import SIDE_BETS, TIERS
-from scoreboard.core.stats import bet_count
+from scoreboard.game.rules import Coup, Game, Winner, result_coup
+from scoreboard.game.side_bets import SIDE_BETS, TIERS
+from scoreboard.roads.engine import Roads
+from scoreboard.roads.stats import bet_count
 from tests.dealt import dealt_shoe
 
 

@@ -19,8 +19,8 @@ from functools import cache
 
 import pytest
 
-from scoreboard.core.odds import exact_odds
-from scoreboard.core.side_bets import SIDE_BETS, TIERS, tiers_won
+from scoreboard.game.odds import exact_odds
+from scoreboard.game.side_bets import SIDE_BETS, TIERS, tiers_won
 from tests.cli import scoreboard
 
 DEALS_8 = 4_998_398_275_503_360  # 416 x 415 x 414 x 413 x 412 x 411

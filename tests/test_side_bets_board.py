@@ -6,14 +6,15 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from scoreboard.commands.screenshot import dealt_table
-from scoreboard.core.limits import Limits, limits_from_spec, offer_side_bets
-from scoreboard.core.side_bets import SIDE_BETS
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.core.variants import VARIANTS
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import load_theme
+from scoreboard.cli.commands.screenshot import dealt_table
+from scoreboard.game.limits import Limits, limits_from_spec, offer_side_bets
+from scoreboard.game.side_bets import SIDE_BETS
+from scoreboard.game.variants import VARIANTS
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 from tests.pixels import changed_area
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
@@ -102,7 +103,7 @@ def test_every_side_bet_offered_cuts_no_statistics_label(theme, size):
 
 
 def test_no_mark_while_the_hand_is_still_being_turned_over():
-    from scoreboard.render.hand import draw_last_coup
+    from scoreboard.screen.board._hand import draw_last_coup
 
     table = dealt_table(SEED, LUCKY, table=TableState(table_id="T1", limits=limits("lucky_7")))
     renderer = Renderer(load_theme("classic"), (1920, 1080))

@@ -10,7 +10,7 @@ from mqtt_broker import DisplayProcess, Recorder, needs_mosquitto, running_broke
 from test_demo_options import STILL, shown
 from test_shoe_limits import PREFIX, shoe
 
-from scoreboard.core.side_bets import SIDE_BETS
+from scoreboard.game.side_bets import SIDE_BETS
 
 
 def test_the_demo_offers_the_side_bets_it_is_given(tmp_path):

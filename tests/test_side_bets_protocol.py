@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from scoreboard.core.events import Origin
-from scoreboard.core.limits import limits_from_spec, offer_side_bets
-from scoreboard.core.side_bets import SIDE_BETS
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.events import Origin
+from scoreboard.game.limits import limits_from_spec, offer_side_bets
+from scoreboard.game.side_bets import SIDE_BETS
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol import LimitsReceived, SchemaError, Topics, encode, parse_message
 
 TOPICS = Topics("baccarat/v2/T1")

@@ -6,12 +6,12 @@ import math
 
 import pytest
 
-from scoreboard.core.events import CoupReceived
-from scoreboard.core.odds import exact_odds
-from scoreboard.core.rules import Winner
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.side_bets import TIERS, tiers_won
-from scoreboard.core.simulation import EVENTS, simulate
+from scoreboard.game.events import CoupReceived
+from scoreboard.game.odds import EVENTS, exact_odds
+from scoreboard.game.rules import Winner
+from scoreboard.game.shoe import Dealer
+from scoreboard.game.side_bets import TIERS, tiers_won
+from scoreboard.game.simulation import simulate
 
 
 @pytest.mark.parametrize(("decks", "seed"), [(8, 1), (6, 2), (1, 3)])

@@ -9,13 +9,14 @@ import pygame
 import pytest
 from test_notices_state import dealt, with_alert
 
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.chrome import draw_footer, draw_header
-from scoreboard.render.notices import alert_count
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.render.text import CAP_FLOORS
-from scoreboard.theme import available_themes, load_theme, parse_theme
+from scoreboard.screen.board._chrome import draw_footer, draw_header
+from scoreboard.screen.board._notices import alert_count
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.board.text import CAP_FLOORS
+from scoreboard.screen.theme.loading import available_themes, load_theme, parse_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 

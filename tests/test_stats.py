@@ -1,14 +1,14 @@
-"""Counters and streaks (scoreboard.core.stats), with coups dealt from real cards."""
+"""Counters and streaks (scoreboard.roads.stats), with coups dealt from real cards."""
 
 from __future__ import annotations
 
 import pytest
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.roads import Roads
-from scoreboard.core.rules import Game, Winner, record_coup, result_coup
-from scoreboard.core.side_bets import TIERS
-from scoreboard.core.stats import COUNTER_NAMES, Counts, Streaks, Tally
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.rules import Game, Winner, record_coup, result_coup
+from scoreboard.game.side_bets import TIERS
+from scoreboard.roads.engine import Roads
+from scoreboard.roads.stats import COUNTER_NAMES, Counts, Streaks, Tally
 
 
 def dealt(player: str, banker: str):

@@ -14,8 +14,9 @@ import time
 
 import pytest
 
-from scoreboard import cli, stopping
-from scoreboard.stopping import Stop, routed, stop_on_signals
+from scoreboard import cli
+from scoreboard.service import stopping
+from scoreboard.service.stopping import Stop, routed, stop_on_signals
 from tests.mqtt_broker import wait_for
 
 
@@ -103,7 +104,7 @@ def test_sighup_runs_its_action_on_the_watcher_thread():
 def test_a_stop_that_outlasts_its_limit_ends_the_process_with_the_stacks():
     code = (
         "import os, signal, time\n"
-        "from scoreboard.stopping import stop_on_signals\n"
+        "from scoreboard.service.stopping import stop_on_signals\n"
         "with stop_on_signals(limit=0.5) as stop:\n"
         "    os.kill(os.getpid(), signal.SIGTERM)\n"
         "    time.sleep(30)  # a stop stuck somewhere\n"

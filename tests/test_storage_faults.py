@@ -26,10 +26,11 @@ import pytest
 from dealt import dealt_shoe
 
 from scoreboard.cli import main
-from scoreboard.core.table import Applied, TableState
-from scoreboard.health import JournalHealth, JournalState
 from scoreboard.journal import ARCHIVE_DIR, JOURNAL_NAME, Journal, JournalError
 from scoreboard.protocol import CoupReceived, NewShoe, Snapshot, Void, apply_event
+from scoreboard.table.applied import Applied
+from scoreboard.table.health import JournalHealth, JournalState
+from scoreboard.table.state import TableState
 
 GAMES = list(dealt_shoe(5).games)
 OK = JournalHealth(JournalState.OK)
@@ -462,8 +463,8 @@ def test_a_file_in_the_way_of_the_state_dir_is_a_setup_mistake_named_at_once(tmp
 
 def test_the_demo_feed_clears_a_journal_fault_while_the_table_is_quiet(disk):
     """The kiosk polls its feed when idle: the feed tries a failing journal again then."""
-    from scoreboard.core.shoe import Dealer
     from scoreboard.feeds.simulated import SimulatedFeed
+    from scoreboard.game.shoe import Dealer
 
     clock, state = Clock(), disk.path / "state"
     journal, table = started(state, clock)

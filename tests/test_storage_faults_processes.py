@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from cli import scoreboard
 from dealt import dealt_shoe, raw_message
-from mqtt_broker import Recorder, needs_mosquitto, publisher, running_broker, unique_prefix
+from mqtt_broker import Recorder, needs_mosquitto, publisher, unique_prefix
 from mqtt_broker import wait_for as wait_until
 from test_storage_faults import Disk, archives, coups_in, mounted_tmpfs, replayed
 
@@ -28,12 +28,6 @@ from scoreboard.protocol import CoupReceived, NewShoe, Topics
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 
 GAMES = list(dealt_shoe(7).games)
-
-
-@pytest.fixture
-def broker(tmp_path):
-    with running_broker(tmp_path / "broker") as broker:
-        yield broker
 
 
 @pytest.fixture

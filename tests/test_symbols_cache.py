@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from scoreboard.render.symbols import Sprites
+from scoreboard.screen.board.symbols import Sprites
 
 
 def surface(size: int = 1) -> pygame.Surface:

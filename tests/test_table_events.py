@@ -9,11 +9,10 @@ from dealt import dealt_shoe
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.cards import parse_cards
-from scoreboard.core.events import Origin
-from scoreboard.core.roads import Roads
-from scoreboard.core.rules import Game, deal_coup
-from scoreboard.core.table import Limits, TableState
+from scoreboard.game.cards import parse_cards
+from scoreboard.game.events import Origin
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, deal_coup
 from scoreboard.protocol import (
     Burn,
     ControllerStatus,
@@ -28,6 +27,8 @@ from scoreboard.protocol import (
     apply_event,
     display_status,
 )
+from scoreboard.roads.engine import Roads
+from scoreboard.table.state import TableState
 
 SHOE, GAMES = dealt_shoe(99).shoe, list(dealt_shoe(99).games)
 

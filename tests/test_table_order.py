@@ -1,4 +1,4 @@
-"""Protocol v2 ordering in the table (core/table.py): what an event with an origin does.
+"""Protocol v2 ordering in the table (table/state.py): what an event with an origin does.
 
 Each case is worked by hand from the rules: the table keeps the highest origin
 applied (``position``); an older or equal one is stale (a replay, a duplicate,
@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-import scoreboard.core.table as table_module
-from scoreboard.core.amendments import AmendKind, Amendment
-from scoreboard.core.events import (
+import scoreboard.table.state as table_module
+from scoreboard.game.events import (
     Burn,
     ControllerStatus,
     Correct,
@@ -26,16 +25,20 @@ from scoreboard.core.events import (
     Snapshot,
     Void,
 )
-from scoreboard.core.records import (
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.roads.engine import Roads
+from scoreboard.table._records import (
     Dealt,
     Effect,
     GameRecord,
     Restated,
     transition,
 )
-from scoreboard.core.roads import Roads
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import Applied, Limits, TableState, UnfinishedShoe, apply_event
+from scoreboard.table.amendments import AmendKind, Amendment
+from scoreboard.table.applied import Applied
+from scoreboard.table.state import TableState, apply_event
+from scoreboard.table.unfinished import UnfinishedShoe
 
 X, Y, Z = (result_coup(w) for w in (Winner.BANKER, Winner.PLAYER, Winner.TIE))
 EUR = Limits("EUR", {"tie": (5, 500)}, {"tie": "9:1"})

@@ -14,7 +14,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoreboard.core.events import (
+from scoreboard.game.events import (
     ControllerStatus,
     Correct,
     CoupReceived,
@@ -27,9 +27,10 @@ from scoreboard.core.events import (
     Snapshot,
     Void,
 )
-from scoreboard.core.roads import Roads
-from scoreboard.core.rules import Coup, Game, Winner, result_coup
-from scoreboard.core.table import Limits, TableState, apply_event
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Coup, Game, Winner, result_coup
+from scoreboard.roads.engine import Roads
+from scoreboard.table.state import TableState, apply_event
 
 COUPS = [result_coup(w, banker_pair=p) for w in Winner for p in (False, True)]
 LIMITS = [Limits(currency, {}, {}) for currency in ("EUR", "USD", "GBP")]

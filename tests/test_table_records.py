@@ -1,4 +1,4 @@
-"""The one transition of a game number (core/records.py), branch by branch, and the table's pins.
+"""The one transition of a game number (table/_records.py), branch by branch, and the table's pins.
 
 Each case is worked by hand from protocol.md's rules: a recorded game changes
 only by a correct event or a newer snapshot; a void or correct event is never
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard.core.amendments import AmendKind, Amendment
-from scoreboard.core.events import Correct, CoupReceived, NewShoe, Shuffle, Snapshot, Void
-from scoreboard.core.records import (
+from scoreboard.game.events import Correct, CoupReceived, NewShoe, Shuffle, Snapshot, Void
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.table._records import (
     Arrived,
     Corrected,
     Effect,
@@ -21,8 +22,9 @@ from scoreboard.core.records import (
     Voided,
     transition,
 )
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import Applied, FeedStatus, Limits, TableState, apply_event
+from scoreboard.table.amendments import AmendKind, Amendment
+from scoreboard.table.applied import Applied, FeedStatus
+from scoreboard.table.state import TableState, apply_event
 
 X, Y, Z = (result_coup(w) for w in (Winner.BANKER, Winner.PLAYER, Winner.TIE))
 RECORDED = GameRecord(X)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dealt import dealt_shoe
 
-from scoreboard.core.cards import parse_card
-from scoreboard.core.events import ControllerStatus, Origin, ShoeHealth
-from scoreboard.core.seats import DEAL_ORDER, Seat, Side, seats_of
-from scoreboard.core.shoe_watch import MAX_CONDITIONS, Forming, deals_of
-from scoreboard.core.table import TableState
+from scoreboard.game.cards import parse_card
+from scoreboard.game.events import ControllerStatus, Origin, ShoeHealth
+from scoreboard.game.seats import DEAL_ORDER, Seat, Side, seats_of
 from scoreboard.protocol import CardDealt, Correct, CoupReceived, NewShoe, Snapshot, Void
 from scoreboard.protocol import apply_event as apply
+from scoreboard.table.shoe_watch import MAX_CONDITIONS, Forming, deals_of
+from scoreboard.table.state import TableState
 
 SHOE = dealt_shoe(7)
 GAMES = SHOE.games

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pygame
 
-from scoreboard.render.text import MAX_CACHED, TextCache
-from scoreboard.theme import load_theme
+from scoreboard.screen.board.text import MAX_CACHED, TextCache
+from scoreboard.screen.theme.loading import load_theme
 
 WHITE = (255, 255, 255)
 

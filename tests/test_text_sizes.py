@@ -3,7 +3,7 @@
 With ``unit`` the shorter screen side, the numbers a player reads (minimum and
 maximum bets, the B/P/T counts, the game number, the last hand's totals) have
 capitals at least 3 % of unit tall, labels 1.8 %, and nothing is below 1.5 %
-(:data:`scoreboard.render.text.CAP_FLOORS`).  Every panel is drawn with the
+(:data:`scoreboard.screen.board.text.CAP_FLOORS`).  Every panel is drawn with the
 painter's text log on, every shipped theme at five sizes, and each logged text
 is measured from the font (the ink of "H" at its size).  The road symbols'
 letters are measured on their pixels.
@@ -14,22 +14,23 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from scoreboard.commands.screenshot import dealt_table
-from scoreboard.core.limits import Limits
-from scoreboard.core.roads import BeadCell
-from scoreboard.core.rules import Winner, result_coup
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.core.variants import VARIANTS
-from scoreboard.render.ask_road import draw_ask_road
-from scoreboard.render.chrome import draw_footer, draw_header
-from scoreboard.render.counters_panel import draw_counters
-from scoreboard.render.grid import sprite_size
-from scoreboard.render.hand import draw_last_coup
-from scoreboard.render.limits_panel import draw_limits
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.render.text import CAP_FLOORS
-from scoreboard.theme import available_themes, load_theme
+from scoreboard.cli.commands.screenshot import dealt_table
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Winner, result_coup
+from scoreboard.game.variants import VARIANTS
+from scoreboard.roads.engine import BeadCell
+from scoreboard.screen.board._ask_road import draw_ask_road
+from scoreboard.screen.board._chrome import draw_footer, draw_header
+from scoreboard.screen.board._counters_panel import draw_counters
+from scoreboard.screen.board._hand import draw_last_coup
+from scoreboard.screen.board._limits_panel import draw_limits
+from scoreboard.screen.board.grid import sprite_size
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.board.text import CAP_FLOORS
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 SIZES = [(1920, 1080), (1080, 1920), (1280, 720), (1280, 1024), (3840, 2160)]
 IDS = [f"{w}x{h}" for w, h in SIZES]

@@ -8,15 +8,8 @@ from pathlib import Path
 import pytest
 
 from scoreboard.cli import main
-from scoreboard.theme import (
-    PANELS,
-    ThemeError,
-    ThemeNotFoundError,
-    available_themes,
-    load_theme,
-    parse_theme,
-    themes_dir,
-)
+from scoreboard.screen.theme.loading import available_themes, load_theme, parse_theme, themes_dir
+from scoreboard.screen.theme.values import PANELS, ThemeError, ThemeNotFoundError
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSIC = (ROOT / "themes" / "classic.yaml").read_text(encoding="utf-8")
@@ -162,7 +155,7 @@ def test_parse_theme_reports_a_non_mapping():
 
 @pytest.mark.parametrize("name", ["classic", "midnight", "contrast"])
 def test_shipped_layouts_keep_panels_apart_and_on_screen(name):
-    from scoreboard.render.layout import compute_layout
+    from scoreboard.screen.board.layout import compute_layout
 
     theme = load_theme(name)
     for size in ((1280, 720), (1920, 1080), (3840, 2160), (1080, 1920)):

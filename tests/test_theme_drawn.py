@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.app import ThemeWatcher, run_kiosk
 from scoreboard.cli import main
-from scoreboard.core.table import TableState
-from scoreboard.render.probe import draw_problems
-from scoreboard.theme import ThemeError, available_themes, load_theme
+from scoreboard.kiosk.loop import run_kiosk
+from scoreboard.kiosk.theme_watch import ThemeWatcher
+from scoreboard.screen.board.probe import draw_problems
+from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.screen.theme.values import ThemeError
+from scoreboard.table.state import TableState
 
 CLASSIC = load_theme("classic").source.read_text(encoding="utf-8")  # type: ignore[union-attr]
 

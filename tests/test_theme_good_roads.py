@@ -8,7 +8,8 @@ import pygame
 import pytest
 import yaml
 
-from scoreboard.theme import ThemeError, load_theme, themes_dir
+from scoreboard.screen.theme.loading import load_theme, themes_dir
+from scoreboard.screen.theme.values import ThemeError
 
 #: pygame's own font: Latin only, no Chinese.
 LATIN = Path(pygame.__file__).parent / pygame.font.get_default_font()

@@ -14,7 +14,9 @@ import pytest
 import yaml
 
 from scoreboard.cli import main
-from scoreboard.theme import RANGES, ThemeError, load_theme
+from scoreboard.screen.theme._fields import RANGES
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.screen.theme.values import ThemeError
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSIC = yaml.safe_load((ROOT / "themes" / "classic.yaml").read_text(encoding="utf-8"))

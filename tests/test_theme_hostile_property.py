@@ -23,11 +23,14 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoreboard.app import use_theme_rows
-from scoreboard.commands.screenshot import dealt_table
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import RANGES, Theme, ThemeError, available_themes, load_theme, themes_dir
+from scoreboard.cli.commands.screenshot import dealt_table
+from scoreboard.kiosk.theme_watch import use_theme_rows
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme._fields import RANGES
+from scoreboard.screen.theme.loading import available_themes, load_theme, themes_dir
+from scoreboard.screen.theme.values import Theme, ThemeError
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = ((1280, 720), (1920, 1080), (3840, 2160), (1080, 1920))

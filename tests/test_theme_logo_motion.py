@@ -7,7 +7,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.theme import ThemeError, load_theme
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.screen.theme.values import ThemeError
 
 
 def classic_with(tmp_path: Path, extra_style: str = "", extra: str = "") -> Path:

@@ -1,4 +1,4 @@
-"""Table variants as data (scoreboard.core.variants): pay tables, counters, options."""
+"""Table variants as data (scoreboard.game.variants): pay tables, counters, options."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from scoreboard.core.variants import VARIANTS, Variant
+from scoreboard.game.variants import VARIANTS, Variant
 
 
 def test_the_three_variants_and_their_titles() -> None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from cli import scoreboard
 
-from scoreboard.core.events import CoupReceived, NewShoe, Void
-from scoreboard.core.rules import Game, Winner, result_coup
-from scoreboard.core.table import TableState, apply_event
 from scoreboard.feeds.repeats import Announcements
+from scoreboard.game.events import CoupReceived, NewShoe, Void
+from scoreboard.game.rules import Game, Winner, result_coup
 from scoreboard.journal import Journal
+from scoreboard.table.state import TableState, apply_event
 
 REASON = "misdeal \u202e(detacol) \u200bzero\u2028width"
 

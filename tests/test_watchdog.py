@@ -22,13 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.app import Kiosk
-from scoreboard.core.applied import FeedStatus
-from scoreboard.core.table import TableState
-from scoreboard.health import JournalHealth, JournalState
-from scoreboard.render.screen import Renderer
-from scoreboard.sdnotify import Notifier
-from scoreboard.theme import Theme, load_theme
+from scoreboard.kiosk.loop import Kiosk
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.screen.theme.values import Theme
+from scoreboard.service.sdnotify import Notifier
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.health import JournalHealth, JournalState
+from scoreboard.table.state import TableState
 
 SIZE = (640, 360)
 WATCHDOG = b"WATCHDOG=1"
@@ -123,7 +124,7 @@ def test_the_watchdog_of_another_process_is_not_ours(notify):
 
 def test_a_missing_service_manager_costs_one_log_line_not_the_board(tmp_path, caplog):
     notifier = Notifier(str(tmp_path / "gone"), watchdog_seconds=1.0)
-    with caplog.at_level(logging.WARNING, logger="scoreboard.sdnotify"):
+    with caplog.at_level(logging.WARNING, logger="scoreboard.service.sdnotify"):
         for _ in range(5):
             notifier.watchdog()
     assert [r.getMessage() for r in caplog.records if "notify" in r.getMessage()][:1]
@@ -332,7 +333,7 @@ def test_the_demo_process_is_ready_pings_and_stops_pinging_while_frozen(notify):
         notify.wait_for(lambda m: m.startswith(b"STATUS=DEMO, shoe 1, game"), timeout=10)
     finally:
         err = stop(process)
-    assert process.returncode == 0, err  # SIGTERM: a stop in order (scoreboard.stopping)
+    assert process.returncode == 0, err  # SIGTERM: a stop in order (scoreboard.service.stopping)
     notify.drain()
     assert notify.messages[-1] == b"STOPPING=1"
     assert "Traceback" not in err

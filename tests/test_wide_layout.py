@@ -10,12 +10,13 @@ import pygame
 import pytest
 from pixels import changed_area
 
-from scoreboard.commands.screenshot import dealt_table
-from scoreboard.core.table import FeedStatus
-from scoreboard.render.ask_road import ask_layout, ask_size
-from scoreboard.render.panels import DrawnText
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import ThemeError, available_themes, load_theme, parse_theme
+from scoreboard.cli.commands.screenshot import dealt_table
+from scoreboard.screen.board._ask_road import ask_layout, ask_size
+from scoreboard.screen.board.panels import DrawnText
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import available_themes, load_theme, parse_theme
+from scoreboard.screen.theme.values import ThemeError
+from scoreboard.table.applied import FeedStatus
 
 THEMES = Path(__file__).resolve().parent.parent / "themes"
 

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.config import ConfigError, load_config
-from scoreboard.theme import ThemeError, load_theme
-from scoreboard.yamlfile import MAX_BYTES, YamlSyntaxError, load_yaml, parse_yaml
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.screen.theme.values import ThemeError
+from scoreboard.settings.config import load_config
+from scoreboard.settings.reader import ConfigError
+from scoreboard.settings.yamlfile import MAX_BYTES, YamlSyntaxError, load_yaml, parse_yaml
 
 BOMB = "\n".join(
     ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]

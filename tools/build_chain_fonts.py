@@ -2,7 +2,7 @@
 
 The theme's font (the shipped Noto Sans CJK TC subset) draws Latin, Chinese,
 digits and card suits; what it lacks is drawn by the next font of the chain
-that has it (``scoreboard/render/text.py``).  These are that chain, cut small:
+that has it (``scoreboard/screen/board/text.py``).  These are that chain, cut small:
 
 - ``NotoSansCJK-{weight}-kana-hangul-subset.otf``: kana, the 2,350 Hangul
   syllables of KS X 1001 and Hangul jamo, and the JIS X 0208 kanji the TC subset
@@ -18,7 +18,7 @@ with Debian's ``python3-fonttools``::
 
     /usr/bin/python3 tools/build_chain_fonts.py
 
-then put the new SHA-256s in ``scoreboard/fonts.py`` (``SHIPPED_FONTS``).
+then put the new SHA-256s in ``scoreboard/screen/theme/fonts.py`` (``SHIPPED_FONTS``).
 """
 
 from __future__ import annotations

@@ -30,11 +30,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from scoreboard.core.cards import RANKS, SUITS, Card, parse_cards
-from scoreboard.core.notation import result_games
-from scoreboard.core.roads import Color, DerivedRoad, Roads
-from scoreboard.core.rules import Coup, Game, Winner, deal_coup, record_coup, result_coup
-from scoreboard.core.stats import COUNTER_NAMES
+from scoreboard.game.cards import RANKS, SUITS, Card, parse_cards
+from scoreboard.game.notation import result_games
+from scoreboard.game.rules import Coup, Game, Winner, deal_coup, record_coup, result_coup
+from scoreboard.roads.engine import Color, DerivedRoad, Roads
+from scoreboard.roads.stats import COUNTER_NAMES
 
 FROZEN = Path(__file__).resolve().parent.parent / "tests" / "data" / "roads_frozen.jsonl.gz"
 SEED = 20261203

@@ -5,7 +5,7 @@ becomes ``or``, a call is dropped, ...).  Each mutant runs the module's tests in
 a private copy of the repository; a mutant the tests still pass on "survived":
 it names a behaviour no test pins.  See docs/mutation.md.
 
-    python tools/mutation.py scoreboard/core/table.py --list-survivors
+    python tools/mutation.py scoreboard/table/state.py --list-survivors
 """
 
 from __future__ import annotations
@@ -611,7 +611,7 @@ def print_table(reports: Sequence[ModuleReport]) -> None:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("modules", nargs="+", help="module paths, e.g. scoreboard/core/table.py")
+    parser.add_argument("modules", nargs="+", help="module paths, e.g. scoreboard/table/state.py")
     parser.add_argument("--tests", nargs="+", help="test files (default: mutation_targets.toml)")
     parser.add_argument("--targets", type=Path, help=f"module -> tests (default: ROOT/{TARGETS})")
     parser.add_argument("--root", type=Path, help="repository to mutate (default: the current one)")

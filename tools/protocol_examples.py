@@ -20,8 +20,7 @@ from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import TableState
+from scoreboard.game.shoe import Dealer
 from scoreboard.protocol import (
     CoupReceived,
     Event,
@@ -35,6 +34,7 @@ from scoreboard.protocol import (
 )
 from scoreboard.protocol.messages import parse_pit, pit_wire
 from scoreboard.protocol.signing import canonical_json, encode_payload, signed_bytes
+from scoreboard.table.state import TableState
 
 TOPICS = Topics("baccarat/v2/T1")
 SESSION = 1796162400123

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import pygame
 
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import TableState
 from scoreboard.feeds.simulated import SimulatedFeed, split_history
+from scoreboard.game.shoe import Dealer
+from scoreboard.table.state import TableState
 
 from .kiosk import Board
 

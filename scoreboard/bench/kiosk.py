@@ -20,13 +20,15 @@ from typing import Any, Protocol
 
 import pygame
 
-from scoreboard.core.events import CoupReceived, NewShoe
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.table import FeedStatus, TableState, apply_event
-from scoreboard.health import JournalHealth
-from scoreboard.render.screen import Renderer
-from scoreboard.theme import Theme, load_theme
+from scoreboard.game.events import CoupReceived, NewShoe
+from scoreboard.game.rules import Game
+from scoreboard.game.shoe import Dealer
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.screen.theme.values import Theme
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.health import JournalHealth
+from scoreboard.table.state import TableState, apply_event
 
 from .stats import Stopwatch
 
@@ -39,7 +41,7 @@ Samples = dict[str, dict[str, list[float]]]
 
 
 class KioskLike(Protocol):
-    """What the benchmarks use of :class:`scoreboard.app.Kiosk`."""
+    """What the benchmarks use of :class:`scoreboard.kiosk.loop.Kiosk`."""
 
     renderer: Renderer
     table: TableState
@@ -56,7 +58,7 @@ class KioskLike(Protocol):
 
 
 KioskClass = Callable[..., KioskLike]
-""":class:`scoreboard.app.Kiosk` (or an older tree's), handed in by the caller."""
+""":class:`scoreboard.kiosk.loop.Kiosk` (or an older tree's), handed in by the caller."""
 
 
 class ScriptedFeed:

@@ -21,17 +21,17 @@ from typing import Any
 
 import pygame
 
-from scoreboard.config import MqttConfig
-from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller import Controller
-from scoreboard.core.events import CoupReceived, Event
-from scoreboard.core.limits import Limits
-from scoreboard.core.shoe import Dealer, timed
-from scoreboard.core.table import TableState
-from scoreboard.core.variants import VARIANTS
 from scoreboard.feeds.mqtt import MqttFeed
+from scoreboard.game.events import CoupReceived, Event
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer, timed
+from scoreboard.game.variants import VARIANTS
 from scoreboard.journal import Journal
 from scoreboard.protocol import Topics
+from scoreboard.settings.config import MqttConfig
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.state import TableState
 
 from .broker import HOST
 from .kiosk import Board, KioskLike

@@ -14,8 +14,8 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from scoreboard.core.roads import Roads
-from scoreboard.core.rules import Game, Winner, result_coup
+from scoreboard.game.rules import Game, Winner, result_coup
+from scoreboard.roads.engine import Roads
 
 from .stats import Spread
 

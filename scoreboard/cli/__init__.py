@@ -3,14 +3,16 @@
 A command is two modules of one name: its arguments in
 :mod:`scoreboard.cli.parsers` (``register(subparsers)`` adds its parser and sets
 ``runs`` to the module that runs it) and its work in
-:mod:`scoreboard.commands` (``run(args)`` returns the exit status).  The parsers
+:mod:`scoreboard.cli.commands` (``run(args)`` returns the exit status).  The parsers
 import only light modules, so ``scoreboard --help`` and ``--version`` load
 neither pygame nor paho; a command's own module is imported when it runs.
 Parsers are discovered, so adding a command never edits this file.  Options
 several commands share are declared in :mod:`scoreboard.cli.options`.
 
-Public: :func:`main`, :func:`build_parser`, :func:`version`, :class:`UsageError`,
-:class:`CommandError`.
+Modules: ``options`` (options several commands share), ``arg_types`` (checked
+values: every number finite and in range) and ``errors`` (the two ways a command
+ends in one line).  Public: :func:`main`, :func:`build_parser`, :func:`version`,
+:class:`UsageError`, :class:`CommandError`.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ import sys
 from typing import NoReturn
 
 import scoreboard
-from scoreboard import logsetup, stopping
 from scoreboard.cli import parsers
 from scoreboard.cli.errors import CommandError, UsageError
+from scoreboard.service import logsetup, stopping
 
 __all__ = ["CommandError", "UsageError", "build_parser", "main", "version"]
 
@@ -80,7 +82,7 @@ STOP_LIMIT = 4.5
 def main(argv: list[str] | None = None) -> int:
     """The command line's exit status; ``argv`` None: this process's own command line."""
     # From the start, SIGTERM and SIGINT never raise into the imports and the parsing
-    # (scoreboard.stopping): there they end the process at once, nothing having begun.
+    # (scoreboard.service.stopping): there they end the process at once, nothing having begun.
     # Commands that stop in order (set_defaults(stops=True)) keep the routing: their
     # loops look at the stop; the process's own command keeps it to its very end, so a
     # second signal while the interpreter exits changes nothing.  The other commands

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoreboard.core.shoe import MAX_DECKS
+from scoreboard.game.shoe import MAX_DECKS
 from scoreboard.regular_file import kind
 
 __all__ = [

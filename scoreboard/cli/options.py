@@ -26,19 +26,7 @@ from dataclasses import dataclass, replace
 
 from scoreboard.cli.arg_types import KEEPALIVE, input_file
 from scoreboard.cli.errors import UsageError
-from scoreboard.config import (
-    PROTOCOLS,
-    ROTATIONS,
-    Config,
-    ConfigError,
-    TlsConfig,
-    parse_brokers,
-    with_mqtt,
-)
-from scoreboard.config import parse_size as read_size
-from scoreboard.config_endpoint import Endpoint, load_endpoint
-from scoreboard.core.good_roads import GoodRoadRules
-from scoreboard.core.limits import (
+from scoreboard.game.limits import (
     Limits,
     LimitsSpecError,
     check_currency,
@@ -46,10 +34,16 @@ from scoreboard.core.limits import (
     offer_side_bets,
     side_bets_from_spec,
 )
-from scoreboard.core.side_bets import SIDE_BETS
-from scoreboard.core.variants import VARIANTS
-from scoreboard.theme import Theme, ThemeError, load_theme
-from scoreboard.translations import SHIPPED, parse_languages
+from scoreboard.game.side_bets import SIDE_BETS
+from scoreboard.game.variants import VARIANTS
+from scoreboard.roads.good_roads import GoodRoadRules
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.screen.theme.values import Theme, ThemeError
+from scoreboard.settings.config import PROTOCOLS, ROTATIONS, Config, TlsConfig, with_mqtt
+from scoreboard.settings.endpoint import Endpoint, load_endpoint
+from scoreboard.settings.reader import ConfigError, parse_brokers
+from scoreboard.settings.reader import parse_size as read_size
+from scoreboard.settings.translations import SHIPPED, parse_languages
 
 __all__ = [
     "SIDE_BETS_HELP",
@@ -160,7 +154,7 @@ def apply_mqtt_arguments(config: Config, args: argparse.Namespace) -> Config:
 
 
 def endpoint_from(config: Config) -> Endpoint:
-    """The config's one :class:`~scoreboard.config_endpoint.Endpoint`; a usage error if unusable."""
+    """The config's one :class:`~scoreboard.settings.endpoint.Endpoint`; usage error if unusable."""
     try:
         return load_endpoint(config)
     except ConfigError as error:

@@ -18,17 +18,15 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from scoreboard.config_endpoint import Endpoint
+from scoreboard.controller._pit_desk import after
 from scoreboard.controller.inbox import ControllerInbox
 from scoreboard.controller.pit_counter import PitCounter
-from scoreboard.controller.pit_desk import after
 from scoreboard.controller.sessions import SessionStore, ShoeMark
 from scoreboard.controller.stream import SessionStream
-from scoreboard.core.limits import Limits
-from scoreboard.core.rules import Game
-from scoreboard.core.shoe import Dealer, ShoeEvent
-from scoreboard.core.shoe_watch import deals_of
-from scoreboard.link import Link, default_client_id
+from scoreboard.game.limits import Limits
+from scoreboard.game.rules import Game
+from scoreboard.game.shoe import Dealer, ShoeEvent
+from scoreboard.link.client import Link, default_client_id
 from scoreboard.protocol import (
     Burn,
     ControllerStatus,
@@ -41,6 +39,8 @@ from scoreboard.protocol import (
     Shuffle,
     Snapshot,
 )
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.shoe_watch import deals_of
 
 log = logging.getLogger("scoreboard.controller")  # one name in the logs for the whole controller
 

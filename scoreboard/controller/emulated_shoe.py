@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 
 import serial
 
-from scoreboard.core.events import CoupReceived, NewShoe
+from scoreboard.game.events import CoupReceived, NewShoe
 from scoreboard.shoes.emulate import Chunk
 
 log = logging.getLogger(__name__)

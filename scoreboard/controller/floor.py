@@ -3,7 +3,7 @@
 Each table is its own controller, as on a real floor: its own connection, session,
 last will and topics (``baccarat/v2/<id>``), dealt on its own thread.  Which
 tables, with which seeds, paces and tiers, is the floor's plan
-(:mod:`scoreboard.core.floor`).
+(:mod:`scoreboard.game.floor`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 
 from scoreboard.controller.dealing import Controller
-from scoreboard.core.shoe import ShoeEvent
-from scoreboard.stopping import Stop
+from scoreboard.game.shoe import ShoeEvent
+from scoreboard.service.stopping import Stop
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ def deal_floor(
 ) -> None:
     """Start every controller, deal each on its own thread until done or ``stop``, stop them all.
 
-    When ``stop`` is asked (SIGTERM, Ctrl-C: :mod:`scoreboard.stopping`) every table
+    When ``stop`` is asked (SIGTERM, Ctrl-C: :mod:`scoreboard.service.stopping`) every table
     stops dealing, publishes its offline status and disconnects, all at once.
     """
     stop = stop or Stop()

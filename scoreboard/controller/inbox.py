@@ -10,9 +10,8 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from scoreboard.controller.pit_desk import Ruling, refused
-from scoreboard.core.pit import PitCommand
-from scoreboard.link import (
+from scoreboard.controller._pit_desk import Ruling, refused
+from scoreboard.link.client import (
     Connected,
     Disconnected,
     LinkEvent,
@@ -24,6 +23,7 @@ from scoreboard.link import (
 from scoreboard.protocol import ProtocolError, ResyncRequest, Topics, parse_message
 from scoreboard.protocol.messages import parse_pit
 from scoreboard.protocol.pit import command_id_of
+from scoreboard.table.pit import PitCommand
 
 log = logging.getLogger("scoreboard.controller")  # one name in the logs for the whole controller
 
@@ -50,7 +50,7 @@ class ControllerInbox:
     due and notes the shoe it names; forgeries and junk are ignored, logged
     once per batch.
 
-    >>> from scoreboard.link import Connected, Disconnected
+    >>> from scoreboard.link.client import Connected, Disconnected
     >>> inbox = ControllerInbox(Topics("doc/v2/T1"), hmac_key=None)
     >>> inbox.take([Connected(session_present=False)])
     >>> inbox.connected, inbox.announce_due, inbox.resync_due, inbox.renew_due

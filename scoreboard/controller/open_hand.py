@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scoreboard.core.cards import Card, UnknownCardError, parse_card
+from scoreboard.game.cards import Card, UnknownCardError, parse_card
 from scoreboard.journal.disk import remove_quietly, replace_durably
 from scoreboard.regular_file import read_regular
 

@@ -4,7 +4,7 @@ A thin adapter shared by the simulated shoe, the keypad feed and the shoe
 bridge.  The controller's :class:`~scoreboard.controller.inbox.ControllerInbox`
 collects the commands (and the refusals of those it could not read: a bad
 signature, cards the tableau would not deal); :meth:`PitCounter.serve` rules on
-each with the :class:`~scoreboard.controller.pit_desk.PitDesk` against the
+each with the :class:`~scoreboard.controller._pit_desk.PitDesk` against the
 controller's shoe as it stands, hands each resulting event to the controller's
 ``apply`` (which changes its state, publishes the event and a fresh retained
 snapshot) and the answer to ``answer`` (its link, on ``cmd/pit/answer``).
@@ -21,10 +21,10 @@ import logging
 import time
 from collections.abc import Callable
 
+from scoreboard.controller._pit_desk import PitDesk, Ruling
 from scoreboard.controller.inbox import ControllerInbox
-from scoreboard.controller.pit_desk import PitDesk, Ruling
-from scoreboard.core.events import Event, Snapshot
-from scoreboard.core.pit import ACTION_NAMES, PitAnswer
+from scoreboard.game.events import Event, Snapshot
+from scoreboard.table.pit import ACTION_NAMES, PitAnswer
 
 log = logging.getLogger("scoreboard.controller")  # one name in the logs for the whole controller
 

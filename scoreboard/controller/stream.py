@@ -15,12 +15,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from scoreboard.config_endpoint import Endpoint
 from scoreboard.controller.sessions import SessionStore
-from scoreboard.core.pit import PitAnswer
-from scoreboard.link import Delivery, Link, Publish
+from scoreboard.link.client import Delivery, Link, Publish
 from scoreboard.protocol import WILL_SEQ, ControllerStatus, Event, Origin, Snapshot, wire
 from scoreboard.protocol.messages import pit_wire
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.pit import PitAnswer
 
 
 class SessionStream:

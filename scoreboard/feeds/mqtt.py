@@ -1,12 +1,12 @@
-"""The live feed: one :class:`~scoreboard.link.Link` and one display session.
+"""The live feed: one :class:`~scoreboard.link.client.Link` and one display session.
 
 The link hands raw link events over from paho's thread; on the app loop's
 thread :meth:`MqttFeed.poll` moves them into the backlog of the
-:class:`~scoreboard.feeds.session.DisplaySession`, which works through one time
+:class:`~scoreboard.feeds._session.DisplaySession`, which works through one time
 slice of it (parses, applies, journals, schedules resyncs, keeps the status),
 and publishes what the session returns.  With a backlog left, the feed's
 deadline is ``now``: the kiosk draws a frame and comes straight back.
-Nothing here decides anything: it is the :class:`~scoreboard.app.Feed`
+Nothing here decides anything: it is the :class:`~scoreboard.kiosk.loop.Feed`
 protocol wired to those two.  The journal
 belongs to the command that opened it; the feed only writes to it.
 """
@@ -17,11 +17,13 @@ import logging
 import time
 from collections.abc import Callable
 
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.feeds.session import STEP_BUDGET, DisplaySession, Keeper
-from scoreboard.health import JournalHealth, RenderHealth
-from scoreboard.link import Link, default_client_id
+from scoreboard.feeds._backlog import STEP_BUDGET
+from scoreboard.feeds._session import DisplaySession, Keeper
+from scoreboard.link.client import Link, default_client_id
+from scoreboard.settings.endpoint import Endpoint
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.health import JournalHealth, RenderHealth
+from scoreboard.table.state import TableState
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +31,7 @@ GOODBYE_SECONDS = 2.0  # how long a clean stop waits for the broker to take the 
 
 
 class MqttFeed:
-    """A :class:`~scoreboard.app.Feed` reading one table's topics from an MQTT broker."""
+    """A :class:`~scoreboard.kiosk.loop.Feed` reading one table's topics from an MQTT broker."""
 
     def __init__(
         self,

@@ -16,12 +16,13 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
-from scoreboard.core.amendments import describe
-from scoreboard.core.events import CoupReceived, Event, Snapshot
-from scoreboard.core.integrity import BURN_GAME, IntegrityAlert
-from scoreboard.core.table import Applied, TableState
+from scoreboard.game.events import CoupReceived, Event, Snapshot
+from scoreboard.table.amendments import describe
+from scoreboard.table.applied import Applied
+from scoreboard.table.integrity import BURN_GAME, IntegrityAlert
+from scoreboard.table.state import TableState
 
-log = logging.getLogger("scoreboard.feeds.session")  # the display session logs under one name
+log = logging.getLogger("scoreboard.feeds._session")  # the display session logs under one name
 
 #: A repeated refusal is logged the first time, then summarised at most this often.
 SUMMARY_INTERVAL = 60.0
@@ -110,7 +111,7 @@ class RepeatLog:
 def alert_line(alert: IntegrityAlert) -> str:
     """An integrity alert as its WARNING says it: the shoe, the game (or the burn), the card.
 
-    >>> from scoreboard.core.integrity import AlertKind
+    >>> from scoreboard.table.integrity import AlertKind
     >>> alert_line(IntegrityAlert("S1", 23, AlertKind.OVERCOUNT, "A♠ seen 9 times in 8 decks"))
     'integrity alert (overcount): shoe S1, game 23: A♠ seen 9 times in 8 decks'
     """
@@ -127,7 +128,7 @@ class Announcements:
     a minute and a count of the rest, so a flood cannot fill the disk unseen.
 
     >>> lines = []
-    >>> from scoreboard.core.amendments import AmendKind, Amendment
+    >>> from scoreboard.table.amendments import AmendKind, Amendment
     >>> announce = Announcements(lambda level, line: lines.append(line), "mqtt: ")
     >>> announce(Applied(amendments=(Amendment("S1", 4, AmendKind.VOID, None, None),)), 0.0)
     >>> lines

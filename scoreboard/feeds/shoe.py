@@ -1,6 +1,6 @@
 """A display reading the card-reading shoe itself: one monitor, the shoe's cable, no broker needed.
 
-The shoe bridge's parts, unchanged (:class:`~scoreboard.controller.bridge.Bridge`):
+The shoe bridge's parts, unchanged (:class:`~scoreboard.bridge.shoe_bridge.Bridge`):
 its line (:class:`~scoreboard.controller.shoe_line.ShoeLine`, reopened by itself
 when the cable comes back), its desk (bytes -> new shoe, burn, coups, cards
 dealt face down, the shoe's health) and its open hand kept across a restart.  The
@@ -22,10 +22,11 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
-from scoreboard.controller.bridge import Bridge
+from scoreboard.bridge.shoe_bridge import Bridge
 from scoreboard.controller.shoe_line import LineNews
-from scoreboard.core.table import FeedStatus, TableState
-from scoreboard.health import JournalHealth, RenderHealth
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.health import JournalHealth, RenderHealth
+from scoreboard.table.state import TableState
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ JOIN_SECONDS = 2.0
 
 
 class ShoeFeed:
-    """A :class:`~scoreboard.app.Feed` fed by the shoe's serial line (see the module docstring)."""
+    """A :class:`~scoreboard.kiosk.feed.Feed` fed by the shoe's serial line (see the module doc)."""
 
     def __init__(self, bridge: Bridge) -> None:
         self.bridge = bridge

@@ -4,7 +4,7 @@ It needs no thread: the app loop asks :meth:`SimulatedFeed.next_deadline` when
 to come back and calls :meth:`poll`, which applies every event that is due.
 The dealer yields the table's own events and :meth:`Dealer.timed` gives their
 rhythm, so the demo applies exactly what the simulated controller publishes,
-through the same :func:`~scoreboard.core.table.apply_event` as an MQTT display
+through the same :func:`~scoreboard.table.state.apply_event` as an MQTT display
 (and journals it when given a journal): the last coup of a shoe stays ``pace``
 seconds, then the shuffle screen shows over the finished shoe for
 ``shuffle_seconds``, then the next shoe starts.
@@ -14,8 +14,8 @@ dealt before the board came on.  The first poll applies it all at once, before
 the first frame, so it shows as history (nothing animates) and the deal goes on
 at the pace from there: a trade-show board is never empty.
 
->>> from scoreboard.core.shoe import Dealer
->>> from scoreboard.core.table import TableState
+>>> from scoreboard.game.shoe import Dealer
+>>> from scoreboard.table.state import TableState
 >>> feed, table = SimulatedFeed(Dealer(decks=1, seed=3), pace=1.0), TableState()
 >>> feed.poll(table, now=0.0); feed.poll(table, now=2.5)
 >>> table.shoe_number, table.last_number
@@ -28,13 +28,14 @@ import itertools
 import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from scoreboard.core.events import CoupReceived, CutCard, Event, LimitsReceived, NewShoe, Shuffle
-from scoreboard.core.limits import Limits
-from scoreboard.core.shoe import Dealer, ShoeEvent
-from scoreboard.core.table import FeedStatus, TableState, apply_event
 from scoreboard.feeds.repeats import Announcements
-from scoreboard.health import JournalHealth, RenderHealth
+from scoreboard.game.events import CoupReceived, CutCard, Event, LimitsReceived, NewShoe, Shuffle
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer, ShoeEvent
 from scoreboard.journal import Journal
+from scoreboard.table.applied import FeedStatus
+from scoreboard.table.health import JournalHealth, RenderHealth
+from scoreboard.table.state import TableState, apply_event
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ def split_history(
     shoe (that coup, the cut card, the last coup, the shuffle) is always dealt
     at the pace, so a larger ``coups`` gives the shoe up to there.
 
-    >>> from scoreboard.core.shoe import Dealer
+    >>> from scoreboard.game.shoe import Dealer
     >>> history, rest = split_history(Dealer(decks=1, seed=3).timed(4.0, 12.0), 2)
     >>> [type(event).__name__ for event in history]
     ['NewShoe', 'Burn', 'CoupReceived', 'CoupReceived']
@@ -74,7 +75,7 @@ def split_history(
 
 
 class SimulatedFeed:
-    """Deals from a :class:`~scoreboard.core.shoe.Dealer`, shoe after shoe, forever."""
+    """Deals from a :class:`~scoreboard.game.shoe.Dealer`, shoe after shoe, forever."""
 
     def __init__(
         self,

@@ -47,8 +47,9 @@ export leaves, and ``disk`` the durable file steps they share.
 
 from scoreboard.journal.archive import ARCHIVE_DIR
 from scoreboard.journal.faults import RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS
+from scoreboard.journal.pending import MAX_PENDING
 from scoreboard.journal.records import HISTORY_KIND
-from scoreboard.journal.writer import JOURNAL_NAME, MAX_PENDING, Journal, JournalError
+from scoreboard.journal.writer import JOURNAL_NAME, Journal, JournalError
 
 __all__ = [
     "ARCHIVE_DIR",

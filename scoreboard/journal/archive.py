@@ -24,9 +24,9 @@ import re
 import time
 from pathlib import Path
 
+from scoreboard.journal._links import ZERO, Line, read_lines, start_link
 from scoreboard.journal.disk import append_durably, free_name, fsync_dir, why
 from scoreboard.journal.exports import was_exported
-from scoreboard.journal.links import ZERO, Line, read_lines, start_link
 from scoreboard.protocol import canonical_json
 from scoreboard.regular_file import read_all
 

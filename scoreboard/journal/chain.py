@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scoreboard.journal._links import ZERO, Line, read_lines, start_link
 from scoreboard.journal.archive import ARCHIVE_DIR, named_for, shoe_of
 from scoreboard.journal.exports import MARKER_SUFFIX
-from scoreboard.journal.links import ZERO, Line, read_lines, start_link
 from scoreboard.journal.records import COMPLETED_KIND, GAP_KIND, PRUNED_KIND
 
 JOURNAL_NAME = "journal.jsonl"

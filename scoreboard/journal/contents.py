@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scoreboard.core.events import ShoeHealth
-from scoreboard.core.table import Applied, TableState, apply_event
+from scoreboard.game.events import ShoeHealth
+from scoreboard.journal._replay import RESTORERS
 from scoreboard.journal.chain import Held
 from scoreboard.journal.records import ALERT_KIND, INFORMATIONAL
-from scoreboard.journal.replay import RESTORERS
 from scoreboard.protocol import ProtocolError, parse_dict
+from scoreboard.table.applied import Applied
+from scoreboard.table.state import TableState, apply_event
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,8 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from scoreboard.health import JournalHealth, JournalState
 from scoreboard.journal.disk import why
+from scoreboard.table.health import JournalHealth, JournalState
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
 

@@ -6,8 +6,8 @@ with every :class:`Change` in order (dealt, voided, corrected, or restated by a
 controller's snapshot), its time, reason and what it replaced.
 
 The rules stay the table's: :func:`histories` replays the records through
-:func:`~scoreboard.core.table.apply_event` on a fresh
-:class:`~scoreboard.core.table.TableState`, as a restarting kiosk does, and
+:func:`~scoreboard.table.state.apply_event` on a fresh
+:class:`~scoreboard.table.state.TableState`, as a restarting kiosk does, and
 notes how each game number's place on the board moved; so what it ends with is
 what the table showed.  It is a pure function of decoded records (time, event);
 :func:`read_state` reads the files apart: the archived shoes in ``shoes/``
@@ -18,8 +18,8 @@ never dropped unsaid; journal-only kinds the history does not need (``gap``,
 ``alert``, ``refused``...) and fields it does not read (``prev``, ``mono``) are
 passed over.
 
->>> from scoreboard.core.events import CoupReceived, NewShoe, Void
->>> from scoreboard.core.rules import Game, Winner, result_coup
+>>> from scoreboard.game.events import CoupReceived, NewShoe, Void
+>>> from scoreboard.game.rules import Game, Winner, result_coup
 >>> banker = result_coup(Winner.BANKER)
 >>> shoe, = histories([(1.0, NewShoe("S1")), (2.0, CoupReceived("S1", Game(1, banker))),
 ...                    (3.0, Void("S1", 1, "misdeal"))])
@@ -39,14 +39,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from scoreboard.core.events import Correct, CoupReceived, Event, Snapshot, Void
-from scoreboard.core.rules import Coup
-from scoreboard.core.table import TableState, apply_event
+from scoreboard.game.events import Correct, CoupReceived, Event, Snapshot, Void
+from scoreboard.game.rules import Coup
+from scoreboard.journal._replay import RESTORERS
 from scoreboard.journal.archive import ARCHIVE_DIR
-from scoreboard.journal.replay import RESTORERS
 from scoreboard.journal.writer import JOURNAL_NAME
 from scoreboard.protocol import Kind, ProtocolError, parse_dict
 from scoreboard.regular_file import read_all
+from scoreboard.table.state import TableState, apply_event
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from scoreboard.journal.links import Record
+from scoreboard.journal._links import Record
 
 #: Beyond this many entries waiting for the disk, the journal is rewritten from the table.
 MAX_PENDING = 10_000

@@ -3,7 +3,7 @@
 ``{"at": <unix time>, "mono": <monotonic time>, "kind": <payload kind>, "data":
 <payload>, "prev": <hash of the line before>}``, the payload in the wire format
 of :mod:`scoreboard.protocol`, or one of the records below.  Lines are kept as
-:class:`~scoreboard.journal.links.Record` until written, when ``prev`` seals them
+:class:`~scoreboard.journal._links.Record` until written, when ``prev`` seals them
 into the chain.
 """
 
@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from scoreboard.core.events import (
+from scoreboard.game.events import (
     CutCard,
     Event,
     LimitsReceived,
@@ -22,10 +22,11 @@ from scoreboard.core.events import (
     Shuffle,
     Snapshot,
 )
-from scoreboard.core.integrity import IntegrityAlert
-from scoreboard.core.table import TableState, UnfinishedShoe
-from scoreboard.journal.links import Record
+from scoreboard.journal._links import Record
 from scoreboard.protocol import encode
+from scoreboard.table.integrity import IntegrityAlert
+from scoreboard.table.state import TableState
+from scoreboard.table.unfinished import UnfinishedShoe
 
 #: The record a rotated journal holds after the limits: the shoes before this one
 #: (their count and recent ids), so a restart shows the right shoe number and a
@@ -47,7 +48,7 @@ UNFINISHED_KIND = "unfinished"
 #: read-only disk, the file deleted or replaced, a torn line cut): from when to when,
 #: why, how many held lines follow, how many were dropped, and which lines were lost.
 GAP_KIND = "gap"
-#: An integrity alert the table raised (:class:`~scoreboard.core.integrity.IntegrityAlert`).
+#: An integrity alert the table raised (:class:`~scoreboard.table.integrity.IntegrityAlert`).
 ALERT_KIND = "alert"
 #: A file the retention removed (an archived shoe) or a shoe's journal replaced because it
 #: held no games: its name, lines and last line's hash, so audit tells pruning from removal.

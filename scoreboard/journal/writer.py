@@ -21,10 +21,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from scoreboard.core.events import Event
-from scoreboard.core.table import Applied, TableState
-from scoreboard.health import JournalHealth
+from scoreboard.game.events import Event
 from scoreboard.journal import archive, records
+from scoreboard.journal._links import Record, digest, seal
+from scoreboard.journal._replay import Found, apply_lines, read_back
+from scoreboard.journal._tip import ChainTip
 from scoreboard.journal.archive import ARCHIVE_DIR, make_dirs
 from scoreboard.journal.disk import (
     Identity,
@@ -35,11 +36,11 @@ from scoreboard.journal.disk import (
     why,
 )
 from scoreboard.journal.faults import DiskFaults
-from scoreboard.journal.links import Record, digest, seal
 from scoreboard.journal.pending import MAX_PENDING, Entry, Waiting
-from scoreboard.journal.replay import Found, apply_lines, read_back
-from scoreboard.journal.tip import ChainTip
 from scoreboard.protocol import encode
+from scoreboard.table.applied import Applied
+from scoreboard.table.health import JournalHealth
+from scoreboard.table.state import TableState
 
 log = logging.getLogger(__package__)  # the journal logs under one name: scoreboard.journal
 
@@ -54,7 +55,7 @@ class Journal:
     """Append-only event log of one display, in ``state_dir``.
 
     >>> import tempfile
-    >>> from scoreboard.core.table import TableState, apply_event
+    >>> from scoreboard.table.state import TableState, apply_event
     >>> from scoreboard.protocol import NewShoe
     >>> state = tempfile.mkdtemp()
     >>> table = TableState()

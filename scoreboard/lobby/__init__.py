@@ -3,10 +3,11 @@
 Inside: ``tables`` (one table as the lobby knows it, and the :class:`TileView` a
 tile is drawn from), ``floor`` (the listed and discovered tables, bounded),
 ``arrange`` (sort, filter by pit, pages), pure like the core; ``settings``
-(the config's ``lobby:`` section), ``feed`` (the wildcard subscription, every
+(the config's ``lobby:`` section, read with ``settings.reader``), ``sample`` (a floor of
+simulated tables for screenshots, benchmarks and tests), ``feed`` (the wildcard subscription, every
 payload validated as a display validates it) and ``status`` (the lobby's own
-retained status, with a last will).  Drawing lives in ``scoreboard/render/lobby_*``
-and the command in ``scoreboard/commands/lobby.py``.
+retained status, with a last will).  Drawing lives in ``scoreboard/screen/wall/``
+and the command in ``scoreboard/cli/commands/lobby.py``.
 """
 
 from scoreboard.lobby.arrange import SortKey, arrange, page_at, paged

@@ -19,10 +19,9 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 
-from scoreboard.config_endpoint import Endpoint
-from scoreboard.core.events import Event, ResyncRequest
 from scoreboard.feeds.repeats import OnceLog
-from scoreboard.link import (
+from scoreboard.game.events import Event, ResyncRequest
+from scoreboard.link.client import (
     Connected,
     Disconnected,
     Link,
@@ -34,6 +33,7 @@ from scoreboard.link import (
 )
 from scoreboard.lobby.floor import Floor, TableRefused, check_table_id
 from scoreboard.protocol import ProtocolError, Topics, parse_message
+from scoreboard.settings.endpoint import Endpoint
 
 log = logging.getLogger(__name__)
 

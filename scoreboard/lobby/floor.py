@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from scoreboard.core.good_roads import GoodRoadRules
 from scoreboard.lobby.tables import Listing, LobbyTable, TileView
+from scoreboard.roads.good_roads import GoodRoadRules
 
 __all__ = [
     "EVICTABLE_AFTER",

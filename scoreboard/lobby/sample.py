@@ -11,10 +11,10 @@ v2 events through :meth:`LobbyTable.take`, as the feed would apply them.
 
 from __future__ import annotations
 
-from scoreboard.core.events import ControllerStatus, CoupReceived, LimitsReceived, Origin, Snapshot
-from scoreboard.core.limits import Limits
-from scoreboard.core.shoe import Dealer
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.events import ControllerStatus, CoupReceived, LimitsReceived, Origin, Snapshot
+from scoreboard.game.limits import Limits
+from scoreboard.game.shoe import Dealer
+from scoreboard.game.variants import VARIANTS
 from scoreboard.lobby.floor import Floor
 from scoreboard.lobby.tables import Listing
 

@@ -22,19 +22,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scoreboard.config import (
+from scoreboard.lobby.arrange import SortKey
+from scoreboard.lobby.floor import RESERVED, TableRefused, check_table_id
+from scoreboard.lobby.tables import Listing
+from scoreboard.roads.good_roads import GoodRoadRules
+from scoreboard.settings.config import (
     GOOD_ROAD_KEYS,
     Config,
     good_road_rules,
     read_config,
     read_document,
 )
-from scoreboard.config_endpoint import read_secret
-from scoreboard.config_reader import ConfigError, Reader, is_text
-from scoreboard.core.good_roads import GoodRoadRules
-from scoreboard.lobby.arrange import SortKey
-from scoreboard.lobby.floor import RESERVED, TableRefused, check_table_id
-from scoreboard.lobby.tables import Listing
+from scoreboard.settings.endpoint import read_secret
+from scoreboard.settings.reader import ConfigError, Reader, is_text
 
 __all__ = [
     "DEFAULT_ROOT",

@@ -81,7 +81,9 @@ def lobby_status(
 class StatusSchedule:
     """Which statuses to publish: a changed one (paced), and the same one now and then."""
 
-    def __init__(self) -> None:
+    def __init__(self, refresh: float = REFRESH_SECONDS) -> None:
+        """``refresh`` is settable so a process test need not wait the real 30 s."""
+        self.refresh = refresh
         self._gist: bytes | None = None
         self._at = float("-inf")
         self._owed = False  # a change was offered too soon after the last one: publish it later
@@ -96,7 +98,7 @@ class StatusSchedule:
         )
         since = now - self._at
         changed = gist != self._gist
-        if (changed and since >= MIN_INTERVAL) or since >= REFRESH_SECONDS or self._gist is None:
+        if (changed and since >= MIN_INTERVAL) or since >= self.refresh or self._gist is None:
             self._gist, self._at, self._owed = gist, now, False
             return canonical_json(status)
         self._owed = self._owed or changed
@@ -104,7 +106,7 @@ class StatusSchedule:
 
     def next_due(self) -> float:
         """When a status must be offered again: a change held back, else the refresh."""
-        return self._at + (MIN_INTERVAL if self._owed else REFRESH_SECONDS)
+        return self._at + (MIN_INTERVAL if self._owed else self.refresh)
 
     def due(self, now: float) -> bool:
         return now >= self.next_due()

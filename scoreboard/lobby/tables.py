@@ -1,7 +1,7 @@
 """One table as the lobby knows it, and the value a tile is drawn from.
 
-The lobby holds a :class:`~scoreboard.core.table.TableState` per table and feeds
-it through the same :func:`~scoreboard.core.table.apply_event` as a display, so
+The lobby holds a :class:`~scoreboard.table.state.TableState` per table and feeds
+it through the same :func:`~scoreboard.table.state.apply_event` as a display, so
 a table's shoe, roads and limits are exactly what its own board shows.  What the
 lobby adds is *when* it last heard of the table (a snapshot's ``ts``, or the
 arrival of a live event) and whether its controller said it is offline; from
@@ -24,12 +24,13 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from scoreboard.core.behind import LeftBehind
-from scoreboard.core.events import ControllerStatus, Event, LimitsReceived, Origin, Snapshot
-from scoreboard.core.good_roads import GoodRoad, GoodRoadRules, good_roads
-from scoreboard.core.limits import Limits
-from scoreboard.core.roads import BigRoadCell
-from scoreboard.core.table import Applied, TableState, apply_event
+from scoreboard.game.events import ControllerStatus, Event, LimitsReceived, Origin, Snapshot
+from scoreboard.game.limits import Limits
+from scoreboard.roads.engine import BigRoadCell
+from scoreboard.roads.good_roads import GoodRoad, GoodRoadRules, good_roads
+from scoreboard.table.applied import Applied
+from scoreboard.table.behind import LeftBehind
+from scoreboard.table.state import TableState, apply_event
 
 __all__ = [
     "Listing",
@@ -221,7 +222,7 @@ class LobbyTable:
         return applied
 
     def _left_behind(self, origin: Origin, received: float) -> None:
-        """A payload of another session than the one followed was ignored (core/behind.py)."""
+        """A payload of another session than the one followed was ignored (table/behind.py)."""
         was = self.behind.active
         self.behind.stale(origin, received)
         self.version += int(self.behind.active != was)

@@ -1,9 +1,9 @@
 """The table feed's MQTT payloads: bytes in, validated events out (and back).
 
 A display must never show a wrong road, so everything that arrives from the
-network is checked here before it reaches :class:`~scoreboard.core.table.TableState`:
+network is checked here before it reaches :class:`~scoreboard.table.state.TableState`:
 size, UTF-8, JSON, the ``v`` field, the v2 envelope (``session`` and ``seq``,
-which become the event's :class:`~scoreboard.core.events.Origin`), types and
+which become the event's :class:`~scoreboard.game.events.Origin`), types and
 ranges, cards, the tableau, the HMAC signature (over the topic too, in v2).
 A payload that fails any check raises a :class:`ProtocolError` naming the
 topic, the key and (where known) the game, and changes nothing.
@@ -14,8 +14,9 @@ re-exported here.  Inside: ``contract`` (version and bounds), ``errors``,
 ``kinds`` (the payload kinds: topic and schema), ``messages`` (one registry
 entry per message type: its event, reader and writer), ``topics``, ``signing``
 (canonical JSON, HMAC), ``fields`` and ``decoding`` (payload -> event),
-``encoding`` (event -> payload) and ``display`` (a display's status).  The
-events themselves are the core's vocabulary (:mod:`scoreboard.core.events`).
+``encoding`` (event -> payload), ``display`` (a display's status), ``pit`` (pit
+commands and answers) and ``shoe_events`` (a card-reading shoe's own messages).  The
+events themselves are the core's vocabulary (:mod:`scoreboard.game.events`).
 
 >>> topics = Topics("baccarat/v2/T1")
 >>> event = parse_message(
@@ -28,7 +29,7 @@ events themselves are the core's vocabulary (:mod:`scoreboard.core.events`).
 
 from __future__ import annotations
 
-from scoreboard.core.events import (
+from scoreboard.game.events import (
     Burn,
     CardDealt,
     ControllerStatus,
@@ -55,7 +56,7 @@ from scoreboard.protocol.contract import (
     WILL_SEQ,
 )
 from scoreboard.protocol.decoding import decode
-from scoreboard.protocol.display import DISPLAY_OFFLINE, apply_event, display_status
+from scoreboard.protocol.display import DISPLAY_OFFLINE, display_status
 from scoreboard.protocol.encoding import coup_fields
 from scoreboard.protocol.errors import (
     BadCardError,
@@ -85,6 +86,7 @@ from scoreboard.protocol.signing import (
     verify,
 )
 from scoreboard.protocol.topics import Topics, default_prefix, topic_for
+from scoreboard.table.state import apply_event
 
 __all__ = [
     "DISPLAY_OFFLINE",

@@ -6,12 +6,9 @@ them, and a bump of the version or a bound should be one edit in one place.
 
 from __future__ import annotations
 
-from scoreboard.core.integrity import MAX_DECKS
-
 __all__ = [
     "MAX_BET",
     "MAX_BURN",
-    "MAX_DECKS",
     "MAX_DETAIL",
     "MAX_GAME",
     "MAX_PAYLOAD",

@@ -13,8 +13,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from scoreboard.core.cards import UnknownCardError, parse_card
-from scoreboard.core.events import (
+from scoreboard.game.cards import UnknownCardError, parse_card
+from scoreboard.game.events import (
     Burn,
     ControllerStatus,
     Correct,
@@ -27,9 +27,9 @@ from scoreboard.core.events import (
     Snapshot,
     Void,
 )
-from scoreboard.core.limits import Limits, LimitsSpecError, check_currency
-from scoreboard.core.rules import Game
-from scoreboard.core.side_bets import SIDE_BETS as TIERED
+from scoreboard.game.limits import Limits, LimitsSpecError, check_currency
+from scoreboard.game.rules import Game
+from scoreboard.game.side_bets import SIDE_BETS as TIERED
 from scoreboard.protocol.contract import (
     MAX_BET,
     MAX_BURN,

@@ -1,9 +1,9 @@
 """What a display says about itself: its retained status and its last will.
 
 protocol.md defines both sides of the contract; the display's side of the
-events (what each does to the table) is :func:`scoreboard.core.table.apply_event`,
+events (what each does to the table) is :func:`scoreboard.table.state.apply_event`,
 re-exported here for the protocol's readers.  The status carries the board's
-own health (:mod:`scoreboard.health`: drawing and the journal), read here
+own health (:mod:`scoreboard.table.health`: drawing and the journal), read here
 through the small protocols below so the protocol stays free of the layers
 that produce them.
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from scoreboard.core.table import TableState, apply_event
 from scoreboard.protocol.contract import VERSION
+from scoreboard.table.state import TableState
 
-__all__ = ["DISPLAY_OFFLINE", "apply_event", "display_status"]
+__all__ = ["DISPLAY_OFFLINE", "display_status"]
 
 #: The display's last will, exactly as protocol.md gives it.
 DISPLAY_OFFLINE = b'{"online": false}'
@@ -25,7 +25,7 @@ REASON_CHARS = 200
 
 
 class Drawing(Protocol):
-    """How drawing goes (``scoreboard.health.RenderHealth``)."""
+    """How drawing goes (``scoreboard.table.health.RenderHealth``)."""
 
     @property
     def ok(self) -> bool: ...
@@ -38,7 +38,7 @@ class Drawing(Protocol):
 
 
 class Keeping(Protocol):
-    """Whether the journal keeps what the board shows (``scoreboard.health.JournalHealth``)."""
+    """Whether the journal keeps what the board shows (``table.health.JournalHealth``)."""
 
     @property
     def state(self) -> str: ...

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from scoreboard.core.events import (
+from scoreboard.game.events import (
     Burn,
     ControllerStatus,
     Correct,
@@ -24,7 +24,7 @@ from scoreboard.core.events import (
     Snapshot,
     Void,
 )
-from scoreboard.core.rules import Coup, Game
+from scoreboard.game.rules import Coup, Game
 from scoreboard.protocol.shoe_events import encode_raised
 
 

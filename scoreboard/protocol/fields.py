@@ -14,9 +14,9 @@ from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from scoreboard.core.cards import Card, UnknownCardError, parse_card
-from scoreboard.core.events import Origin
-from scoreboard.core.rules import (
+from scoreboard.game.cards import Card, UnknownCardError, parse_card
+from scoreboard.game.events import Origin
+from scoreboard.game.rules import (
     Coup,
     Game,
     ImpossibleHandError,
@@ -25,7 +25,6 @@ from scoreboard.core.rules import (
     result_coup,
 )
 from scoreboard.protocol.contract import (
-    MAX_DECKS,
     MAX_GAME,
     MAX_SEQ,
     MAX_SHOE_ID,
@@ -34,6 +33,7 @@ from scoreboard.protocol.contract import (
     WILL_SEQ,
 )
 from scoreboard.protocol.errors import BadCardError, ImpossibleCoupError, SchemaError
+from scoreboard.table.integrity import MAX_DECKS
 
 _MISSING = object()
 

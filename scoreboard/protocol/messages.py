@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scoreboard.core.events import (
+from scoreboard.game.events import (
     Burn,
     CardDealt,
     ControllerStatus,
@@ -44,7 +44,6 @@ from scoreboard.core.events import (
     Snapshot,
     Void,
 )
-from scoreboard.core.pit import PitAnswer, PitCommand
 from scoreboard.protocol import decoding as read
 from scoreboard.protocol import encoding as write
 from scoreboard.protocol import pit, shoe_events
@@ -54,6 +53,7 @@ from scoreboard.protocol.fields import _origin, _string, _version
 from scoreboard.protocol.kinds import Kind
 from scoreboard.protocol.signing import encode_payload
 from scoreboard.protocol.topics import Topics
+from scoreboard.table.pit import PitAnswer, PitCommand
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +222,7 @@ def pit_wire(topics: Topics, message: PitMessage, key: bytes | None = None) -> t
     """``(topic, payload)`` of a pit command (``cmd/pit``) or answer (``cmd/pit/answer``),
     canonical JSON signed with ``key`` over the topic, as every v2 payload.
 
-    >>> from scoreboard.core.pit import PitAnswer
+    >>> from scoreboard.table.pit import PitAnswer
     >>> pit_wire(Topics("doc/v2/T1"), PitAnswer("c-1", False, "no game 40"))
     ('doc/v2/T1/cmd/pit/answer', b'{"applied":false,"detail":"no game 40","id":"c-1","v":2}')
     """

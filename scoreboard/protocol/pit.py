@@ -21,8 +21,13 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from scoreboard.core.events import LimitsReceived
-from scoreboard.core.pit import (
+from scoreboard.game.events import LimitsReceived
+from scoreboard.protocol import decoding as read
+from scoreboard.protocol.contract import MAX_REASON
+from scoreboard.protocol.encoding import coup_fields, encode_limits, utc_text
+from scoreboard.protocol.errors import SchemaError
+from scoreboard.protocol.fields import _game, _game_number, _get, _shoe, _string, _utc_time
+from scoreboard.table.pit import (
     ACTION_NAMES,
     ChangeLimits,
     CorrectGame,
@@ -32,11 +37,6 @@ from scoreboard.core.pit import (
     StartShoe,
     VoidGame,
 )
-from scoreboard.protocol import decoding as read
-from scoreboard.protocol.contract import MAX_REASON
-from scoreboard.protocol.encoding import coup_fields, encode_limits, utc_text
-from scoreboard.protocol.errors import SchemaError
-from scoreboard.protocol.fields import _game, _game_number, _get, _shoe, _string, _utc_time
 
 #: The longest command id and sender name.
 MAX_ID = 64

@@ -20,9 +20,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from scoreboard.core.cards import UnknownCardError, parse_card
-from scoreboard.core.events import HEALTH_STATES, CardDealt, ShoeHealth
-from scoreboard.core.seats import Seat, Side
+from scoreboard.game.cards import UnknownCardError, parse_card
+from scoreboard.game.events import HEALTH_STATES, CardDealt, ShoeHealth
+from scoreboard.game.seats import Seat, Side
 from scoreboard.protocol.contract import MAX_DETAIL
 from scoreboard.protocol.errors import BadCardError, SchemaError
 from scoreboard.protocol.fields import _game_number, _get, _objects, _shoe, _string

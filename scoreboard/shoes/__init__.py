@@ -23,14 +23,14 @@ Inside: ``angel_eye``, ``bee_tek`` (the readers and the messages), ``discards``,
 
 from __future__ import annotations
 
-from scoreboard.core.seats import Seat, Side
+from scoreboard.game.events import CardDealt
+from scoreboard.game.seats import Seat, Side
 from scoreboard.shoes.angel_eye import AngelEyeReader, SuitOrder
 from scoreboard.shoes.angel_eye_hands import AngelEyeHands
 from scoreboard.shoes.bee_tek import BeeTekReader
 from scoreboard.shoes.bee_tek_hands import BeeTekHands
 from scoreboard.shoes.discards import BadBytes
 from scoreboard.shoes.news import (
-    CardDealt,
     CardsDisagree,
     ExtraCard,
     ExtraFate,

@@ -5,7 +5,7 @@ three times.  :class:`AngelEyeReader` takes the line's bytes as they arrive, in
 reads of any size, and returns the messages in order, each once, with a
 :class:`~scoreboard.shoes.discards.BadBytes` for every run of bytes it threw away
 and why.  It holds at most one frame's bytes between reads, whatever the line
-carries.  :mod:`scoreboard.shoes.angel_eye_writer` writes frames, for the emulator
+carries.  :mod:`scoreboard.shoes._angel_eye_writer` writes frames, for the emulator
 and the tests.
 
 >>> reader = AngelEyeReader()
@@ -22,9 +22,9 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 
-from scoreboard.core.cards import RANKS, Card
-from scoreboard.core.rules import Winner
-from scoreboard.core.seats import Seat, Side
+from scoreboard.game.cards import RANKS, Card
+from scoreboard.game.rules import Winner
+from scoreboard.game.seats import Seat, Side
 from scoreboard.shoes.discards import BadBytes, Readout
 
 __all__ = [
@@ -33,7 +33,6 @@ __all__ = [
     "ETX",
     "LONGEST_FRAME",
     "AngelEyeReader",
-    "BadBytes",
     "Drawn",
     "ErrorCleared",
     "ErrorRaised",

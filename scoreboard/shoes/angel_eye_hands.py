@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scoreboard.core.cards import Card
-from scoreboard.core.rules import Coup, ImpossibleHandError, Winner, record_coup
-from scoreboard.core.seats import Seat, Side
+from scoreboard.game.cards import Card
+from scoreboard.game.events import CardDealt
+from scoreboard.game.rules import Coup, ImpossibleHandError, Winner, record_coup
+from scoreboard.game.seats import Seat, Side
 from scoreboard.shoes.angel_eye import (
     Drawn,
     ErrorCleared,
@@ -39,7 +40,6 @@ from scoreboard.shoes.angel_eye import (
 )
 from scoreboard.shoes.discards import BadBytes
 from scoreboard.shoes.news import (
-    CardDealt,
     CardsDisagree,
     ExtraCard,
     ExtraFate,

@@ -16,13 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scoreboard.core.cards import Card
+from scoreboard.game.cards import Card
 from scoreboard.shoes.discards import BadBytes, Readout
 
 __all__ = [
     "LONGEST_LINE",
     "Alarm",
-    "BadBytes",
     "BeeTekReader",
     "BurnRead",
     "CardNotRead",

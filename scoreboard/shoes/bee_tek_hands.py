@@ -1,7 +1,7 @@
 """Bee-Tek's lines -> what the table must hear (docs/shoes.md section 2).
 
 The shoe names cards and nothing else, so the host deals: each game card goes to
-the seat the tableau gives it (:func:`~scoreboard.core.seats.next_seat`) and the
+the seat the tableau gives it (:func:`~scoreboard.game.seats.next_seat`) and the
 coup is out when the tableau says the hand is complete.  Burn lines open a new
 shoe and make its burn (the face-up card, then as many as it says).
 
@@ -9,7 +9,7 @@ A card that was not read spoils its hand: it is abandoned, never a coup.  While 
 tableau still knows where that hand ends whatever the unread card was, the reader
 follows it to its end and stays in step; when it cannot know, it says so.
 
->>> from scoreboard.core.cards import parse_cards
+>>> from scoreboard.game.cards import parse_cards
 >>> from scoreboard.shoes.bee_tek import CardRead
 >>> hands = BeeTekHands(ShoeBook(iter(["S1"]).__next__))
 >>> news = hands.hear_all(CardRead(card) for card in parse_cards(["9S", "2H", "KD", "3C"]))
@@ -22,13 +22,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 
-from scoreboard.core.cards import Card
-from scoreboard.core.rules import record_coup
-from scoreboard.core.seats import DEAL_ORDER, Seat, hands, next_seat
-from scoreboard.core.shoe import burn_count
+from scoreboard.game.cards import Card
+from scoreboard.game.events import CardDealt
+from scoreboard.game.rules import record_coup
+from scoreboard.game.seats import DEAL_ORDER, Seat, hands, next_seat
+from scoreboard.game.shoe import burn_count
 from scoreboard.shoes.bee_tek import Alarm, BurnRead, CardNotRead, CardRead, Line, WarningCode
 from scoreboard.shoes.discards import BadBytes
-from scoreboard.shoes.news import CardDealt, HandAbandoned, LineFaults, News, ShoeAlarm, ShoeBook
+from scoreboard.shoes.news import HandAbandoned, LineFaults, News, ShoeAlarm, ShoeBook
 
 __all__ = ["BeeTekHands", "possible_next"]
 
@@ -117,7 +118,7 @@ class BeeTekHands:
 def possible_next(dealt: Sequence[Card | None]) -> set[Seat | None]:
     """Every seat the next card may go to, whatever the unread cards (None) were.
 
-    >>> from scoreboard.core.cards import parse_cards
+    >>> from scoreboard.game.cards import parse_cards
     >>> sorted(map(str, possible_next([None, *parse_cards(["3D", "4H", "2C"])])))
     ['B3', 'None', 'P3']
     """

@@ -1,6 +1,6 @@
 """An emulated shoe: a simulated 8-deck shoe dealt as a real shoe's bytes.
 
-The inverse of the readers.  The cards come from :mod:`scoreboard.core.shoe`
+The inverse of the readers.  The cards come from :mod:`scoreboard.game.shoe`
 (the same shuffle, burn and cut card as the demo); what goes on the wire is what
 docs/shoes.md says the shoe sends: for Angel Eye a power-on (with its stray
 bytes), the burn, each card drawn with its identity withheld, the reveal burst,
@@ -11,7 +11,7 @@ discarded; for Bee-Tek one line per card, spelled in the ways the shoe may spell
 Each :class:`Chunk` carries the bytes, when they go (a fraction of a hand's pace)
 and the table events they complete (the truth a reader must get back).
 
->>> from scoreboard.core.shoe import Dealer
+>>> from scoreboard.game.shoe import Dealer
 >>> chunks = angel_eye(Dealer(decks=1, seed=3), seed=3)
 >>> next(chunks).data.hex(" ").upper()
 'FF FF C5 FC 05 30 53 03 36 30 05 30 53 03 36 30 05 30 53 03 36 30'
@@ -25,11 +25,12 @@ import random
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 
-from scoreboard.core.cards import Card
-from scoreboard.core.events import Burn, CoupReceived, NewShoe
-from scoreboard.core.rules import Coup, Game, deal_order
-from scoreboard.core.seats import DEAL_ORDER, Seat, Side, seats_of
-from scoreboard.core.shoe import Dealer, Shoe
+from scoreboard.game.cards import Card
+from scoreboard.game.events import Burn, CoupReceived, NewShoe
+from scoreboard.game.rules import Coup, Game, deal_order
+from scoreboard.game.seats import DEAL_ORDER, Seat, Side, seats_of
+from scoreboard.game.shoe import Dealer, Shoe
+from scoreboard.shoes._angel_eye_writer import Transmitter
 from scoreboard.shoes.angel_eye import (
     Drawn,
     ErrorCleared,
@@ -45,7 +46,6 @@ from scoreboard.shoes.angel_eye import (
     Standby,
     SuitOrder,
 )
-from scoreboard.shoes.angel_eye_writer import Transmitter
 from scoreboard.shoes.bee_tek import card_line
 
 __all__ = ["Chunk", "Emulated", "Habits", "angel_eye", "bee_tek", "shoe_coups"]
@@ -94,7 +94,7 @@ class Chunk:
 
 
 def shoe_coups(shoe: Shoe) -> Iterator[tuple[Coup, bool]]:
-    """The shoe's coups as :meth:`~scoreboard.core.shoe.Dealer.shoe` deals them, each with
+    """The shoe's coups as :meth:`~scoreboard.game.shoe.Dealer.shoe` deals them, each with
     whether it is the last; a consumer may draw from ``shoe`` between two (a discard)."""
     number, last_game = 0, None
     while last_game is None or number < last_game:

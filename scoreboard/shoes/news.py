@@ -1,7 +1,7 @@
 """What a shoe tells the table: core events where they fit, and the shoe's own news.
 
 A new shoe, its burn and each finished coup are the table's own events
-(:mod:`scoreboard.core.events`).  What has no event yet is here, as frozen
+(:mod:`scoreboard.game.events`).  What has no event yet is here, as frozen
 values: a card dealt face down, the shoe's health (errors raised and cleared, the
 extra card of an over-draw, a power-on, a hand abandoned, an unknown message) and
 the integrity alert when the shoe's result and its cards disagree.  Discarded bytes
@@ -26,13 +26,12 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from scoreboard.core.cards import Card
-from scoreboard.core.events import Burn, CardDealt, CoupReceived, NewShoe
-from scoreboard.core.rules import Coup, Game, Winner, result_coup
+from scoreboard.game.cards import Card
+from scoreboard.game.events import Burn, CardDealt, CoupReceived, NewShoe
+from scoreboard.game.rules import Coup, Game, Winner, result_coup
 from scoreboard.shoes.discards import BadBytes
 
 __all__ = [
-    "CardDealt",
     "CardsDisagree",
     "ExtraCard",
     "ExtraFate",

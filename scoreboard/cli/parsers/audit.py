@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard audit`` (run by :mod:`scoreboard.commands.audit`)."""
+"""The arguments of ``scoreboard audit`` (run by :mod:`scoreboard.cli.commands.audit`)."""
 
 from __future__ import annotations
 
@@ -37,4 +37,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="a tip printed by an earlier audit and kept off the box: exit 1 when that line "
         "is no longer on the chain (its end cut, or rewritten)",
     )
-    parser.set_defaults(runs="scoreboard.commands.audit")
+    parser.set_defaults(runs="scoreboard.cli.commands.audit")

@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard bench`` (run by :mod:`scoreboard.commands.bench`)."""
+"""The arguments of ``scoreboard bench`` (run by :mod:`scoreboard.cli.commands.bench`)."""
 
 from __future__ import annotations
 
@@ -26,5 +26,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_display_arguments(parser, windowed=False, good_roads=False)
     parser.set_defaults(
-        runs="scoreboard.commands.bench", stops=True
-    )  # SIGTERM and Ctrl-C: scoreboard.stopping
+        runs="scoreboard.cli.commands.bench", stops=True
+    )  # SIGTERM and Ctrl-C: scoreboard.service.stopping

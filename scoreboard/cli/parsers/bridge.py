@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard bridge`` (run by :mod:`scoreboard.commands.bridge`)."""
+"""The arguments of ``scoreboard bridge`` (run by :mod:`scoreboard.cli.commands.bridge`)."""
 
 from __future__ import annotations
 
@@ -56,5 +56,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_mqtt_arguments(parser)
     parser.set_defaults(
-        runs="scoreboard.commands.bridge", stops=True
-    )  # SIGTERM and Ctrl-C: scoreboard.stopping
+        runs="scoreboard.cli.commands.bridge", stops=True
+    )  # SIGTERM and Ctrl-C: scoreboard.service.stopping

@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard check-theme`` (run by :mod:`scoreboard.commands.check_theme`)."""
+"""The arguments of ``scoreboard check-theme`` (run by ``cli.commands.check_theme``)."""
 
 from __future__ import annotations
 
@@ -15,4 +15,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="theme YAML file or name")
-    parser.set_defaults(runs="scoreboard.commands.check_theme")
+    parser.set_defaults(runs="scoreboard.cli.commands.check_theme")

@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard coup`` (run by :mod:`scoreboard.commands.coup`)."""
+"""The arguments of ``scoreboard coup`` (run by :mod:`scoreboard.cli.commands.coup`)."""
 
 from __future__ import annotations
 
@@ -26,4 +26,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("cards", nargs="*", metavar="CARD", help="e.g. 9S KH KD 3C")
-    parser.set_defaults(runs="scoreboard.commands.coup")
+    parser.set_defaults(runs="scoreboard.cli.commands.coup")

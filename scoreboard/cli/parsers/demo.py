@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard demo`` (run by :mod:`scoreboard.commands.demo`)."""
+"""The arguments of ``scoreboard demo`` (run by :mod:`scoreboard.cli.commands.demo`)."""
 
 from __future__ import annotations
 
@@ -62,5 +62,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_mqtt_arguments(parser)
     parser.set_defaults(
-        runs="scoreboard.commands.demo", stops=True
-    )  # SIGTERM and Ctrl-C: scoreboard.stopping
+        runs="scoreboard.cli.commands.demo", stops=True
+    )  # SIGTERM and Ctrl-C: scoreboard.service.stopping

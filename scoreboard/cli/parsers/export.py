@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard export`` (run by :mod:`scoreboard.commands.export`)."""
+"""The arguments of ``scoreboard export`` (run by :mod:`scoreboard.cli.commands.export`)."""
 
 from __future__ import annotations
 
@@ -73,4 +73,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--format", choices=FORMATS, help="csv or json (see below)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default stdout)")
-    parser.set_defaults(runs="scoreboard.commands.export")
+    parser.set_defaults(runs="scoreboard.cli.commands.export")

@@ -1,13 +1,14 @@
-"""The arguments of ``scoreboard lobby`` (run by :mod:`scoreboard.commands.lobby`)."""
+"""The arguments of ``scoreboard lobby`` (run by :mod:`scoreboard.cli.commands.lobby`)."""
 
 from __future__ import annotations
 
 import argparse
 
-from scoreboard.cli.arg_types import DURATION, input_file, seconds, whole
+from scoreboard.cli.arg_types import DURATION, YEAR, input_file, seconds, whole
 from scoreboard.cli.options import add_display_arguments, add_mqtt_arguments
 from scoreboard.lobby.arrange import SortKey
 from scoreboard.lobby.settings import PAGE_SECONDS_RANGE, PER_PAGE_RANGE, STALE_SECONDS_RANGE
+from scoreboard.lobby.status import MIN_INTERVAL, REFRESH_SECONDS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,6 +47,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--duration", type=DURATION, metavar="SECONDS", help="quit after this long (tests, demos)"
     )
+    # Hidden, for process tests: the status's refresh (lobby/status.py), 30 s otherwise.
+    parser.add_argument(
+        "--status-refresh", type=seconds(MIN_INTERVAL, YEAR), default=REFRESH_SECONDS,
+        help=argparse.SUPPRESS,
+    )  # fmt: skip
     parser.set_defaults(
-        runs="scoreboard.commands.lobby", stops=True
-    )  # SIGTERM and Ctrl-C: scoreboard.stopping
+        runs="scoreboard.cli.commands.lobby", stops=True
+    )  # SIGTERM and Ctrl-C: scoreboard.service.stopping

@@ -1,12 +1,12 @@
-"""The arguments of ``scoreboard odds`` (run by :mod:`scoreboard.commands.odds`)."""
+"""The arguments of ``scoreboard odds`` (run by :mod:`scoreboard.cli.commands.odds`)."""
 
 from __future__ import annotations
 
 import argparse
 
 from scoreboard.cli.arg_types import DECKS
-from scoreboard.core.shoe import MAX_DECKS
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.shoe import MAX_DECKS
+from scoreboard.game.variants import VARIANTS
 
 
 def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,4 +29,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     add_variant_arguments(parser)
-    parser.set_defaults(runs="scoreboard.commands.odds")
+    parser.set_defaults(runs="scoreboard.cli.commands.odds")

@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard pit`` (run by :mod:`scoreboard.commands.pit`)."""
+"""The arguments of ``scoreboard pit`` (run by :mod:`scoreboard.cli.commands.pit`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 
 from scoreboard.cli.arg_types import DAY, seconds, whole
 from scoreboard.cli.options import SIDE_BETS_HELP, add_mqtt_arguments
-from scoreboard.core.variants import VARIANTS
+from scoreboard.game.variants import VARIANTS
 from scoreboard.protocol.contract import MAX_GAME
 
 DEFAULT_TIMEOUT = 10.0
@@ -78,7 +78,7 @@ def _action(actions: argparse._SubParsersAction, name: str, text: str) -> argpar
         metavar="SECONDS",
         help=f"how long to wait for the controller's answer (default {DEFAULT_TIMEOUT:g})",
     )
-    parser.set_defaults(runs="scoreboard.commands.pit")
+    parser.set_defaults(runs="scoreboard.cli.commands.pit")
     return parser
 
 

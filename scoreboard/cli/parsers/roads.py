@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard roads`` (run by :mod:`scoreboard.commands.roads`)."""
+"""The arguments of ``scoreboard roads`` (run by :mod:`scoreboard.cli.commands.roads`)."""
 
 from __future__ import annotations
 
@@ -55,4 +55,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help=f"rows of every road (default 6, at most {MAX_ROWS})",
     )
-    parser.set_defaults(runs="scoreboard.commands.roads")
+    parser.set_defaults(runs="scoreboard.cli.commands.roads")

@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard run`` (run by :mod:`scoreboard.commands.run`)."""
+"""The arguments of ``scoreboard run`` (run by :mod:`scoreboard.cli.commands.run`)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import argparse
 
 from scoreboard.cli.arg_types import directory, input_file, whole
 from scoreboard.cli.options import add_display_arguments, add_mqtt_arguments
-from scoreboard.config import FEEDS
-from scoreboard.shoe_config import BAUD_RANGE, MODELS
+from scoreboard.settings.config import FEEDS
+from scoreboard.settings.shoe import BAUD_RANGE, MODELS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,5 +54,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="no window: apply the feed, journal it and publish the status only",
     )
     parser.set_defaults(
-        runs="scoreboard.commands.run", stops=True
-    )  # SIGTERM and Ctrl-C: scoreboard.stopping
+        runs="scoreboard.cli.commands.run", stops=True
+    )  # SIGTERM and Ctrl-C: scoreboard.service.stopping

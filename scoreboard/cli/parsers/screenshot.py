@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard screenshot`` (run by :mod:`scoreboard.commands.screenshot`)."""
+"""The arguments of ``scoreboard screenshot`` (run by :mod:`scoreboard.cli.commands.screenshot`)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import argparse
 
 from scoreboard.cli.arg_types import DECKS, SEED, clock, output_file, whole
 from scoreboard.cli.options import add_display_arguments, add_table_arguments, add_table_name
-from scoreboard.core.table import FeedStatus
 from scoreboard.lobby.floor import MAX_TABLES as MAX_LOBBY_TABLES
 from scoreboard.protocol.shoe_events import CONDITION
+from scoreboard.table.applied import FeedStatus
 
 #: The most coups ``--coups`` deals (shoe after shoe: about 130 shoes of 8 decks).
 MAX_COUPS = 10_000
@@ -113,4 +113,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="show the journal warning, as while the journal cannot write",
     )
-    parser.set_defaults(runs="scoreboard.commands.screenshot")
+    parser.set_defaults(runs="scoreboard.cli.commands.screenshot")

@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard shoe`` (run by :mod:`scoreboard.commands.shoe`)."""
+"""The arguments of ``scoreboard shoe`` (run by :mod:`scoreboard.cli.commands.shoe`)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import argparse
 
 from scoreboard.cli.arg_types import DAY, DECKS, SEED, SHOES, directory, seconds, whole
 from scoreboard.cli.options import add_mqtt_arguments, add_table_arguments, add_table_name
-from scoreboard.core.floor import LIMIT_TIERS, MAX_TABLES
-from scoreboard.core.shoe import MAX_DECKS
-from scoreboard.shoe_config import MODELS
+from scoreboard.game.floor import LIMIT_TIERS, MAX_TABLES
+from scoreboard.game.shoe import MAX_DECKS
+from scoreboard.settings.shoe import MODELS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -85,12 +85,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     _emulate_arguments(parser)
     parser.set_defaults(
-        runs="scoreboard.commands.shoe", stops=True
-    )  # SIGTERM and Ctrl-C: scoreboard.stopping
+        runs="scoreboard.cli.commands.shoe", stops=True
+    )  # SIGTERM and Ctrl-C: scoreboard.service.stopping
 
 
 def _emulate_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--emulate``: a card-reading shoe's bytes (:mod:`scoreboard.commands._emulate_shoe`)."""
+    """``--emulate``: a card-reading shoe's bytes (:mod:`scoreboard.cli.commands._emulate_shoe`)."""
     group = parser.add_argument_group("emulated shoe (no MQTT: bytes on a serial line)")
     group.add_argument(
         "--emulate",

@@ -1,11 +1,11 @@
-"""The arguments of ``scoreboard simulate`` (run by :mod:`scoreboard.commands.simulate`)."""
+"""The arguments of ``scoreboard simulate`` (run by :mod:`scoreboard.cli.commands.simulate`)."""
 
 from __future__ import annotations
 
 import argparse
 
 from scoreboard.cli.arg_types import DECKS, SEED, SHOES
-from scoreboard.core.shoe import MAX_DECKS
+from scoreboard.game.shoe import MAX_DECKS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,4 +21,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--shoes", type=SHOES, default=1000, help="shoes to deal (1000)")
     parser.add_argument("--seed", type=SEED, help="seed for a repeatable run")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.set_defaults(runs="scoreboard.commands.simulate")
+    parser.set_defaults(runs="scoreboard.cli.commands.simulate")

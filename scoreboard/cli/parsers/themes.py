@@ -1,4 +1,4 @@
-"""The arguments of ``scoreboard themes`` (run by :mod:`scoreboard.commands.themes`)."""
+"""The arguments of ``scoreboard themes`` (run by :mod:`scoreboard.cli.commands.themes`)."""
 
 from __future__ import annotations
 
@@ -11,4 +11,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="list the shipped themes",
         description="List the themes shipped with scoreboard (name, orientations, title).",
     )
-    parser.set_defaults(runs="scoreboard.commands.themes")
+    parser.set_defaults(runs="scoreboard.cli.commands.themes")

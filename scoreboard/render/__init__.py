@@ -1,1 +1,0 @@
-"""Rendering: (table state, theme, size) -> pygame Surface.  Imports core and theme, never feeds."""
