@@ -7,7 +7,7 @@ from importlib import resources
 
 import pytest
 
-from scoreboard.table.applied import CHANGED, STALE, UNCHANGED, Applied, FeedStatus
+from scoreboard.table.applied import CHANGED, STALE, TRANSIENT, UNCHANGED, Applied, FeedStatus
 
 
 def test_the_feed_marks_words_are_the_display_status_contracts() -> None:
@@ -40,6 +40,8 @@ def test_the_shared_answers_say_what_they_are() -> None:
     assert (UNCHANGED.changed, UNCHANGED.stale, UNCHANGED.retired) == (False, False, 0)
     assert (CHANGED.changed, CHANGED.stale) == (True, False)
     assert (STALE.changed, STALE.stale) == (False, True)
+    # a card dealt face down: the board redraws it, the journal keeps no line of it
+    assert (TRANSIENT.changed, TRANSIENT.transient, TRANSIENT.worth_keeping) == (True, True, False)
     assert Applied().completed is None and Applied().alerts == ()
     with pytest.raises(TypeError, match="not a truth value"):
         bool(CHANGED)

@@ -13,14 +13,17 @@ from scoreboard.game.cards import parse_cards
 from scoreboard.game.events import Origin
 from scoreboard.game.limits import Limits
 from scoreboard.game.rules import Game, deal_coup
+from scoreboard.game.seats import DEAL_ORDER
 from scoreboard.protocol import (
     Burn,
+    CardDealt,
     ControllerStatus,
     Correct,
     CoupReceived,
     CutCard,
     LimitsReceived,
     NewShoe,
+    ShoeHealth,
     Shuffle,
     Snapshot,
     Void,
@@ -340,3 +343,62 @@ def test_a_newer_snapshot_that_corrects_a_game_gives_no_reason() -> None:
     assert [(a.game, a.kind.value, a.reason, a.by_snapshot) for a in table.amendments] == [
         (2, "correct", "", True)
     ]
+
+
+def test_a_birth_names_the_table_once_and_a_display_s_own_name_wins() -> None:
+    """The name a controller's birth says is a change the journal keeps, once; a display given
+    its own name keeps showing it."""
+    table = table_with([1])
+    version = table.version
+    birth = ControllerStatus(True, origin=Origin(1, 0), name="Salon 8")
+    assert apply_event(table, birth).changed is True and table.table_name == "Salon 8"
+    assert table.version == version + 1
+    assert apply_event(table, replace(birth, origin=Origin(2, 0))).changed is False
+    assert table.version == version + 1
+    own = TableState(table_name="VIP 1")
+    assert apply_event(own, birth).changed is False and own.table_name == "VIP 1"
+
+
+def test_a_birth_restates_the_shoe_s_raised_conditions_once() -> None:
+    """A display that joins late shows what the shoe has raised; the same birth again is no news."""
+    table = table_with([1])
+    jam = ShoeHealth("error:2", "raised", "jam")
+    version = table.version
+    birth = ControllerStatus(True, origin=Origin(1, 0), raised=(jam,), name="Salon 8")
+    assert apply_event(table, birth).changed is True
+    assert table.shoe_watch.raised == (jam,) and table.table_name == "Salon 8"
+    assert table.version == version + 2  # the name and the conditions
+    assert apply_event(table, replace(birth, origin=Origin(2, 0))).changed is False
+    assert table.version == version + 2
+
+
+def test_whatever_takes_the_hand_being_dealt_off_the_table_redraws_the_board() -> None:
+    """The board draws the hand face down from ``table.forming``: an event that ends it but
+    changes nothing else (a new shoe message delivered twice) must still bump ``version``, or
+    the board keeps showing a hand the table no longer holds."""
+    ends = [NewShoe(SHOE), CoupReceived(SHOE, GAMES[0]), Void(SHOE, 2, "misdeal")]
+    for end in ends:
+        table = table_with([1])
+        apply_event(table, CardDealt(SHOE, 2, DEAL_ORDER[0]))
+        assert table.forming is not None
+        version = table.version
+        apply_event(table, end)
+        assert table.forming is None or table.version == version, end
+        assert table.forming is not None or table.version > version, end
+
+
+def test_a_stale_copy_of_a_coup_does_not_end_the_hand_being_dealt() -> None:
+    table = TableState()
+    apply_event(table, NewShoe(SHOE, origin=Origin(1, 1)))
+    coup = CoupReceived(SHOE, GAMES[0], origin=Origin(1, 2))
+    apply_event(table, coup)
+    apply_event(table, CardDealt(SHOE, 2, DEAL_ORDER[0], origin=Origin(1, 3)))
+    assert apply_event(table, coup).stale
+    assert table.forming is not None and table.forming.game == 2
+
+
+def test_a_health_report_redraws_the_staff_mark() -> None:
+    table = table_with([1])
+    version = table.version
+    assert apply_event(table, ShoeHealth("device", "raised", "unplugged")).changed is True
+    assert table.shoe_watch.mark == "shoe_offline" and table.version == version + 1
