@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 
 from scoreboard.game.notation import result_games
 from scoreboard.roads.engine import Color, Roads
-from scoreboard.roads.good_roads import NAMES, GoodRoad, GoodRoadRules, Pattern, good_roads
+from scoreboard.roads.good_roads import (
+    NAMES,
+    GoodRoad,
+    GoodRoadRules,
+    Pattern,
+    good_road_name,
+    good_roads,
+)
 
 P = Pattern
 
@@ -69,6 +76,17 @@ def test_the_thresholds_come_from_the_rules():
 def test_a_threshold_out_of_range_is_refused_by_name(bad):
     with pytest.raises(ValueError, match=r"good_roads\.chop must be a whole number from 2 to 99"):
         GoodRoadRules(chop=bad)
+
+
+def test_the_bounds_of_a_threshold_are_accepted():
+    """2 to 99, both ends included (docs/display.md, ``good_roads``)."""
+    assert GoodRoadRules(streak=2, chop=99).chop == 99
+
+
+@pytest.mark.parametrize("language", ["zh", "zh-Hant"])
+def test_traditional_chinese_gets_the_names_the_floor_reads(language):
+    assert good_road_name(P.LONG_BANKER, language) == "長莊"
+    assert good_road_name(P.SINGLE_JUMP, "en") == NAMES[P.SINGLE_JUMP][0]
 
 
 def test_a_regular_road_shows_its_derived_roads_all_red():
