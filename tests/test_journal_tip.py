@@ -186,3 +186,15 @@ def test_a_gap_ends_at_the_millisecond_it_is_written() -> None:
         ends.append(tip.owed()[0].data["to"])
         time.sleep(0.0003)  # a new fourth decimal each time
     assert all(round(end, 3) == end for end in ends)
+
+
+def test_a_gap_never_ends_before_it_begins() -> None:
+    """The write that failed was timed to the microsecond, the gap's end to the millisecond:
+    within one millisecond (or after the clock stepped back) the end must not fall before
+    the start; both are said to the millisecond, as the lines' own times."""
+    for since in (time.time(), time.time() + 0.0009, time.time() + 30.0):
+        tip = ChainTip()
+        tip.trouble("disk full", since=since)
+        (gap,) = tip.owed()
+        assert gap.data["from"] <= gap.data["to"], (since, gap.data)
+        assert round(gap.data["from"], 3) == gap.data["from"]

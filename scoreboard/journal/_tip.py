@@ -148,10 +148,12 @@ class ChainTip:
         """The records the next write starts with (a ``pruned``, then a ``gap``)."""
         owed = [self._pruned] if self._pruned is not None else []
         if self._why or self._dropped or self._lost:
+            since = None if self._since is None else round(self._since, 3)
+            now = round(time.time(), 3)  # never before its start (a clock stepped back)
             data: dict[str, Any] = {
                 "why": "; ".join(self._why) or "events dropped from memory",
-                "from": self._since,
-                "to": round(time.time(), 3),
+                "from": since,
+                "to": now if since is None else max(now, since),
                 "held": held,
                 "dropped": self._dropped,
             }
