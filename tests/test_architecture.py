@@ -9,6 +9,7 @@ the import to move.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,28 @@ def imports(path: Path) -> set[str]:
     return found
 
 
-MODULES = {module_name(path): imports(path) for path in sorted(PACKAGE.rglob("*.py"))}
+class Parsed(Mapping[str, set[str]]):
+    """Each module's imports, parsed the first time a test asks: the names alone (from the
+    paths) are enough to collect the tests, so the workers that never run this file do not
+    parse the package."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self.paths = {module_name(path): path for path in paths}
+        self.parsed: dict[str, set[str]] = {}
+
+    def __getitem__(self, module: str) -> set[str]:
+        if module not in self.parsed:
+            self.parsed[module] = imports(self.paths[module])
+        return self.parsed[module]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+
+MODULES = Parsed(sorted(PACKAGE.rglob("*.py")))
 
 
 def within(name: str, *prefixes: str) -> bool:
@@ -261,7 +283,7 @@ def test_a_violation_is_caught(tmp_path: Path) -> None:
     assert room("scoreboard.game.rules") == "game"
 
 
-def import_graph(modules: dict[str, set[str]]) -> dict[str, set[str]]:
+def import_graph(modules: Mapping[str, set[str]]) -> dict[str, set[str]]:
     """Module -> the modules of ours it names, wherever the import stands (in a function,
     under ``TYPE_CHECKING``).  ``from pkg import sub`` names ``pkg.sub``, not the package:
     the package is being imported already when one of its own modules runs."""
