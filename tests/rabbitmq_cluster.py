@@ -248,12 +248,16 @@ class Cluster:
         return self.nodes[0].ctl("cluster_status")
 
     def stop(self) -> None:
-        """Every node's VM, then the epmd this cluster started (found by its port)."""
-        for node in self.nodes:
+        """Every node's VM (side by side: each waits on its own), then the epmd this cluster
+        started (found by its port)."""
+
+        def stop(node: Node) -> None:
             try:
                 node.stop()
-            except Exception:  # a finaliser must reach the next node
+            except Exception:  # a finaliser must reach every node
                 node.kill()
+
+        _each(self.nodes, stop)
         self._stop_epmd()
 
     def _stop_epmd(self) -> None:

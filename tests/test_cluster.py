@@ -43,9 +43,19 @@ SHOE_COUPS = [
 
 
 @pytest.fixture(scope="module")
-def rabbit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+def whole(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     with running_cluster(tmp_path_factory.mktemp("rabbit"), size=3) as started:
         yield started
+
+
+@pytest.fixture
+def rabbit(whole: Cluster) -> Cluster:
+    """The module's cluster with every node up: a node a test stopped is started again
+    here, before the next test, not after the last one (the cluster goes then anyway)."""
+    for node in whole.nodes:
+        if node.process is None:
+            node.start()
+    return whole
 
 
 class ShoeProcess:
@@ -166,7 +176,7 @@ def test_a_display_on_another_node_asks_for_the_snapshot_and_goes_live(rabbit, t
 def test_a_node_stopping_mid_shoe_moves_its_display_to_the_next_node(rabbit, tmp_path):
     sb1, sb2, sb3 = rabbit.nodes
     prefix = unique_prefix()
-    shoe = ShoeProcess(tmp_path, prefix, [sb1, sb3], pace=0.5)
+    shoe = ShoeProcess(tmp_path, prefix, [sb1, sb3], pace=0.3)
     display = None
     try:
         display = display_on([sb2, sb3], prefix, "moving")
@@ -188,13 +198,12 @@ def test_a_node_stopping_mid_shoe_moves_its_display_to_the_next_node(rabbit, tmp
         if display is not None:
             display.stop()
         shoe.stop()
-        sb2.start()  # back for whatever runs next
 
 
 def test_the_controllers_node_stopping_mid_shoe_moves_the_controller_on(rabbit, tmp_path):
     sb1, sb2, sb3 = rabbit.nodes
     prefix = unique_prefix()
-    shoe = ShoeProcess(tmp_path, prefix, [sb1, sb3], pace=0.5)
+    shoe = ShoeProcess(tmp_path, prefix, [sb1, sb3], pace=0.3)
     display = None
     try:
         display = display_on([sb2, sb3], prefix, "staying")
@@ -216,4 +225,3 @@ def test_the_controllers_node_stopping_mid_shoe_moves_the_controller_on(rabbit, 
         if display is not None:
             display.stop()
         shoe.stop()
-        sb1.start()
