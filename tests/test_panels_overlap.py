@@ -6,11 +6,10 @@ log) and from the pixels that changed, every shipped theme, both orientations.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pygame
 import pytest
 from pixels import changed_area
+from shipped_themes import shipped_theme
 
 from scoreboard.cli.commands.screenshot import dealt_table
 from scoreboard.game.limits import Limits
@@ -22,8 +21,7 @@ from scoreboard.screen.board._hand import draw_last_coup
 from scoreboard.screen.board._limits_panel import draw_limits
 from scoreboard.screen.board.panels import DrawnText
 from scoreboard.screen.board.renderer import Renderer
-from scoreboard.screen.theme.loading import available_themes, load_theme
-from scoreboard.screen.theme.values import Theme
+from scoreboard.screen.theme.loading import available_themes
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState
 
@@ -40,20 +38,6 @@ SIZES = [
 IDS = [f"{w}x{h}" for w, h in SIZES]
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
-
-
-@pytest.fixture(scope="module")
-def renderer_for() -> Callable[[str, tuple[int, int]], Renderer]:
-    """A renderer of a theme at a size; each theme is loaded once for the whole module
-    (a theme is a frozen value, the same whichever test reads it)."""
-    themes: dict[str, Theme] = {}
-
-    def renderer(name: str, size: tuple[int, int]) -> Renderer:
-        if name not in themes:
-            themes[name] = load_theme(name)
-        return Renderer(themes[name], size)
-
-    return renderer
 
 
 def table() -> TableState:
@@ -77,9 +61,9 @@ STATES = [
 
 @pytest.mark.parametrize("name", available_themes())
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
-def test_no_status_mark_covers_the_game_caption_and_number(renderer_for, name, size):
+def test_no_status_mark_covers_the_game_caption_and_number(name, size):
     """CONNECTING, OFFLINE, SHOE OFFLINE, MISSING GAMES, DEMO, LIVE, DISPLAY FAULT, JOURNAL."""
-    renderer = renderer_for(name, size)
+    renderer = Renderer(shipped_theme(name), size)
     shown = table()
     header = renderer.layout.panels["header"].body
     for status, fault, journal in STATES:
@@ -102,8 +86,8 @@ def test_no_status_mark_covers_the_game_caption_and_number(renderer_for, name, s
 
 @pytest.mark.parametrize("name", available_themes())
 @pytest.mark.parametrize("size", [(1080, 1920), (1920, 1080)], ids=["portrait", "landscape"])
-def test_the_title_stays_clear_of_the_numbers_with_a_long_table_name(renderer_for, name, size):
-    renderer = renderer_for(name, size)
+def test_the_title_stays_clear_of_the_numbers_with_a_long_table_name(name, size):
+    renderer = Renderer(shipped_theme(name), size)
     shown = table()
     shown.table_name = "Salon Privé — Grand Baccarat Table Number Twelve by the Window"
     log: list[DrawnText] = []
@@ -130,9 +114,9 @@ def panel_drawers(renderer: Renderer, shown: TableState):
 
 @pytest.mark.parametrize("name", available_themes())
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
-def test_nothing_a_panel_draws_leaves_its_panel(renderer_for, name, size):
+def test_nothing_a_panel_draws_leaves_its_panel(name, size):
     """Every pixel a panel changes is inside its body (titles: inside the panel's title strip)."""
-    renderer = renderer_for(name, size)
+    renderer = Renderer(shipped_theme(name), size)
     shown = table()
     for panel, draw in panel_drawers(renderer, shown).items():
         box = renderer.layout.panels.get(panel)
@@ -149,8 +133,8 @@ def test_nothing_a_panel_draws_leaves_its_panel(renderer_for, name, size):
 
 @pytest.mark.parametrize("name", available_themes())
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
-def test_no_two_texts_of_a_panel_overlap(renderer_for, name, size):
-    renderer = renderer_for(name, size)
+def test_no_two_texts_of_a_panel_overlap(name, size):
+    renderer = Renderer(shipped_theme(name), size)
     shown = table()
     for panel, draw in panel_drawers(renderer, shown).items():
         if panel not in renderer.layout.panels:
