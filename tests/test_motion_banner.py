@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from changed_pixels import changed_points
 
 from scoreboard.game.cards import parse_cards
 from scoreboard.game.notation import result_games
@@ -100,28 +101,6 @@ def pixel(surface: pygame.Surface, point: tuple[int, int]) -> tuple[int, int, in
 
 def rgb(surface: pygame.Surface) -> bytes:
     return pygame.image.tobytes(surface, "RGB")
-
-
-def changed_points(
-    before: pygame.Surface, after: pygame.Surface, step: int
-) -> list[tuple[int, int]]:
-    """The points every ``step`` pixels, row by row, whose colour differs between two frames.
-
-    Rows whose bytes are equal hold no such point, so only the others are walked.
-    """
-    width, height = before.get_size()
-    old, new = rgb(before), rgb(after)
-    row = 3 * width
-    points = []
-    for y in range(0, height, step):
-        start = y * row
-        if old[start : start + row] != new[start : start + row]:
-            points += [
-                (x, y)
-                for x in range(0, width, step)
-                if old[start + 3 * x : start + 3 * x + 3] != new[start + 3 * x : start + 3 * x + 3]
-            ]
-    return points
 
 
 def close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int) -> bool:
