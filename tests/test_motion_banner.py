@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 from changed_pixels import changed_points
+from colour_rows import rows_near
 
 from scoreboard.game.cards import parse_cards
 from scoreboard.game.notation import result_games
@@ -114,12 +115,7 @@ def fill_of(theme: Theme, winner: Winner) -> tuple[int, int, int]:
 
 def ink_rows(surface: pygame.Surface, box: pygame.Rect, ink: tuple[int, int, int]) -> int:
     """How many pixel rows of ``box`` hold a pixel of the text colour: the text's height."""
-    box = box.clip(surface.get_rect())
-    rows = 0
-    for y in range(box.top, box.bottom):
-        if any(close(pixel(surface, (x, y)), ink, 40) for x in range(box.left, box.right, 2)):
-            rows += 1
-    return rows
+    return len(rows_near(surface, box, ink, 40, step=2))
 
 
 # -- the plate ------------------------------------------------------------------------------
