@@ -12,9 +12,10 @@ from __future__ import annotations
 import pygame
 import pytest
 from dealt import dealt_games, table_with
+from shipped_themes import shipped_theme
 
 from scoreboard.screen.board.renderer import Renderer
-from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.screen.theme.loading import available_themes
 from scoreboard.table.applied import FeedStatus
 
 SIZES = [(1920, 1080), (1080, 1920), (1280, 720), (3840, 2160)]
@@ -29,7 +30,7 @@ def same_frame(a: pygame.Surface, b: pygame.Surface) -> bool:
 @pytest.mark.parametrize("name", available_themes())
 @pytest.mark.parametrize("size", SIZES)
 def test_coups_over_the_static_tiles_equal_a_full_render(name, size):
-    theme = load_theme(name)
+    theme = shipped_theme(name)
     games = dealt_games(seed=11, coups=46)
     live, full = Renderer(theme, size, motion=False), Renderer(theme, size, motion=False)
     table = table_with(games[:40])
@@ -44,7 +45,7 @@ def test_coups_over_the_static_tiles_equal_a_full_render(name, size):
 
 @pytest.mark.parametrize("name", available_themes())
 def test_the_tiles_are_on_the_screen_with_their_counts(name):
-    theme = load_theme(name)
+    theme = shipped_theme(name)
     renderer = Renderer(theme, (1920, 1080), motion=False)
     frame = renderer.render(table_with(dealt_games(seed=2, coups=30)), FeedStatus.DEMO)
     body = renderer.layout.panels["counters"].body
@@ -57,7 +58,7 @@ def test_the_tiles_are_on_the_screen_with_their_counts(name):
 
 
 def test_a_sites_own_counters_panel_gets_a_plain_panel():
-    theme = load_theme("classic")
+    theme = shipped_theme("classic")
     drawn: list[pygame.Rect] = []
     own = Renderer(
         theme, (1920, 1080), motion=False, drawers={"counters": lambda _f, b, _t: drawn.append(b)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pygame
 import pytest
 from pixels import changed_area
+from shipped_themes import shipped_theme
 
 from scoreboard.cli import main
 from scoreboard.cli.commands.screenshot import dealt_table
@@ -42,7 +43,7 @@ def spy_on_text(renderer: Renderer) -> list[DrawnText]:
 @pytest.mark.parametrize("name", available_themes())
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_mark_appears_only_with_the_cut_card_out_and_only_in_the_big_roads_title(name, size):
-    renderer = Renderer(load_theme(name), size)
+    renderer = Renderer(shipped_theme(name), size)
     without = frame(renderer, table_after(cut_card=False))
     seen = spy_on_text(renderer)
     with_mark = frame(renderer, table_after(cut_card=True))
@@ -58,7 +59,7 @@ def test_the_mark_appears_only_with_the_cut_card_out_and_only_in_the_big_roads_t
 
 @pytest.mark.parametrize("name", available_themes())
 def test_the_plate_is_in_the_themes_accent_colour(name):
-    theme = load_theme(name)
+    theme = shipped_theme(name)
     renderer = Renderer(theme, (1920, 1080))
     without = frame(renderer, table_after(cut_card=False))
     with_mark = frame(renderer, table_after(cut_card=True))
@@ -70,7 +71,7 @@ def test_the_plate_is_in_the_themes_accent_colour(name):
 
 
 def test_the_shuffle_screen_hides_the_mark():
-    renderer = Renderer(load_theme("midnight"), (1920, 1080))
+    renderer = Renderer(shipped_theme("midnight"), (1920, 1080))
     plain, marked = table_after(cut_card=False), table_after(cut_card=True)
     plain.set_shuffling(True)
     marked.set_shuffling(True)
@@ -78,7 +79,7 @@ def test_the_shuffle_screen_hides_the_mark():
 
 
 def test_a_new_shoe_takes_the_mark_away():
-    renderer = Renderer(load_theme("classic"), (1280, 720))
+    renderer = Renderer(shipped_theme("classic"), (1280, 720))
     empty = TableState(table_id="T1")
     empty.new_shoe("first")
     empty.new_shoe("next")  # the header shows shoe 2 on both
@@ -89,7 +90,7 @@ def test_a_new_shoe_takes_the_mark_away():
 
 
 def test_the_incremental_update_draws_and_clears_the_mark_like_a_full_render():
-    theme = load_theme("midnight")
+    theme = shipped_theme("midnight")
     live = Renderer(theme, (1920, 1080))
     table = table_after(cut_card=False)
     live.update(table, FeedStatus.DEMO, clock="21:45")
@@ -109,7 +110,7 @@ def test_every_shipped_theme_has_the_label_and_passes_check_theme(name, capsys):
     path = themes_dir() / f"{name}.yaml"
     assert main(["check-theme", str(path)]) == 0
     assert "OK" in capsys.readouterr().out
-    theme = load_theme(name)
+    theme = shipped_theme(name)
     assert all(theme.label("cut_card_out"))
     if "zh" in theme.languages:
         assert "最後一局" in theme.label("cut_card_out")
@@ -147,5 +148,5 @@ def test_screenshot_cut_card_flag_shows_the_mark(tmp_path):
     assert main(["screenshot", "-o", str(plain), *common]) == 0
     assert main(["screenshot", "-o", str(marked), "--cut-card", *common]) == 0
     area = changed_area(pygame.image.load(str(plain)), pygame.image.load(str(marked)))
-    layout = Renderer(load_theme("classic"), (1280, 720)).layout
+    layout = Renderer(shipped_theme("classic"), (1280, 720)).layout
     assert area is not None and layout.panels["big_road"].title.contains(area)

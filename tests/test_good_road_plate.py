@@ -11,13 +11,14 @@ from __future__ import annotations
 import pygame
 import pytest
 from pixels import changed_area
+from shipped_themes import shipped_theme
 
 from scoreboard.game.notation import result_games
 from scoreboard.game.rules import Game
 from scoreboard.roads.good_roads import GoodRoadRules
 from scoreboard.screen.board.renderer import Renderer
 from scoreboard.screen.board.text import CAP_FLOORS
-from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.screen.theme.loading import available_themes
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState
 
@@ -57,7 +58,7 @@ def plate_words(renderer: Renderer, table: TableState) -> list[str]:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("cut_card", [False, True], ids=["", "final-hand"])
 def test_the_plate_sits_in_the_big_roads_title_row_and_covers_nothing(theme_name, size, cut_card):
-    theme = load_theme(theme_name)
+    theme = shipped_theme(theme_name)
     table = table_of("PBPBBBBBBBB", cut_card=cut_card)
     plain = frame(Renderer(theme, size, motion=False), table)
     shown = Renderer(theme, size, motion=False, good_roads=GoodRoadRules())
@@ -68,9 +69,10 @@ def test_the_plate_sits_in_the_big_roads_title_row_and_covers_nothing(theme_name
     assert box.title is not None and box.title.contains(plate)
     assert not plate.colliderect(shown.layout.grids["big_road"].rect)
     # Nothing was under it: on the frame without the plate its rectangle is bare panel.
-    under = plain.subsurface(plate)
-    colors = {tuple(under.get_at((x, y)))[:3] for x in range(plate.w) for y in range(plate.h)}
-    assert colors == {theme.colors.panel}, f"the plate covers something: {sorted(colors)[:4]}"
+    under = pygame.image.tobytes(plain.subsurface(plate), "RGB")
+    colors = {tuple(under[i : i + 3]) for i in range(0, len(under), 3)}  # read on failure only
+    bare = bytes(theme.colors.panel) * (plate.w * plate.h)
+    assert under == bare, f"the plate covers something: {sorted(colors)[:4]}"
     words = plate_words(shown, table)
     assert words and words[0].startswith("Long Banker") and "×8" in words[0]
 
@@ -78,7 +80,7 @@ def test_the_plate_sits_in_the_big_roads_title_row_and_covers_nothing(theme_name
 @pytest.mark.parametrize("theme_name", THEMES)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_plate_keeps_the_label_floor_of_the_text_size_rule(theme_name, size):
-    renderer = Renderer(load_theme(theme_name), size, good_roads=GoodRoadRules())
+    renderer = Renderer(shipped_theme(theme_name), size, good_roads=GoodRoadRules())
     renderer.panels.log = []
     renderer.render(table_of("BBPPBBPPBBPPBB"), FeedStatus.LIVE, clock="21:45")
     title = renderer.layout.panels["big_road"].title
@@ -92,10 +94,10 @@ def test_the_plate_keeps_the_label_floor_of_the_text_size_rule(theme_name, size)
 def test_the_names_are_in_the_themes_languages():
     table = table_of("BBBBBBB")
     english = plate_words(
-        Renderer(load_theme("classic"), (1920, 1080), good_roads=GoodRoadRules()), table
+        Renderer(shipped_theme("classic"), (1920, 1080), good_roads=GoodRoadRules()), table
     )
     both = plate_words(
-        Renderer(load_theme("midnight"), (1920, 1080), good_roads=GoodRoadRules()), table
+        Renderer(shipped_theme("midnight"), (1920, 1080), good_roads=GoodRoadRules()), table
     )
     assert english == ["Long Banker ×7"]
     assert both == ["Long Banker 長莊 ×7"]
@@ -103,21 +105,21 @@ def test_the_names_are_in_the_themes_languages():
 
 @pytest.mark.parametrize("results", ["", "BP", "BBPTP", "BBBBB"])
 def test_no_good_road_no_plate(results):
-    theme, table = load_theme("midnight"), table_of(results)
+    theme, table = shipped_theme("midnight"), table_of(results)
     plain = frame(Renderer(theme, (1920, 1080)), table)
     on = frame(Renderer(theme, (1920, 1080), good_roads=GoodRoadRules()), table)
     assert changed_area(plain, on) is None
 
 
 def test_off_by_default_even_when_a_good_road_holds():
-    theme, table = load_theme("classic"), table_of("BBBBBBBBB")
+    theme, table = shipped_theme("classic"), table_of("BBBBBBBBB")
     off = Renderer(theme, (1920, 1080))
     assert off.good_road_plate is None
     assert plate_words(off, table) == []
 
 
 def test_the_thresholds_are_the_configs():
-    theme, table = load_theme("classic"), table_of("BBBBBBB")
+    theme, table = shipped_theme("classic"), table_of("BBBBBBB")
     strict = Renderer(theme, (1920, 1080), good_roads=GoodRoadRules(streak=8))
     assert plate_words(strict, table) == []
 
@@ -128,7 +130,7 @@ def test_it_follows_coups_voids_corrections_and_a_new_shoe_drawing_only_its_rect
     new shoe starts bare.  After each step the frame updated in place equals a
     fresh full frame of the same table (the big road's panel: a void's notice is up
     elsewhere for a while)."""
-    theme = load_theme("classic")
+    theme = shipped_theme("classic")
     renderer = Renderer(theme, (1920, 1080), motion=False, good_roads=GoodRoadRules())
     table = table_of("BBBBB")
     renderer.render(table, FeedStatus.LIVE, clock="21:45")
@@ -161,7 +163,7 @@ def test_it_follows_coups_voids_corrections_and_a_new_shoe_drawing_only_its_rect
 
 def test_a_coup_that_changes_no_good_road_leaves_the_title_row_alone():
     renderer = Renderer(
-        load_theme("classic"), (1920, 1080), motion=False, good_roads=GoodRoadRules()
+        shipped_theme("classic"), (1920, 1080), motion=False, good_roads=GoodRoadRules()
     )
     table = table_of("BPBPB")  # a single jump of 5 columns: the plate is up
     renderer.render(table, FeedStatus.LIVE, clock="21:45")
@@ -175,7 +177,7 @@ def test_the_plate_comes_back_at_the_burn_that_ends_a_shuffle():
     """The plate is bare while the table shuffles; the burn ends the shuffle, and the
     plate must show the roads again then, not only at the next coup."""
     renderer = Renderer(
-        load_theme("classic"), (1920, 1080), motion=False, good_roads=GoodRoadRules()
+        shipped_theme("classic"), (1920, 1080), motion=False, good_roads=GoodRoadRules()
     )
     table = table_of("BBBBBB")
     renderer.render(table, FeedStatus.LIVE, clock="21:45")

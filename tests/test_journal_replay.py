@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -29,6 +30,9 @@ from scoreboard.table.state import TableState
 
 SHOES = ["A", "B", "C"]
 GAMES = list(dealt_shoe(11, decks=1, short=True).games)
+#: Where the many journals of the property tests are written: memory when the machine has a
+#: tmpfs (each of their fsyncs then costs nothing); what they check is what is read back.
+IN_MEMORY = "/dev/shm" if os.path.isdir("/dev/shm") else None
 LIMITS = [Limits("EUR", {"tie": (5, 500)}, {"tie": "8:1"}), Limits("USD", {"tie": (1, 50)}, {})]
 
 
@@ -99,7 +103,7 @@ def live_and_replayed(state_dir: Path, history) -> tuple[TableState, TableState]
 @settings(max_examples=120, deadline=None)
 @given(st.lists(events, max_size=40), st.lists(events, max_size=15))
 def test_a_replayed_journal_rebuilds_the_table_and_it_goes_on_alike(history, later):
-    with tempfile.TemporaryDirectory() as state_dir:
+    with tempfile.TemporaryDirectory(dir=IN_MEMORY) as state_dir:
         table, again = live_and_replayed(Path(state_dir), history)
         assert view(again) == view(table)
         for event in later:  # hidden state (voids, corrections, finished shoes) alike too
@@ -122,7 +126,7 @@ def test_a_restart_keeps_the_shoe_number_and_a_finished_shoe_cannot_come_back(tm
 @settings(max_examples=25, deadline=None)
 @given(st.lists(events, min_size=1, max_size=25))
 def test_a_journal_torn_anywhere_in_its_last_line_loses_at_most_that_event(history):
-    with tempfile.TemporaryDirectory() as state_dir:
+    with tempfile.TemporaryDirectory(dir=IN_MEMORY) as state_dir:
         path = Path(state_dir) / JOURNAL_NAME
         table = TableState()
         journal = Journal(state_dir)

@@ -12,6 +12,7 @@ import os
 
 import pygame
 import pytest
+from shipped_themes import shipped_theme
 
 from scoreboard.game.events import CoupReceived
 from scoreboard.game.shoe import Dealer
@@ -56,7 +57,7 @@ def shoes() -> list[dict[str, int]]:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("name", available_themes())
 def test_a_whole_shoe_fits_every_road(name: str, size: tuple[int, int], shoes) -> None:
-    grids = compute_layout(load_theme(name), size).grids
+    grids = compute_layout(shipped_theme(name), size).grids
     assert grids["bead_plate"].cols >= 15  # 90 coups, ties included, on 6 rows
     assert all(shoe["bead_plate"] <= grids["bead_plate"].cols for shoe in shoes)
     for road in ("big_road", *DERIVED_PANELS):
@@ -71,11 +72,11 @@ def test_derived_roads_are_drawn_in_half_size_cells(name: str, size: tuple[int, 
     narrow its cells, the layout's own ``derived_cell`` (0.66) keeps them readable.  On an
     ultrawide screen the three side by side are bound by their own 48 columns: at most
     half the big road's, and larger than landscape 1080p's."""
-    layout = compute_layout(load_theme(name), size)
+    layout = compute_layout(shipped_theme(name), size)
     grids = layout.grids
     big = grids["big_road"].cell_height
     if size[0] >= 2.1 * size[1]:
-        landscape = compute_layout(load_theme(name), (1920, 1080)).grids["big_eye_boy"]
+        landscape = compute_layout(shipped_theme(name), (1920, 1080)).grids["big_eye_boy"]
         for road in DERIVED_PANELS:
             assert landscape.cell_height < grids[road].cell_height <= big * 0.5
         return
@@ -89,20 +90,20 @@ def test_derived_roads_are_drawn_in_half_size_cells(name: str, size: tuple[int, 
 @pytest.mark.parametrize("name", available_themes())
 def test_every_grid_lies_inside_its_panel_body(name: str) -> None:
     for size in (*SIZES, (1280, 1024), (1024, 768)):
-        layout = compute_layout(load_theme(name), size)
+        layout = compute_layout(shipped_theme(name), size)
         for road, grid in layout.grids.items():
             assert layout.panels[road].body.contains(grid.rect), (road, size)
 
 
 def test_a_theme_asking_for_more_columns_gets_smaller_cells(tmp_path) -> None:
-    source = load_theme("classic").source
+    source = shipped_theme("classic").source
     assert source is not None
     text = source.read_text(encoding="utf-8").replace(
         "  rows: 6\n", "  rows: 6\n  columns: {big_road: 80, derived: 70}\n", 1
     )
     wide = tmp_path / "wide.yaml"
     wide.write_text(text, encoding="utf-8")
-    before = compute_layout(load_theme("classic"), (1920, 1080)).grids
+    before = compute_layout(shipped_theme("classic"), (1920, 1080)).grids
     after = compute_layout(load_theme(wide), (1920, 1080)).grids
     assert after["big_road"].cols >= 80 > before["big_road"].cols
     assert after["big_road"].cell_height < before["big_road"].cell_height
@@ -111,7 +112,7 @@ def test_a_theme_asking_for_more_columns_gets_smaller_cells(tmp_path) -> None:
 
 def test_the_grid_is_the_panel_s_drawn_paper() -> None:
     """The rectangle the renderer rules is the grid: cells tile it with no gap."""
-    grid = compute_layout(load_theme("midnight"), (1920, 1080)).grids["big_road"]
+    grid = compute_layout(shipped_theme("midnight"), (1920, 1080)).grids["big_road"]
     last = grid.cell(grid.cols - 1, grid.rows - 1)
     assert last.right == grid.rect.right and last.bottom == grid.rect.bottom
     assert isinstance(last, pygame.Rect)
@@ -120,7 +121,7 @@ def test_the_grid_is_the_panel_s_drawn_paper() -> None:
 def test_check_theme_says_whether_a_whole_shoe_fits(tmp_path, capsys) -> None:
     from scoreboard.cli import main
 
-    source = load_theme("classic").source
+    source = shipped_theme("classic").source
     assert source is not None
     narrow = tmp_path / "narrow.yaml"
     narrow.write_text(
@@ -142,7 +143,7 @@ def test_check_theme_counts_the_bead_plate_s_cells_not_only_its_columns(tmp_path
     """Three rows of 15 columns hold 45 coups: half a shoe, whatever the column count says."""
     from scoreboard.cli import main
 
-    source = load_theme("classic").source
+    source = shipped_theme("classic").source
     assert source is not None
     three = tmp_path / "three.yaml"
     three.write_text(

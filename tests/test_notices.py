@@ -9,6 +9,7 @@ import pygame
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shipped_themes import shipped_theme
 from test_notices_state import WINNERS, Framed, dealt
 
 from scoreboard.game.cards import parse_cards
@@ -17,7 +18,7 @@ from scoreboard.game.rules import Game, Winner, deal_coup, result_coup
 from scoreboard.screen.board._motion import BANNER_GAP_SECONDS
 from scoreboard.screen.board._notices import MAX_WAITING, Notices, game_runs
 from scoreboard.screen.board._overlay import NUMBER_CAP
-from scoreboard.screen.theme.loading import load_theme, parse_theme
+from scoreboard.screen.theme.loading import parse_theme
 from scoreboard.screen.theme.values import ThemeError
 from scoreboard.table.state import TableState, apply_event
 
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("pygame_display")
 
 @pytest.fixture(scope="module")
 def midnight():
-    return load_theme("midnight")
+    return shipped_theme("midnight")
 
 
 def words(framed: Framed, now: float) -> tuple[str, ...] | None:
@@ -243,7 +244,7 @@ def queue_log(theme, batches):
     )
 )
 def test_every_voided_game_is_named_soon_and_the_plate_never_flashes(batches):
-    theme = load_theme("classic")
+    theme = shipped_theme("classic")
     times, clock = [], 0.0
     for gap, games in batches:
         clock += gap
@@ -297,7 +298,7 @@ def test_a_prompt_toggled_fast_changes_at_most_every_gap(classic):
 @pytest.mark.parametrize("size", [(1920, 1080), (1080, 1920), (3840, 2160)], ids=str)
 @pytest.mark.parametrize("name", ["classic", "midnight", "contrast"])
 def test_the_notice_and_the_prompt_never_overlap_nor_leave_the_screen(name, size):
-    theme = load_theme(name)
+    theme = shipped_theme(name)
     framed, table = Framed(theme, size), dealt("BPBP")
     framed.update(table, 0.0)
     table.correct(Game(2, result_coup(Winner.BANKER, banker_pair=True)))
@@ -315,7 +316,7 @@ def test_the_notice_and_the_prompt_never_overlap_nor_leave_the_screen(name, size
 
 
 def test_a_theme_label_with_a_foreign_placeholder_is_refused_by_name(tmp_path):
-    source = Path(load_theme("classic").source).read_text(encoding="utf-8")
+    source = Path(shipped_theme("classic").source).read_text(encoding="utf-8")
     hostile = source.replace("  en:\n", '  en:\n    game_voided: "{0.__class__} {game}"\n', 1)
     path = tmp_path / "hostile.yaml"
     with pytest.raises(ThemeError) as raised:
@@ -340,7 +341,7 @@ def test_an_amendment_before_the_table_has_any_shows_nothing(classic):
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1080, 1920)], ids=str)
 def test_a_themes_longest_label_is_cut_to_its_plate_never_spilling(tmp_path, size):
-    source = Path(load_theme("classic").source).read_text(encoding="utf-8")
+    source = Path(shipped_theme("classic").source).read_text(encoding="utf-8")
     long = "Game {game} voided " + "x" * 170
     theme = parse_theme(source.replace("  en:\n", f'  en:\n    game_voided: "{long}"\n', 1),
                         tmp_path / "long.yaml")  # fmt: skip

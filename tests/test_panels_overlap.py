@@ -9,6 +9,7 @@ from __future__ import annotations
 import pygame
 import pytest
 from pixels import changed_area
+from shipped_themes import shipped_theme
 
 from scoreboard.cli.commands.screenshot import dealt_table
 from scoreboard.game.limits import Limits
@@ -20,7 +21,7 @@ from scoreboard.screen.board._hand import draw_last_coup
 from scoreboard.screen.board._limits_panel import draw_limits
 from scoreboard.screen.board.panels import DrawnText
 from scoreboard.screen.board.renderer import Renderer
-from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.screen.theme.loading import available_themes
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState
 
@@ -62,7 +63,7 @@ STATES = [
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_no_status_mark_covers_the_game_caption_and_number(name, size):
     """CONNECTING, OFFLINE, SHOE OFFLINE, MISSING GAMES, DEMO, LIVE, DISPLAY FAULT, JOURNAL."""
-    renderer = Renderer(load_theme(name), size)
+    renderer = Renderer(shipped_theme(name), size)
     shown = table()
     header = renderer.layout.panels["header"].body
     for status, fault, journal in STATES:
@@ -86,7 +87,7 @@ def test_no_status_mark_covers_the_game_caption_and_number(name, size):
 @pytest.mark.parametrize("name", available_themes())
 @pytest.mark.parametrize("size", [(1080, 1920), (1920, 1080)], ids=["portrait", "landscape"])
 def test_the_title_stays_clear_of_the_numbers_with_a_long_table_name(name, size):
-    renderer = Renderer(load_theme(name), size)
+    renderer = Renderer(shipped_theme(name), size)
     shown = table()
     shown.table_name = "Salon Privé — Grand Baccarat Table Number Twelve by the Window"
     log: list[DrawnText] = []
@@ -115,7 +116,7 @@ def panel_drawers(renderer: Renderer, shown: TableState):
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_nothing_a_panel_draws_leaves_its_panel(name, size):
     """Every pixel a panel changes is inside its body (titles: inside the panel's title strip)."""
-    renderer = Renderer(load_theme(name), size)
+    renderer = Renderer(shipped_theme(name), size)
     shown = table()
     for panel, draw in panel_drawers(renderer, shown).items():
         box = renderer.layout.panels.get(panel)
@@ -133,7 +134,7 @@ def test_nothing_a_panel_draws_leaves_its_panel(name, size):
 @pytest.mark.parametrize("name", available_themes())
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_no_two_texts_of_a_panel_overlap(name, size):
-    renderer = Renderer(load_theme(name), size)
+    renderer = Renderer(shipped_theme(name), size)
     shown = table()
     for panel, draw in panel_drawers(renderer, shown).items():
         if panel not in renderer.layout.panels:

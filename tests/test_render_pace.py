@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from changed_pixels import changed_points
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shipped_themes import shipped_theme
 
 from scoreboard.game.events import CoupReceived, NewShoe
 from scoreboard.game.rules import Game, Winner, result_coup
 from scoreboard.screen.board.renderer import Renderer
-from scoreboard.screen.theme.loading import load_theme
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState, apply_event
 
@@ -52,14 +53,14 @@ def dealt_at_pace(
 
 
 def differing(a: pygame.Surface, b: pygame.Surface) -> int:
-    w, h = a.get_size()
-    return sum(a.get_at((x, y)) != b.get_at((x, y)) for x in range(0, w, 2) for y in range(0, h, 2))
+    """How many of the pixels of every other row and column differ (alpha included)."""
+    return len(changed_points(a, b, 2, "RGBA"))
 
 
 @pytest.mark.parametrize("gap", [0.3, 1.0, 2.0, 2.4, 5.0])
 @pytest.mark.parametrize("motion", [True, False])
 def test_coups_at_a_dealers_pace_leave_every_mark_on_the_board(gap, motion):
-    theme = load_theme("classic")
+    theme = shipped_theme("classic")
     live, full = dealt_at_pace(theme, [gap] * len(WINNERS), WINNERS, motion)
     assert differing(live, full) == 0
 
@@ -72,7 +73,7 @@ def test_coups_at_a_dealers_pace_leave_every_mark_on_the_board(gap, motion):
     st.booleans(),
 )
 def test_any_pace_settles_on_the_full_picture(coups, motion):
-    theme = load_theme("classic")
+    theme = shipped_theme("classic")
     gaps, winners = [gap for gap, _ in coups], [winner for _, winner in coups]
     live, full = dealt_at_pace(theme, gaps, winners, motion)
     assert differing(live, full) == 0

@@ -26,7 +26,7 @@ from scoreboard.shoes.angel_eye import (
     SuitOrder,
     Unknown,
 )
-from scoreboard.shoes.discards import BadBytes
+from scoreboard.shoes.discards import KEPT, BadBytes
 
 
 def read(*chunks: bytes, suits: SuitOrder | None = None) -> list:
@@ -183,6 +183,35 @@ def test_noise_around_a_frame_never_hides_it(before: bytes, after: bytes) -> Non
     raw = frame(6, "G", b"\xc2")
     found = read(before, raw, after)
     assert Result(Winner.BANKER, True, False, False) in found or raw in before
+
+
+NOISE = st.sampled_from(
+    [
+        *(b"\x05", b"\x03", b"\x05\x05\x05", b"\x03\x03", b"0", b"6", b"D", b"S", b"A", b"\x81"),
+        *(b"\xc2", b"\xff", frame(6, "G", b"\xc2"), frame(1, "D", b"\x81\x80")),
+        frame(1, "D", b"\x81\x80")[:-1],
+    ]
+)
+
+
+def merged(items: list) -> list:
+    """``items`` with each run of discards for one reason joined, as one read reports it."""
+    out: list = []
+    for item in items:
+        last = out[-1] if out else None
+        if isinstance(item, BadBytes) and isinstance(last, BadBytes) and last.reason == item.reason:
+            data = (last.data + item.data)[:KEPT]
+            out[-1] = BadBytes(data, item.reason, last.length + item.length)
+        else:
+            out.append(item)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(NOISE, max_size=40).map(b"".join))
+def test_noise_read_at_once_reads_as_byte_by_byte(stream: bytes) -> None:
+    """The reader takes runs of bytes at a time; one byte per read is the rule it must keep."""
+    assert read(stream) == merged(read(*(bytes((byte,)) for byte in stream)))
 
 
 def _bounded(stream: bytes, rng: random.Random) -> tuple[int, int]:

@@ -7,6 +7,7 @@ import itertools
 
 import pygame
 import pytest
+from colour_rows import rows_near
 
 from scoreboard.game.events import NewShoe
 from scoreboard.game.shoe import Dealer
@@ -79,13 +80,7 @@ def ink(renderer: Renderer, shown: ShownText) -> pygame.Rect:
 
 def ink_height_on_screen(frame: pygame.Surface, shown: ShownText) -> int:
     """Rows of the drawn text's rectangle holding a pixel of its colour, read off the frame."""
-    drawn = shown.drawn
-    box = drawn.rect.clip(frame.get_rect())
-    rows = [
-        y
-        for y in range(box.top, box.bottom)
-        if any(close(pixel(frame, (x, y)), drawn.color, 48) for x in range(box.left, box.right))
-    ]
+    rows = rows_near(frame, shown.drawn.rect, shown.drawn.color, 48)
     return rows[-1] - rows[0] + 1 if rows else 0
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from shipped_themes import shipped_theme
 
 from scoreboard.cli.commands.screenshot import dealt_table
 from scoreboard.game.limits import Limits
@@ -28,7 +29,7 @@ from scoreboard.screen.board.grid import sprite_size
 from scoreboard.screen.board.panels import DrawnText
 from scoreboard.screen.board.renderer import Renderer
 from scoreboard.screen.board.text import CAP_FLOORS
-from scoreboard.screen.theme.loading import available_themes, load_theme
+from scoreboard.screen.theme.loading import available_themes
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState
 
@@ -74,7 +75,7 @@ def cap(renderer: Renderer, text: DrawnText) -> int:
 @pytest.mark.parametrize("name", available_themes())
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_every_text_keeps_the_floor_of_its_role(name, size):
-    renderer = Renderer(load_theme(name), size)
+    renderer = Renderer(shipped_theme(name), size)
     unit = min(size)
     for panel, texts in drawn_panels(renderer, ez_table()).items():
         assert texts or panel in {"footer"}, f"{panel} drew no text"
@@ -89,7 +90,7 @@ def test_every_text_keeps_the_floor_of_its_role(name, size):
 @pytest.mark.parametrize("name", available_themes())
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_the_numbers_a_player_reads_are_drawn_as_numbers(name, size):
-    renderer = Renderer(load_theme(name), size)
+    renderer = Renderer(shipped_theme(name), size)
     table = ez_table()
     found = drawn_panels(renderer, table)
     counts = table.roads.counts
@@ -107,7 +108,7 @@ def test_the_numbers_a_player_reads_are_drawn_as_numbers(name, size):
 @pytest.mark.parametrize("name", available_themes())
 def test_the_ez_pays_wrap_or_cut_without_shrinking_the_limits_table(name):
     """The same bets with a short Banker pay draw the table at the very same size."""
-    theme = load_theme(name)
+    theme = shipped_theme(name)
     ez = ez_table()
     short = TableState(variant=ez.variant, limits=ez.limits)
     short.limits = Limits(ez.limits.currency, ez.limits.bets, {**ez.limits.pays, "banker": "1:1"})
@@ -121,7 +122,7 @@ def test_the_ez_pays_wrap_or_cut_without_shrinking_the_limits_table(name):
 
 @pytest.mark.parametrize("name", available_themes())
 def test_a_long_table_name_is_cut_not_shrunk_below_the_label_floor(name):
-    renderer = Renderer(load_theme(name), (1080, 1920))
+    renderer = Renderer(shipped_theme(name), (1080, 1920))
     table = ez_table()
     table.table_name = "Salon Privé — Grand Baccarat Table Number Twelve by the Window"
     texts = drawn_panels(renderer, table)["header"]
@@ -159,7 +160,7 @@ def test_bead_letters_keep_the_text_floor(name, size, natural):
     columns, and a letter of 15.4 px (1.5 % of 1024) does not fit a 25 px bead
     with room for the pair dots (it gets 12 px, 1.2 %).
     """
-    theme = load_theme(name)
+    theme = shipped_theme(name)
     renderer = Renderer(theme, size)
     grid = renderer.layout.grids["bead_plate"]
     coup = result_coup(Winner.BANKER, natural=natural)

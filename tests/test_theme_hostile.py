@@ -6,6 +6,7 @@ theme boundary refuses what the renderer could not draw, naming the key.
 
 from __future__ import annotations
 
+import copy
 import math
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ NOT_A_FONT = ROOT / "docs" / "images" / "classic-landscape.png"  # aborts SDL_tt
 
 def theme_file(tmp_path: Path, changes: dict[str, Any], name: str = "hostile.yaml") -> Path:
     """Classic with ``changes`` ({"style.gap": 1e9, ...}) written as an ASCII YAML file."""
-    data = yaml.safe_load(yaml.safe_dump(CLASSIC))
+    data = copy.deepcopy(CLASSIC)
     for dotted, value in changes.items():
         *parents, last = dotted.split(".")
         node = data

@@ -11,6 +11,7 @@ A handful of examples run by default; THEME_EXAMPLES=200 explores more.
 
 from __future__ import annotations
 
+import copy
 import logging
 import math
 import os
@@ -83,7 +84,7 @@ def assert_draws_everywhere(theme: Theme, caplog: pytest.LogCaptureFixture) -> N
 
 
 def mutated(base: str, changes: dict[str, Any]) -> Path:
-    data = yaml.safe_load(yaml.safe_dump(BASES[base]))
+    data = copy.deepcopy(BASES[base])
     for dotted, value in changes.items():
         *parents, last = dotted.split(".")
         node = data
