@@ -76,10 +76,12 @@ system-deps:
 # the workers start, so they do not all compile the same files at once.
 TEST_WORKERS ?= 4
 TEST_ENV := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYTHONDONTWRITEBYTECODE=
+# The serial run collects only the files that mark a test serial (not all 400 files again).
+SERIAL_FILES = $(shell grep -l 'mark.serial' tests/test_*.py)
 test: $(VENV)/.installed-test system-deps
 	$(TEST_ENV) $(BIN)/python -m compileall -q -j 2 scoreboard tests
 	$(TEST_ENV) $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial" $(PYTEST_ARGS)
-	$(TEST_ENV) $(BIN)/python -m pytest -m serial $(PYTEST_ARGS)
+	$(TEST_ENV) $(BIN)/python -m pytest -m serial $(SERIAL_FILES) $(PYTEST_ARGS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy

@@ -91,3 +91,24 @@ def pytest_xdist_make_scheduler(config, log):
     from scheduling import make_scheduler
 
     return make_scheduler(config, log)
+
+
+#: How the Makefile finds the files of its serial run (``grep -l``): a test marked serial
+#: in a file without this text would run in neither of ``make test``'s two runs.
+SERIAL_MARK = "mark.serial"
+
+
+def pytest_collection_modifyitems(items):
+    """Refuse a serial test that the Makefile's serial run would not collect."""
+    unseen = sorted(
+        {
+            str(item.path)
+            for item in items
+            if item.get_closest_marker("serial") and SERIAL_MARK not in item.path.read_text()
+        }
+    )
+    if unseen:
+        raise pytest.UsageError(
+            f"marked serial without the text {SERIAL_MARK!r} (the Makefile's serial run "
+            f"collects only files containing it): {', '.join(unseen)}"
+        )
