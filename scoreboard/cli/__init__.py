@@ -11,8 +11,8 @@ several commands share are declared in :mod:`scoreboard.cli.options`.
 
 Modules: ``options`` (options several commands share), ``arg_types`` (checked
 values: every number finite and in range) and ``errors`` (the two ways a command
-ends in one line).  Public: :func:`main`, :func:`build_parser`, :func:`version`,
-:class:`UsageError`, :class:`CommandError`.
+ends in one line).  Public: :func:`main`, :func:`build_parser`, :func:`asked_command`,
+:func:`version`, :class:`UsageError`, :class:`CommandError`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from scoreboard.cli import parsers
 from scoreboard.cli.errors import CommandError, UsageError
 from scoreboard.service import logsetup, stopping
 
-__all__ = ["CommandError", "UsageError", "build_parser", "main", "version"]
+__all__ = ["CommandError", "UsageError", "asked_command", "build_parser", "main", "version"]
 
 #: The distribution whose installed metadata names the version.
 DISTRIBUTION = "scoreboard"
