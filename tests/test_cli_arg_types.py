@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import doctest
+import functools
 import os
 import socket
 from collections.abc import Iterator
@@ -31,6 +32,13 @@ def subcommand_actions() -> Iterator[tuple[str, argparse.Action]]:
         for action in subparser._actions:
             if action.nargs != 0 and not isinstance(action, argparse._HelpAction):
                 yield name, action
+
+
+@functools.cache
+def parser_of(command: str) -> argparse.ArgumentParser:
+    """The parser ``scoreboard COMMAND ...`` builds (one command's: the same as the whole one's,
+    tests/test_cli_help_is_light.py), built once: parsing leaves a parser as it was."""
+    return build_parser(command)
 
 
 def label(action: argparse.Action) -> str:
@@ -95,7 +103,7 @@ def test_a_path_option_says_what_it_must_be() -> None:
 def test_a_hostile_number_exits_2_naming_its_option(command, action, value, capsys) -> None:
     option = action.option_strings[-1]
     with pytest.raises(SystemExit) as leaving:
-        build_parser().parse_args([command, f"{option}={value}"])
+        parser_of(command).parse_args([command, f"{option}={value}"])
     err = capsys.readouterr().err
     assert leaving.value.code == 2, err
     assert f"argument {'/'.join(action.option_strings)}:" in err and "Traceback" not in err
@@ -122,7 +130,7 @@ def test_the_ends_of_each_range_are_taken(command, action) -> None:
         values = [str(choice) for choice in action.choices]
     argv = [command, *REQUIRED.get(command, ())]
     for value in values:
-        args = build_parser().parse_args([*argv, f"{action.option_strings[-1]}={value}"])
+        args = parser_of(command).parse_args([*argv, f"{action.option_strings[-1]}={value}"])
         assert getattr(args, action.dest) == kind(value)
 
 
@@ -173,7 +181,7 @@ def test_a_directory_option_that_is_not_a_directory_is_refused(
 def refusal(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
     """What the parser says refusing ``argv``, in one line with exit status 2."""
     with pytest.raises(SystemExit) as leaving:
-        build_parser().parse_args(argv)
+        parser_of(argv[0]).parse_args(argv)
     err = capsys.readouterr().err
     assert leaving.value.code == 2 and err.count("\n") == 1, err
     return err

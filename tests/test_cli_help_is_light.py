@@ -9,6 +9,7 @@ the real command in a subprocess and reads which modules it imported from
 
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
 import os
 import subprocess
@@ -86,12 +87,67 @@ def test_a_commands_help_works_and_imports_nothing_heavy(argv: list[str]) -> Non
     assert heavy(modules) == []
     # The command's own module waits until the command runs.
     assert f"scoreboard.cli.commands.{argv[0].replace('-', '_')}" not in modules
+    # Only the command's own declarations are read: the shared options (and the theme
+    # and config readers they import) only when this command's parser declares them.
+    # (-X importtime does not list the parsers themselves: importlib imports them.)
+    source = (ROOT / "scoreboard/cli/parsers" / f"{argv[0].replace('-', '_')}.py").read_text()
+    assert ("scoreboard.cli.options" in modules) == ("scoreboard.cli.options" in source)
+
+
+def said(parser: argparse.ArgumentParser, argv: list[str], capsys: pytest.CaptureFixture) -> tuple:
+    """What parsing ``argv`` prints and the status it exits with (None: it parsed)."""
+    try:
+        parser.parse_args(argv)
+        status = None
+    except SystemExit as leaving:
+        status = leaving.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_one_commands_parser_says_what_the_whole_one_says(
+    command: str, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    for argv in ([command, "--help"], [command, "--no-such-flag"], [command], ["-v", command]):
+        alone = said(cli.build_parser(command), argv, capsys)
+        assert alone == said(cli.build_parser(), argv, capsys), argv
+
+
+@pytest.mark.parametrize(
+    ("argv", "asked"),
+    [
+        (["audit", "x"], "audit"),
+        (["-v", "--verbose", "check-theme"], "check-theme"),
+        (["--version", "audit"], ""),
+        (["-v", "--version"], ""),
+        (["--help", "audit"], None),
+        (["--verb", "audit"], None),
+        (["--", "audit"], None),
+        ([], None),
+    ],
+)
+def test_the_command_asked_is_the_first_word_after_scoreboards_own_flags(
+    argv: list[str], asked: str | None
+) -> None:
+    assert cli.asked_command(argv) == asked
+
+
+@pytest.mark.parametrize("word", ["check_theme", "_x", "checktheme", "-"])
+def test_a_word_naming_no_command_gets_every_command_in_its_error(
+    word: str, capsys: pytest.CaptureFixture
+) -> None:
+    status, _, err = said(cli.build_parser(cli.asked_command([word])), [word], capsys)
+    assert status == 2
+    assert all(f"'{command}'" in err for command in COMMANDS), err
 
 
 def test_version_prints_the_projects_version() -> None:
     result, modules = imported_by("--version")
     assert (result.returncode, result.stdout) == (0, f"scoreboard {pyproject_version()}\n")
     assert heavy(modules) == []
+    assert "scoreboard.cli.options" not in modules  # no command's declarations
 
 
 def test_the_sources_version_is_the_projects() -> None:

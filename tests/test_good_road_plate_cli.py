@@ -9,10 +9,12 @@ seeded shoe with the core's :func:`good_roads`.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pygame
 import pytest
@@ -80,13 +82,27 @@ def run_until(config, wanted: str, timeout: float = 30.0, settle: float = 0.0) -
     return "".join(log) + rest
 
 
-@pytest.mark.parametrize("enabled", [True, False])
-def test_run_shows_them_when_the_config_turns_them_on_with_its_thresholds(tmp_path, enabled):
-    """A keypad display replaying a journal the demo wrote: the board is that shoe's."""
-    state = tmp_path / "state"
+@pytest.fixture(scope="module")
+def demo_journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The state dir of a demo of seed 4's shoe, 40 coups in (made once: each test copies it)."""
+    state = tmp_path_factory.mktemp("demo") / "state"
     done = scoreboard("demo", *STILL, "--duration", "1", "--seed", SEED, "--start-at", "40",
                       "--state-dir", str(state))  # fmt: skip
     assert done.returncode == 0, done.stderr
+    return state
+
+
+def journal_copy(demo_journal: Path, tmp_path: Path) -> Path:
+    """A state dir of its own for one display: the demo's journal, copied."""
+    return Path(shutil.copytree(demo_journal, tmp_path / "state"))
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_run_shows_them_when_the_config_turns_them_on_with_its_thresholds(
+    tmp_path, demo_journal, enabled
+):
+    """A keypad display replaying a journal the demo wrote: the board is that shoe's."""
+    state = journal_copy(demo_journal, tmp_path)
     config = tmp_path / "display.yaml"
     config.write_text(
         "feed: keypad\n"
@@ -105,10 +121,8 @@ def test_run_shows_them_when_the_config_turns_them_on_with_its_thresholds(tmp_pa
     assert "Traceback" not in log
 
 
-def test_a_threshold_the_config_makes_stricter_hides_a_shorter_pattern(tmp_path):
-    state = tmp_path / "state"
-    scoreboard("demo", *STILL, "--duration", "1", "--seed", SEED, "--start-at", "40",
-               "--state-dir", str(state))  # fmt: skip
+def test_a_threshold_the_config_makes_stricter_hides_a_shorter_pattern(tmp_path, demo_journal):
+    state = journal_copy(demo_journal, tmp_path)
     config = tmp_path / "display.yaml"
     config.write_text(
         f"feed: keypad\ndisplay:\n  state_dir: {state}\n  windowed: true\n  size: 800x450\n"
@@ -160,13 +174,31 @@ def test_screenshot_good_roads_draws_the_plate_in_the_title_row(tmp_path):
         )  # one clock: a minute turning between the shots is no plate
         assert done.returncode == 0, done.stderr
         shots[name] = pygame.image.load(str(out))
-    on, off = shots["on"], shots["off"]
-    diff = [
-        (x, y)
-        for x in range(0, 1920, 4)
-        for y in range(0, 1080, 2)
-        if on.get_at((x, y)) != off.get_at((x, y))
-    ]
+    diff = differing(shots["on"], shots["off"], step_x=4, step_y=2)
     assert diff, "no plate on the screenshot"
     ys = {y for _, y in diff}
     assert max(ys) - min(ys) < 0.04 * 1080  # one title row, nothing below it
+
+
+def differing(
+    one: pygame.Surface, other: pygame.Surface, step_x: int, step_y: int
+) -> list[tuple[int, int]]:
+    """The points of a ``step_x`` by ``step_y`` grid where the two pictures' pixels differ.
+
+    What comparing ``get_at`` point by point finds (row by row), but a row both
+    pictures share byte for byte is passed over whole.
+    """
+    width, height = one.get_size()
+    assert other.get_size() == (width, height)
+    a, b = pygame.image.tobytes(one, "RGBA"), pygame.image.tobytes(other, "RGBA")
+    found = []
+    for y in range(0, height, step_y):
+        start, end = y * width * 4, (y + 1) * width * 4
+        if a[start:end] == b[start:end]:
+            continue
+        found += [
+            (x, y)
+            for x in range(0, width, step_x)
+            if a[start + 4 * x : start + 4 * x + 4] != b[start + 4 * x : start + 4 * x + 4]
+        ]
+    return found

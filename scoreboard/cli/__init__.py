@@ -11,8 +11,8 @@ several commands share are declared in :mod:`scoreboard.cli.options`.
 
 Modules: ``options`` (options several commands share), ``arg_types`` (checked
 values: every number finite and in range) and ``errors`` (the two ways a command
-ends in one line).  Public: :func:`main`, :func:`build_parser`, :func:`version`,
-:class:`UsageError`, :class:`CommandError`.
+ends in one line).  Public: :func:`main`, :func:`build_parser`, :func:`asked_command`,
+:func:`version`, :class:`UsageError`, :class:`CommandError`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from scoreboard.cli import parsers
 from scoreboard.cli.errors import CommandError, UsageError
 from scoreboard.service import logsetup, stopping
 
-__all__ = ["CommandError", "UsageError", "build_parser", "main", "version"]
+__all__ = ["CommandError", "UsageError", "asked_command", "build_parser", "main", "version"]
 
 #: The distribution whose installed metadata names the version.
 DISTRIBUTION = "scoreboard"
@@ -64,15 +64,45 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; of ``command`` alone when it names one, of none when ``""``.
+
+    One command's parser reads its arguments, help and errors exactly as the whole
+    one does, and spares the start-up of every other command's declarations (the
+    display flags alone import the theme and config readers).  Anything else
+    (no command, an unknown one) gets the whole parser, whose help and
+    ``invalid choice`` error list every command.
+    """
     parser = OneLineParser(prog="scoreboard", description="Baccarat roadmap kiosk and tools.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages to stderr")
     parser.add_argument("--version", action=VersionAction, help="print the version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for info in sorted(pkgutil.iter_modules(parsers.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{parsers.__name__}.{info.name}")
-        module.register(subparsers)
+    names = sorted(info.name for info in pkgutil.iter_modules(parsers.__path__))
+    if command == "":
+        names = []
+    elif command is not None and "_" not in command and command.replace("-", "_") in names:
+        names = [command.replace("-", "_")]  # a module named like its command (check-theme)
+    for name in names:
+        importlib.import_module(f"{parsers.__name__}.{name}").register(subparsers)
     return parser
+
+
+def asked_command(argv: list[str]) -> str | None:
+    """Which commands parsing ``argv`` needs: the one it names, ``""`` for none, None for all.
+
+    ``scoreboard``'s own options take no value, so the first word not starting with
+    ``-`` is the command.  ``--version`` met before it ends the parsing at once, so
+    needs no command; any other option (``--help``, an abbreviation, ``--``) may
+    need them all.
+    """
+    for word in argv:
+        if word == "--version":
+            return ""
+        if not word.startswith("-"):
+            return word
+        if word not in ("-v", "--verbose"):
+            return None
+    return None
 
 
 #: Seconds a stop may take from its signal before the process leaves without the rest of it.
@@ -89,8 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     # get Python's handling back.
     with contextlib.ExitStack() as routing:
         stop = routing.enter_context(stopping.stop_on_signals(limit=STOP_LIMIT, begun=False))
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        words = sys.argv[1:] if argv is None else argv
+        args = build_parser(asked_command(words)).parse_args(argv)
         logsetup.configure(args.verbose)
         if not getattr(args, "stops", False):
             routing.close()

@@ -16,13 +16,15 @@ flags with ``from_config=True``: no defaults (the file decides; a flag overrides
 it) and the config key named in the help.  :func:`display_from_args` turns the
 flags of a command without a config file into a :class:`DisplayRequest`.
 
-Declaring imports nothing heavy (no pygame, no paho): ``--help`` reads this.
+Declaring imports nothing heavy (no pygame, no paho, no theme reader): ``--help``
+reads this, and so does every controller command, which shows no theme.
 """
 
 from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from scoreboard.cli.arg_types import KEEPALIVE, input_file
 from scoreboard.cli.errors import UsageError
@@ -36,14 +38,15 @@ from scoreboard.game.limits import (
 )
 from scoreboard.game.side_bets import SIDE_BETS
 from scoreboard.game.variants import VARIANTS
-from scoreboard.roads.good_roads import GoodRoadRules
-from scoreboard.screen.theme.loading import load_theme
-from scoreboard.screen.theme.values import Theme, ThemeError
 from scoreboard.settings.config import PROTOCOLS, ROTATIONS, Config, TlsConfig, with_mqtt
 from scoreboard.settings.endpoint import Endpoint, load_endpoint
 from scoreboard.settings.reader import ConfigError, parse_brokers
 from scoreboard.settings.reader import parse_size as read_size
 from scoreboard.settings.translations import SHIPPED, parse_languages
+
+if TYPE_CHECKING:  # the theme and the plate's rules are read when a display runs, not to declare
+    from scoreboard.roads.good_roads import GoodRoadRules
+    from scoreboard.screen.theme.values import Theme
 
 __all__ = [
     "SIDE_BETS_HELP",
@@ -380,6 +383,10 @@ def display_from_args(args: argparse.Namespace) -> DisplayRequest:
     screen without a size it is left to the kiosk, which turns the picture on a
     landscape screen instead of asking for a mode the screen does not have.
     """
+    from scoreboard.roads.good_roads import GoodRoadRules
+    from scoreboard.screen.theme.loading import load_theme
+    from scoreboard.screen.theme.values import ThemeError
+
     try:
         theme = load_theme(args.theme, languages_from(args))
     except ThemeError as error:
