@@ -80,6 +80,27 @@ def installed(result: subprocess.CompletedProcess) -> subprocess.CompletedProces
     return result
 
 
+#: How old a file's last change must be for its digest to be kept: a change within
+#: the same tick of the file system's clock would not show in its ctime (git's "racy" case).
+SETTLED_NS = 2_000_000_000
+_digests: dict[tuple[int, ...], str] = {}
+
+
+def _digest(path: Path, info: os.stat_result) -> str:
+    """The sha256 of a file, hashed again whenever its inode, size, mtime or ctime moved.
+
+    Any write or chmod sets the ctime to the time of the change, so a file whose
+    stat is the same as when it was hashed, long enough ago, has the same bytes.
+    """
+    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    digest = _digests.get(key)
+    if digest is None:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if info.st_ctime_ns < time.time_ns() - SETTLED_NS:
+            _digests[key] = digest
+    return digest
+
+
 def tree(root: Path) -> dict[str, str]:
     """Every path under ``root``: a file's mode and sha256, a link's target, a directory."""
     listing: dict[str, str] = {}
@@ -93,9 +114,41 @@ def tree(root: Path) -> dict[str, str]:
             elif stat.S_ISDIR(info.st_mode):
                 listing[key] = f"dir {info.st_mode & 0o7777:o}"
             else:
-                digest = hashlib.sha256(path.read_bytes()).hexdigest()
-                listing[key] = f"{info.st_mode & 0o7777:o} {digest}"
+                listing[key] = f"{info.st_mode & 0o7777:o} {_digest(path, info)}"
     return listing
+
+
+#: Where the releases' venvs live in a root (about 80 MB each).
+RELEASES = Path("opt/scoreboard/releases")
+
+
+def copy_root(root: Path, prefix: str) -> Path:
+    """A new scratch directory holding a copy of the install ``root`` (``cp -a``).
+
+    The releases' files are hard links rather than copies: install.sh never writes
+    into an existing release (a new release is a new folder; a rollback, a prune
+    and an uninstall only switch links or delete), so the copy and the original
+    may share them, and the 80 MB of each venv is not copied again.  Everything
+    else (the configs, units, secrets and journals a test changes) is copied.
+    """
+    copy = scratch_dir(prefix)
+    levels = [(root, copy)]
+    here, there = root, copy
+    for part in RELEASES.parts:
+        if not (here / part).is_dir() or (here / part).is_symlink():
+            subprocess.run(["cp", "-a", f"{here}/.", str(there)], check=True)
+            break
+        others = [str(entry) for entry in here.iterdir() if entry.name != part]
+        if others:
+            subprocess.run(["cp", "-a", *others, str(there)], check=True)
+        here, there = here / part, there / part
+        there.mkdir()
+        levels.append((here, there))
+    else:
+        subprocess.run(["cp", "-al", f"{here}/.", str(there)], check=True)
+    for original, made in reversed(levels):  # as cp -a: a folder's times after its content
+        shutil.copystat(original, made)
+    return copy
 
 
 def files_mentioning(root: Path, text: str) -> list[str]:

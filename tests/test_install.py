@@ -19,6 +19,7 @@ from install_root import (
     PLANTED,
     REPO,
     Install,
+    copy_root,
     files_mentioning,
     install,
     installed,
@@ -296,9 +297,8 @@ def run_session(root: Path) -> subprocess.CompletedProcess:
 def test_a_rollback_runs_the_older_releases_session_script(
     scratch_install: Install, tmp_path: Path
 ) -> None:
-    root = scratch_dir("scoreboard-rollback-")
+    root = copy_root(scratch_install.root, "scoreboard-rollback-")
     try:
-        subprocess.run(["cp", "-a", f"{scratch_install.root}/.", str(root)], check=True)
         inst = Install(root, scratch_install.first_run)
         first = inst.current()
         assert "release B" not in run_session(root).stderr

@@ -35,9 +35,8 @@ COMMAND = [
 def bridged(tmp_path_factory: pytest.TempPathFactory):
     """A copy of the shared install, then ``--bridge angel-eye --serial ... --mosquitto``."""
     shared = shared_install(tmp_path_factory)
-    root = install_root.scratch_dir("scoreboard-bridge-")
+    root = install_root.copy_root(shared.root, "scoreboard-bridge-")
     try:
-        subprocess.run(["cp", "-a", f"{shared.root}/.", str(root)], check=True)
         source = source_copy(tmp_path_factory.mktemp("bridge") / "source")
         run = installed(install(root, "--bridge", "angel-eye", "--serial", SERIAL, "--mosquitto",
                                 source=source))  # fmt: skip
@@ -195,9 +194,8 @@ def test_serial_alone_moves_the_installed_bridge_to_another_device(bridged) -> N
 
 def test_uninstall_removes_the_bridge_and_its_user_keeps_its_config(bridged) -> None:
     inst, _source = bridged
-    root = install_root.scratch_dir("scoreboard-bridge-uninstall-")
+    root = install_root.copy_root(inst.root, "scoreboard-bridge-uninstall-")
     try:
-        subprocess.run(["cp", "-a", f"{inst.root}/.", str(root)], check=True)
         output = installed(install(root, "--uninstall")).stdout
         assert "skipped (--root): userdel scoreboard-bridge" in output
         listing = install_root.tree(root).items()

@@ -78,6 +78,14 @@ def root(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def live_plan(tmp_path_factory: pytest.TempPathFactory, source: Path) -> tuple[Path, str]:
+    """The plain dry run on an empty root, read by every test of a first install's plan."""
+    root = tmp_path_factory.mktemp("live") / "root"
+    root.mkdir()
+    return root, planned(dry(root, source))
+
+
 def test_help_names_every_option_and_exits_0() -> None:
     result = subprocess.run(
         ["bash", INSTALL, "--help"], capture_output=True, text=True, check=False
@@ -117,8 +125,8 @@ def test_a_bad_value_is_refused_naming_the_option(root: Path, args: list[str], n
     assert named in refused(install(root, *args), 2)
 
 
-def test_a_live_dry_run_lists_every_step_of_the_install(root: Path, source: Path) -> None:
-    output = planned(dry(root, source))
+def test_a_live_dry_run_lists_every_step_of_the_install(live_plan: tuple[Path, str]) -> None:
+    root, output = live_plan
     assert "cage" in step(output, "apt-get install")
     assert "xwayland" in step(output, "apt-get install")
     assert "--system" in step(output, "useradd", "scoreboard")
@@ -165,8 +173,10 @@ def test_a_lobby_dry_run_shows_its_config_mode_and_account(root: Path, source: P
     assert "lobby.yaml" not in live and "lobby.password" not in live
 
 
-def test_a_dry_run_never_mentions_the_checkouts_venv_or_git(root: Path, source: Path) -> None:
-    output = planned(dry(root, source))
+def test_a_dry_run_never_mentions_the_checkouts_venv_or_git(
+    live_plan: tuple[Path, str], source: Path
+) -> None:
+    _root, output = live_plan
     assert PLANTED not in output
     assert ".venv" not in output
     assert "/.git" not in output
@@ -175,7 +185,9 @@ def test_a_dry_run_never_mentions_the_checkouts_venv_or_git(root: Path, source: 
     assert copied == [str(source / name) for name in wheel_sources]
 
 
-def test_the_wheel_is_built_from_everything_pyproject_packages(root: Path, source: Path) -> None:
+def test_the_wheel_is_built_from_everything_pyproject_packages(
+    live_plan: tuple[Path, str],
+) -> None:
     """The installer copies an allow-list: it must hold every root pyproject.toml builds from."""
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
     setuptools = project["tool"]["setuptools"]
@@ -184,7 +196,7 @@ def test_the_wheel_is_built_from_everything_pyproject_packages(root: Path, sourc
              for package in setuptools["packages"]}  # fmt: skip
     roots |= {path.split("/")[0] for path in project["project"]["license-files"]}
     roots |= {project["project"]["readme"], "pyproject.toml"}
-    output = planned(dry(root, source))
+    _root, output = live_plan
     copied = {Path(path).name for path in step(output, "cp -R").split()[3:-1]}
     assert roots <= copied, f"install.sh does not copy {sorted(roots - copied)}"
 

@@ -17,9 +17,9 @@ import pytest
 from install_root import (
     REPO,
     Install,
+    copy_root,
     install,
     installed,
-    scratch_dir,
     shared_install,
     source_copy,
     tree,
@@ -30,9 +30,7 @@ from scoreboard.lobby.settings import load_lobby_settings
 
 def own_copy(inst: Install, prefix: str) -> Install:
     """A full copy of ``inst``'s root: changed freely, removed by the caller."""
-    root = scratch_dir(prefix)
-    subprocess.run(["cp", "-a", f"{inst.root}/.", str(root)], check=True)
-    return Install(root, inst.first_run)
+    return Install(copy_root(inst.root, prefix), inst.first_run)
 
 
 @pytest.fixture(scope="module")
