@@ -96,7 +96,9 @@ def test_a_void_is_applied_by_the_controller_and_shown_by_the_display(table):
     assert done.returncode == 0, done.stderr
     assert f"applied: game 2 of shoe {shoe} voided" in done.stdout
     assert wait_for(lambda: table.display.status()["corrections"] == before + 1)
-    assert 2 in table.snapshot()["voided"]
+    # The controller's snapshot and the display's status come from two clients: either may
+    # reach the recorder first.
+    assert wait_for(lambda: 2 in table.snapshot()["voided"]), table.snapshot()
     assert all(coup["game"] != 2 for coup in table.snapshot()["coups"])
     # The display's record names the reason and who asked.
     journal = (table.directory / "state" / "journal.jsonl").read_text()
@@ -112,8 +114,11 @@ def test_a_correction_replaces_the_result_on_the_display(table):
     assert done.returncode == 0, done.stderr
     assert "applied: game 3" in done.stdout and "corrected" in done.stdout
     assert wait_for(lambda: table.display.status()["corrections"] == before + 1)
-    game3 = next(c for c in table.snapshot()["coups"] if c["game"] == 3)
-    assert game3["result"] == new
+    assert wait_for(lambda: coup_of(table.snapshot(), 3).get("result") == new), table.snapshot()
+
+
+def coup_of(snapshot: dict, game: int) -> dict:
+    return next(c for c in snapshot["coups"] if c["game"] == game)
 
 
 def record_winner(coup: dict) -> str:
@@ -176,6 +181,7 @@ def test_a_new_shoe_starts_on_the_display(table):
     assert "shoe PIT-SHOE-1 started" in done.stdout
     assert wait_for(lambda: table.display.status().get("shoe") == "PIT-SHOE-1")
     assert wait_for(lambda: table.display.status().get("games", 0) >= 1)
+    assert wait_for(lambda: table.snapshot()["shoe"] == "PIT-SHOE-1" and table.snapshot()["coups"])
     assert table.snapshot()["coups"][0]["game"] == 1  # the dealer goes on, numbered from 1
 
 
