@@ -81,19 +81,21 @@ TEST_WORKERS ?= 4
 TEST_ENV := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYTHONDONTWRITEBYTECODE=
 # The serial run collects only the files that mark a test serial (not all 400 files again).
 SERIAL_FILES = $(shell grep -l 'mark.serial' tests/test_*.py)
+# ruff and mypy run beside the single-core warm-up (the other core is idle then) and are
+# reported before the tests start: a lint error stops the run in seconds, not minutes.
+LINT := $(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy
 test: $(VENV)/.installed-test system-deps
-	$(TEST_ENV) $(BIN)/python -m compileall -q -j 2 scoreboard tests
-	$(TEST_ENV) $(BIN)/python -m pytest --collect-only -q >/dev/null || true
+	@echo "ruff and mypy, beside the warm-up (byte-compiling, one collection)"; \
+	lint_log=$$(mktemp); ( $(LINT) ) >"$$lint_log" 2>&1 & lint=$$!; \
+	$(TEST_ENV) $(BIN)/python -m compileall -q -j 2 scoreboard tests; \
+	$(TEST_ENV) $(BIN)/python -m pytest --collect-only -q >/dev/null; \
+	wait $$lint; status=$$?; cat "$$lint_log"; rm -f "$$lint_log"; \
+	if [ $$status -ne 0 ]; then echo "make test: ruff or mypy failed (above)"; exit $$status; fi
 	$(TEST_ENV) $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial" $(PYTEST_ARGS)
 	$(TEST_ENV) $(BIN)/python -m pytest -m serial $(SERIAL_FILES) $(PYTEST_ARGS)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/mypy
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/mypy
+	$(LINT)
 
 # Mutation testing of the pure core, the protocol and the journal (slow: see docs/mutation.md).
 mutation: $(VENV)/.installed-test
