@@ -6,12 +6,23 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoreboard.screen.theme.loading import load_theme
 from scoreboard.screen.theme.values import ThemeError
 from scoreboard.settings.config import load_config
 from scoreboard.settings.reader import ConfigError
-from scoreboard.settings.yamlfile import MAX_BYTES, YamlSyntaxError, load_yaml, parse_yaml
+from scoreboard.settings.yamlfile import (
+    MAX_BYTES,
+    YamlSyntaxError,
+    load_yaml,
+    parse_yaml,
+    read_fast,
+)
+
+SHIPPED = Path(__file__).resolve().parent.parent
 
 BOMB = "\n".join(
     ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
@@ -106,3 +117,49 @@ def test_a_non_utf8_config_file_is_a_one_line_config_error(tmp_path):
     path = write(tmp_path, b"table: {id: T\xff}\n")
     with pytest.raises(ConfigError, match=r"not UTF-8 text \(byte 0xff at offset 13\)"):
         load_config(path)
+
+
+YAML_PIECES = [
+    *"ab1.-:[]{},#&*|>'\"%@` \n\r\\?~",
+    *["\t", "\x00", "\x07", "\x85", "\u2028", "\ufeff", "é", "中", "\U0001f600", "!", "!!str "],
+    *[
+        "null",
+        "yes",
+        "No",
+        "1e3",
+        ".nan",
+        "0x1F",
+        "0o17",
+        "2001-01-01",
+        "12:30",
+        "<<",
+        "---",
+        "...",
+    ],
+]
+"""What YAML's scanner treats specially, and values whose type depends on their spelling."""
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(YAML_PIECES), max_size=40).map("".join))
+def test_what_the_fast_reader_takes_it_reads_as_pyyaml_does(text):
+    try:
+        fast = read_fast(text)
+    except Exception:  # not taken: parse_yaml asks the careful reader
+        return
+    careful = yaml.load(text, Loader=yaml.SafeLoader)
+    assert repr(fast) == repr(careful)
+
+
+SHIPPED_YAML = sorted(
+    str(path.relative_to(SHIPPED))
+    for folder in ("themes", "kiosk")
+    for path in (SHIPPED / folder).rglob("*.yaml")
+)
+
+
+@pytest.mark.parametrize("name", SHIPPED_YAML)
+def test_the_shipped_themes_and_configs_take_the_fast_reader(name):
+    text = (SHIPPED / name).read_text(encoding="utf-8")
+    assert yaml.__with_libyaml__  # PyYAML's wheels and Debian's python3-yaml have libyaml
+    assert repr(read_fast(text)) == repr(yaml.load(text, Loader=yaml.SafeLoader))
