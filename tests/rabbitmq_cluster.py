@@ -3,10 +3,18 @@
 Each node is ``rabbitmq-server`` started directly (no service manager: systemd is
 not PID 1 in CI), with its own node name, AMQP, distribution and MQTT ports, and
 its data, logs, config and enabled-plugins file under the test's directory.  The
-nodes share one Erlang cookie (``HOME`` holds ``.erlang.cookie``) and one epmd of
-their own on a free port (``ERL_EPMD_PORT``), so nothing of the machine's own
-RabbitMQ (if any) is touched, and :meth:`Cluster.stop` kills every process it
-started: each node's Erlang VM and the epmd.
+cluster forms as its nodes boot, from their config (peer discovery
+``classic_config``): the first node starts alone, the others name it and join it
+on their first boot, as a deployment's nodes do, rather than being joined after
+the fact by ``rabbitmqctl stop_app; join_cluster; start_app`` (every rabbitmqctl
+call is an Erlang VM of its own, about a CPU-second; an app restart is most of a
+boot).  A node is up when its log says so and its MQTT listener accepts a CONNECT;
+one ``rabbitmqctl eval`` then checks that every node runs in the one cluster and
+in the MQTT plugin's client-id tracking.  The nodes share one Erlang cookie
+(``HOME`` holds ``.erlang.cookie``) and one epmd of their own on a free port
+(``ERL_EPMD_PORT``), so nothing of the machine's own RabbitMQ (if any) is touched,
+and :meth:`Cluster.stop` kills every process it started: each node's Erlang VM and
+the epmd.
 
 Why three nodes when the issue says two: since 3.8 the MQTT plugin tracks client
 ids in a Raft cluster, which needs a majority of the nodes.  Two nodes serve MQTT
@@ -46,6 +54,42 @@ START_TIMEOUT = 120.0
 
 cluster = pytest.mark.cluster
 
+#: The node's running cluster nodes and the members of the MQTT plugin's Raft cluster
+#: (its client-id tracking), each sorted, space-separated: "NODES|MEMBERS".
+RUNNING_AND_TRACKING = (
+    "{ok, Members, _} = ra:members({mqtt_node, node()}), "
+    'Names = fun(Nodes) -> string:join([atom_to_list(N) || N <- lists:sort(Nodes)], " ") end, '
+    'Names(rabbit_nodes:all_running()) ++ "|" ++ Names([N || {_, N} <- Members]).'
+)
+
+#: A CONNACK (MQTT 3.1.1) whose return code accepts the connection.
+MQTT_ACCEPTED = b"\x20\x02\x00\x00"
+
+
+def mqtt_connect_packet(client_id: str) -> bytes:
+    """An MQTT 3.1.1 CONNECT: clean session, keepalive 10 s, no credentials."""
+    name = client_id.encode()
+    body = b"\x00\x04MQTT\x04\x02\x00\x0a" + len(name).to_bytes(2, "big") + name
+    return bytes([0x10, len(body)]) + body
+
+
+def mqtt_connack(port: int) -> bytes:
+    """What the MQTT listener on ``port`` answers a CONNECT with (b"" if nothing)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(mqtt_connect_packet(f"ready-{secrets.token_hex(4)}"))
+            answer = b""
+            while len(answer) < len(MQTT_ACCEPTED):
+                chunk = sock.recv(len(MQTT_ACCEPTED) - len(answer))
+                if not chunk:
+                    break
+                answer += chunk
+            if answer == MQTT_ACCEPTED:
+                sock.sendall(b"\xe0\x00")  # DISCONNECT: a clean goodbye
+            return answer
+    except OSError:
+        return b""
+
 
 def _check_installed() -> None:
     if not Path(SERVER).exists():
@@ -62,6 +106,7 @@ class Node:
     mqtt_port: int = field(default_factory=free_port)
     amqp_port: int = field(default_factory=free_port)
     dist_port: int = field(default_factory=free_port)
+    peers: tuple[str, ...] = ()  # the nodes it joins on its first boot (none: it starts alone)
     process: subprocess.Popen | None = None
 
     @property
@@ -80,20 +125,32 @@ class Node:
     def endpoint(self, prefix: str, **changes: object) -> Endpoint:
         return Endpoint(self.settings(**changes), Topics(prefix))
 
+    def config_lines(self) -> list[str]:
+        lines = [
+            f"listeners.tcp.1 = 127.0.0.1:{self.amqp_port}",
+            f"mqtt.listeners.tcp.1 = 127.0.0.1:{self.mqtt_port}",
+            "mqtt.allow_anonymous = true",
+            "loopback_users = none",
+            "log.console = false",
+            "log.file.level = info",
+        ]
+        if self.peers:
+            # A blank node joins the first of its peers that answers; it asks every half
+            # second for as long as a node may take to boot (RabbitMQ's default gives up
+            # after 5 s and starts alone: a cluster of one, split from the others).
+            lines += [
+                "cluster_formation.peer_discovery_backend = classic_config",
+                *(
+                    f"cluster_formation.classic_config.nodes.{number} = {peer}"
+                    for number, peer in enumerate((*self.peers, self.node), start=1)
+                ),
+                "cluster_formation.discovery_retry_interval = 500",
+                f"cluster_formation.discovery_retry_limit = {int(START_TIMEOUT * 2)}",
+            ]
+        return lines
+
     def node_env(self) -> dict[str, str]:
-        (self.directory / "rabbitmq.conf").write_text(
-            "\n".join(
-                [
-                    f"listeners.tcp.1 = 127.0.0.1:{self.amqp_port}",
-                    f"mqtt.listeners.tcp.1 = 127.0.0.1:{self.mqtt_port}",
-                    "mqtt.allow_anonymous = true",
-                    "loopback_users = none",
-                    "log.console = false",
-                    "log.file.level = info",
-                ]
-            )
-            + "\n"
-        )
+        (self.directory / "rabbitmq.conf").write_text("\n".join(self.config_lines()) + "\n")
         (self.directory / "enabled_plugins").write_text("[rabbitmq_mqtt].\n")
         return {
             **self.env,
@@ -111,14 +168,15 @@ class Node:
         }
 
     def start(self) -> None:
-        """Boot the VM and wait until the node and its MQTT listener are up."""
+        """Boot the VM and wait until the node is up and serves MQTT (``await_running``
+        then says whether it is back in its cluster)."""
         self.boot()
-        self.await_startup()
-        self.wait_for_mqtt()
+        self.await_serving()
 
     def boot(self) -> None:
         """Start the VM without waiting (the cluster boots its nodes side by side)."""
         self.directory.mkdir(parents=True, exist_ok=True)
+        self._log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
         env = self.node_env()
         (self.directory / "rabbitmq-env.conf").write_text("")
         self._log = open(self.directory / "server.out", "ab")  # noqa: SIM115
@@ -131,32 +189,52 @@ class Node:
             cwd=self.directory,  # a node that dies writes its MnesiaCore dump here, not in the repo
         )
 
-    def await_startup(self, timeout: float = START_TIMEOUT) -> None:
-        """``await_startup`` once the VM has registered with epmd (before that it fails at once)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.process is not None and self.process.poll() is not None:
-                raise RuntimeError(f"{self.node} exited: {self.log_text()[-3000:]}")
-            left = deadline - time.monotonic()
-            try:
-                self.ctl("await_startup", "--timeout", str(max(1, int(left))), timeout=left + 10)
-                return
-            except RuntimeError:
-                if left <= 0:
-                    raise
-                time.sleep(1.0)
+    @property
+    def log_path(self) -> Path:
+        return self.directory / "log" / f"{self.node}.log"
 
-    def wait_for_mqtt(self, timeout: float = START_TIMEOUT) -> None:
+    def await_serving(self, timeout: float = START_TIMEOUT) -> None:
+        """Until the node is up (``await_booted``) and serves MQTT (``await_mqtt``)."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process is not None and self.process.poll() is not None:
-                raise RuntimeError(f"{self.node} exited: {self.log_text()[-3000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.mqtt_port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"{self.node}: no MQTT listener on {self.mqtt_port}")
+        self.await_booted(timeout)
+        self.await_mqtt(max(0.0, deadline - time.monotonic()))
+
+    def await_booted(self, timeout: float = START_TIMEOUT) -> None:
+        """Until this boot's log says ``Server startup complete``: what ``rabbitmqctl
+        await_startup`` waits for, read without an Erlang VM of its own."""
+        deadline = time.monotonic() + timeout
+        while not self._booted():
+            self._check_alive()
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{self.node} not up within {timeout} s: {self.log_tail()}")
+            time.sleep(0.1)
+
+    def await_mqtt(self, timeout: float = START_TIMEOUT) -> None:
+        """Until the MQTT listener answers a CONNECT with a CONNACK accepting it (the
+        plugin registered the client id in its Raft cluster: this node is a member)."""
+        deadline = time.monotonic() + timeout
+        while (answer := mqtt_connack(self.mqtt_port)) != MQTT_ACCEPTED:
+            self._check_alive()
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"{self.node}: MQTT on {self.mqtt_port} answered {answer!r}, "
+                    f"not a CONNACK accepting the client: {self.log_tail()}"
+                )
+            time.sleep(0.1)
+
+    def _booted(self) -> bool:
+        if not self.log_path.exists():
+            return False
+        with open(self.log_path, "rb") as log:
+            log.seek(self._log_start)
+            return b"Server startup complete" in log.read()
+
+    def _check_alive(self) -> None:
+        if self.process is not None and self.process.poll() is not None:
+            raise RuntimeError(f"{self.node} exited: {self.log_tail()}")
+
+    def log_tail(self) -> str:
+        return self.log_text()[-3000:]
 
     def ctl(self, *args: str, timeout: float = 60.0) -> str:
         """``rabbitmqctl -n NODE ARGS``; a failure raises with its output."""
@@ -173,12 +251,6 @@ class Node:
                 f"rabbitmqctl -n {self.node} {' '.join(args)}: {result.stdout}{result.stderr}"
             )
         return result.stdout
-
-    def join(self, first: Node) -> None:
-        """``stop_app; join_cluster FIRST; start_app``, as a technician joins a node."""
-        self.ctl("stop_app")
-        self.ctl("join_cluster", first.node)
-        self.ctl("start_app")
 
     def stop(self) -> None:
         """Stop the node's VM (SIGTERM, then SIGKILL): the node going away mid-shoe."""
@@ -212,7 +284,7 @@ class Node:
 
 @dataclass
 class Cluster:
-    """``size`` nodes ``sb1@localhost``... joined to the first; every process its own."""
+    """``size`` nodes ``sb1@localhost``... joining the first as they boot; every process its own."""
 
     directory: Path
     size: int = 2
@@ -233,19 +305,40 @@ class Cluster:
         }
         env |= {"HOME": str(home), "ERL_EPMD_PORT": str(self.epmd_port), "LC_ALL": "C.UTF-8"}
         self.env = env
-        self.nodes = [
-            Node(f"sb{index}", self.directory / f"sb{index}", env)
-            for index in range(1, self.size + 1)
+        first = Node("sb1", self.directory / "sb1", env)
+        self.nodes = [first] + [
+            Node(f"sb{index}", self.directory / f"sb{index}", env, peers=(first.node,))
+            for index in range(2, self.size + 1)
         ]
-        for node in self.nodes:
+        # The first two boot side by side; each later one once the others serve MQTT.
+        # RabbitMQ 3.10's MQTT plugin adds its node to its Raft cluster (the client ids)
+        # once, as the node boots: two nodes starting it at once name each other as the
+        # initial members and agree, but a third adding itself while the first two still
+        # settle their membership is refused, never retried, and that node then accepts
+        # no MQTT connection ("client ID registration timed out" in its log).  Its VM
+        # cannot boot early either: a node whose MQTT plugin is not started yet is still
+        # counted as a member by the first two, which then wait for its vote.
+        pair, later = self.nodes[:2], self.nodes[2:]
+        for node in pair:
             node.boot()
-        _each(self.nodes, Node.await_startup)
-        _each(self.nodes[1:], lambda node: node.join(self.nodes[0]))
-        _each(self.nodes, Node.wait_for_mqtt)
+        _each(pair, Node.await_serving)
+        for node in later:
+            node.start()
+        self.await_running()
         return self
 
-    def running_nodes(self) -> str:
-        return self.nodes[0].ctl("cluster_status")
+    def await_running(self) -> None:
+        """One question to the first node up: every node runs in its cluster and is a
+        member of the MQTT plugin's Raft cluster (a node that started alone instead of
+        joining, or was left out of the client-id tracking, is missing from a list)."""
+        asked = next(node for node in self.nodes if node.process is not None)
+        answer = asked.ctl("eval", RUNNING_AND_TRACKING).strip().strip('"')
+        wanted = " ".join(sorted(node.node for node in self.nodes))
+        if answer != f"{wanted}|{wanted}":
+            raise RuntimeError(
+                f"{asked.node}: running nodes | MQTT client-id tracking members are "
+                f"{answer!r}, not every node {wanted!r} in both"
+            )
 
     def stop(self) -> None:
         """Every node's VM (side by side: each waits on its own), then the epmd this cluster

@@ -52,9 +52,11 @@ def whole(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 def rabbit(whole: Cluster) -> Cluster:
     """The module's cluster with every node up: a node a test stopped is started again
     here, before the next test, not after the last one (the cluster goes then anyway)."""
-    for node in whole.nodes:
-        if node.process is None:
-            node.start()
+    stopped = [node for node in whole.nodes if node.process is None]
+    for node in stopped:
+        node.start()
+    if stopped:
+        whole.await_running()  # back in the cluster and its client-id tracking
     return whole
 
 

@@ -208,27 +208,42 @@ def catches(pid: int, signum: int) -> bool:
     return False
 
 
-def retained(broker: Broker, seconds: float = 2.0) -> dict[str, bytes]:
-    """Every retained message on the broker now, by topic (a fresh subscription reads them)."""
+def retained(broker: Broker, timeout: float = 30.0) -> dict[str, bytes]:
+    """Every retained message on the broker now, by topic.
+
+    A fresh subscription to ``#`` is handed them all as it subscribes; a message this
+    client publishes once subscribed comes back after them (one client's messages
+    leave the broker in order), so its arrival says the last retained one is in.
+    """
     found: dict[str, bytes] = {}
     lock = threading.Lock()
+    behind = threading.Event()
+    marker = f"retained-end/{uuid.uuid4().hex}"
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"ret-{uuid.uuid4().hex[:8]}")
 
     def on_connect(client, *_):
         client.subscribe("#", qos=1)
 
+    def on_subscribe(client, *_):
+        client.publish(marker, b"", qos=1)
+
     def on_message(_client, _userdata, message):
-        if message.retain:
+        if message.topic == marker:
+            behind.set()
+        elif message.retain:
             with lock:
                 found[message.topic] = bytes(message.payload)
 
     client.on_connect = on_connect
+    client.on_subscribe = on_subscribe
     client.on_message = on_message
     client.connect(broker.host, broker.port, keepalive=5)
     client.loop_start()
-    time.sleep(seconds)
-    client.disconnect()
-    client.loop_stop()
+    try:
+        assert behind.wait(timeout), f"the broker's retained messages not through in {timeout} s"
+    finally:
+        client.disconnect()
+        client.loop_stop()
     with lock:
         return dict(found)
 
