@@ -39,7 +39,7 @@ pytestmark = [needs_mosquitto, pytest.mark.slow, pytest.mark.serial]
 
 SEED = 2226
 STOP_WITHIN = 5.0  # seconds from the first stop signal to the process's end
-AT_ONCE = 4  # processes running together (two cores: one starts while the others wait)
+AT_ONCE = 6  # processes running together (two cores: while some start, others wait on their delay)
 SMALL = ("--windowed", "--size", "320x180")
 
 
