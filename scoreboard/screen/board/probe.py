@@ -71,7 +71,7 @@ def draw_problems(theme: Theme) -> list[str]:
 
 
 def _drawn(theme: Theme, size: tuple[int, int], table: TableState) -> list[str]:
-    renderer = Renderer(theme, size, motion=False)
+    renderer = Renderer(theme, size, motion=False, warm_cards=False)
     renderer.panels.log = []
     renderer.render(table, FeedStatus.LIVE, clock="21:45")
     found = [f"panel {name} failed to draw" for name in renderer.failing]
