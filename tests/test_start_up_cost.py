@@ -10,6 +10,10 @@ imports only the rooms it uses (read from the real command's ``-X importtime``).
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 import scoreboard.screen.board._hand as hand
@@ -46,3 +50,31 @@ def test_a_kiosks_renderer_still_draws_its_card_faces_ahead(
     renderer = Renderer(load_theme("classic"), (640, 360))
     assert calls == [1]
     assert renderer.cards.faces  # the first dealt hand finds them drawn
+
+
+#: The modules a kiosk or controller command imports before it runs: its parser, the
+#: shared options (and the settings they read), and its command module.
+COMMAND_MODULES = [
+    f"scoreboard.cli.{part}.{name}"
+    for name in ("demo", "run", "shoe", "pit", "screenshot", "lobby")
+    for part in ("parsers", "commands")
+]
+
+
+def imported_after(*modules: str) -> set[str]:
+    """Every module a fresh interpreter holds after importing ``modules``."""
+    script = "import importlib, sys\n"
+    script += "".join(f"importlib.import_module({name!r})\n" for name in modules)
+    script += "print('\\n'.join(sys.modules))\n"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    found = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert found.returncode == 0, found.stderr[-2000:]
+    return set(found.stdout.split())
+
+
+def test_reading_the_settings_leaves_the_shoe_readers_unimported() -> None:
+    modules = imported_after("scoreboard.cli.options", *COMMAND_MODULES)
+    assert "scoreboard.settings.shoe" in modules  # the reading works
+    assert sorted(name for name in modules if name.startswith("scoreboard.shoes")) == []
