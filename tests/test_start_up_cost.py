@@ -13,13 +13,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
+import pygame
 import pytest
 
 import scoreboard.screen.board._hand as hand
-from scoreboard.screen.board.probe import draw_problems
+from scoreboard.cli import main
+from scoreboard.screen.board.probe import draw_problems, sample_table
 from scoreboard.screen.board.renderer import Renderer
 from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table.applied import FeedStatus
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -78,3 +82,28 @@ def test_reading_the_settings_leaves_the_shoe_readers_unimported() -> None:
     modules = imported_after("scoreboard.cli.options", *COMMAND_MODULES)
     assert "scoreboard.settings.shoe" in modules  # the reading works
     assert sorted(name for name in modules if name.startswith("scoreboard.shoes")) == []
+
+
+def test_a_screenshot_draws_no_card_faces_ahead(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    calls = faces_warmed(monkeypatch)
+    assert main(["screenshot", "-o", str(tmp_path / "board.png"), "--size", "640x360"]) == 0
+    assert (tmp_path / "board.png").stat().st_size > 0
+    assert calls == []
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (640, 360)])
+def test_a_frame_is_the_same_with_or_without_faces_drawn_ahead(size: tuple[int, int]) -> None:
+    theme, table = load_theme("classic"), sample_table()
+    assert table.games  # the last hand shows its cards
+    frames = [
+        pygame.image.tobytes(
+            Renderer(theme, size, motion=False, warm_cards=warm).render(
+                table, FeedStatus.LIVE, clock="21:45"
+            ),
+            "RGB",
+        )
+        for warm in (True, False)
+    ]
+    assert frames[0] == frames[1]
