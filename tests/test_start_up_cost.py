@@ -4,8 +4,9 @@ Every kiosk start and every ``check-theme`` draws the theme once to prove it
 (:mod:`scoreboard.screen.board.probe`), and every command imports its modules
 before it does anything; a kiosk on a small board pays both again after each
 power cut.  These checks pin what was taken off that path without timing
-anything: the probe draws no card faces ahead of a coup, and each command
-imports only the rooms it uses (read from the real command's ``-X importtime``).
+anything: the probe and ``screenshot`` draw no card faces ahead of a coup, and a
+command imports only the rooms it uses (read from ``sys.modules`` in a fresh
+interpreter that imported what the command imports).
 """
 
 from __future__ import annotations
@@ -19,10 +20,13 @@ import pygame
 import pytest
 
 import scoreboard.screen.board._hand as hand
+from scoreboard import protocol
 from scoreboard.cli import main
+from scoreboard.protocol import DISPLAY_OFFLINE, apply_event, display, display_status
 from scoreboard.screen.board.probe import draw_problems, sample_table
 from scoreboard.screen.board.renderer import Renderer
 from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table import state
 from scoreboard.table.applied import FeedStatus
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
@@ -107,3 +111,31 @@ def test_a_frame_is_the_same_with_or_without_faces_drawn_ahead(size: tuple[int, 
         for warm in (True, False)
     ]
     assert frames[0] == frames[1]
+
+
+#: What ``scoreboard shoe`` and ``scoreboard pit`` import: their parsers and commands, and
+#: what their runs import (the controller, its floor, the MQTT link).
+CONTROLLER_MODULES = [
+    *(
+        f"scoreboard.cli.{part}.{name}"
+        for name in ("shoe", "pit")
+        for part in ("parsers", "commands")
+    ),
+    "scoreboard.controller",
+    "scoreboard.controller.floor",
+    "scoreboard.link.client",
+]
+
+
+def test_a_controller_and_the_pit_leave_the_displays_table_and_journal_unimported() -> None:
+    modules = imported_after(*CONTROLLER_MODULES)
+    assert "scoreboard.protocol.messages" in modules  # the reading works
+    display_side = ("scoreboard.table.state", "scoreboard.protocol.display", "scoreboard.journal")
+    assert [name for name in display_side if name in modules] == []
+
+
+def test_the_protocol_still_names_the_displays_parts() -> None:
+    assert (display_status, DISPLAY_OFFLINE) == (display.display_status, display.DISPLAY_OFFLINE)
+    assert apply_event is state.apply_event
+    with pytest.raises(AttributeError, match="no attribute 'apply_events'"):
+        protocol.apply_events  # noqa: B018
