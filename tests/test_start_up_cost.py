@@ -20,16 +20,20 @@ import pygame
 import pytest
 
 import scoreboard.screen.board._hand as hand
+import scoreboard.screen.board._open_fonts as open_fonts
 from scoreboard import protocol
 from scoreboard.cli import main
 from scoreboard.protocol import DISPLAY_OFFLINE, apply_event, display, display_status
 from scoreboard.screen.board.probe import draw_problems, sample_table
 from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.board.text import TextCache
 from scoreboard.screen.theme.loading import load_theme
 from scoreboard.table import state
 from scoreboard.table.applied import FeedStatus
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
+
+FONTS = Path(__file__).resolve().parent.parent / "themes" / "fonts"
 
 
 def faces_warmed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -139,3 +143,34 @@ def test_the_protocol_still_names_the_displays_parts() -> None:
     assert apply_event is state.apply_event
     with pytest.raises(AttributeError, match="no attribute 'apply_events'"):
         protocol.apply_events  # noqa: B018
+
+
+def font_opens(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the fonts opened from now on."""
+    sizes: list[int] = []
+    opening = pygame.font.Font
+
+    def counted(path: str, size: int) -> pygame.font.Font:
+        sizes.append(size)
+        return opening(path, size)
+
+    monkeypatch.setattr(pygame.font, "Font", counted)
+    return sizes
+
+
+def test_the_size_for_a_capital_height_opens_no_font_per_size_tried(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = TextCache(load_theme("classic").fonts)
+    text.cap_height(57)  # the file's sizer is there
+    sizes = font_opens(monkeypatch)
+    assert text.size_for_cap(40.5) > 0 and text.cap_height(58, bold=False) > 0
+    assert sizes == []
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in FONTS.glob("*.otf")))
+def test_a_resized_font_measures_as_one_opened_at_the_size(name: str) -> None:
+    path = FONTS / name
+    for size in (*range(6, 130, 7), 200, 9, 333, 13):  # up, then down and up again
+        fresh = pygame.font.Font(str(path), size)
+        assert open_fonts.metrics(path, size, "Hg8") == fresh.metrics("Hg8"), size
