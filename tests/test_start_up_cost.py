@@ -174,3 +174,18 @@ def test_a_resized_font_measures_as_one_opened_at_the_size(name: str) -> None:
     for size in (*range(6, 130, 7), 200, 9, 333, 13):  # up, then down and up again
         fresh = pygame.font.Font(str(path), size)
         assert open_fonts.metrics(path, size, "Hg8") == fresh.metrics("Hg8"), size
+
+
+def test_the_probes_boards_share_one_text_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[int] = []
+    build = TextCache.__init__
+
+    def counted(self: TextCache, *args: object, **kwargs: object) -> None:
+        made.append(1)
+        build(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TextCache, "__init__", counted)
+    theme = load_theme("classic")
+    assert len(theme.layouts) == 3  # three boards drawn
+    assert draw_problems(theme) == []
+    assert made == [1]

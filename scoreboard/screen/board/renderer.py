@@ -90,6 +90,7 @@ class Renderer:
         good_roads: GoodRoadRules | None = None,
         promo: Promo | None = None,
         warm_cards: bool = True,
+        text: TextCache | None = None,
     ) -> None:
         """``drawers`` replaces how the named panels are drawn (see :data:`PanelDrawer`).
 
@@ -100,13 +101,15 @@ class Renderer:
         ``promo``: the venue's images, shown in turn on the shuffle screen.
         ``warm_cards=False``: no card faces drawn ahead of the first coup (a renderer
         that draws one frame and is dropped, as the theme probe's, has no coup to speed up).
+        ``text``: the measured and drawn texts of this theme's fonts to share (the probe's
+        boards measure the same texts at the same sizes); default: the renderer's own.
         """
         self.theme = theme
         self.drawers: Mapping[str, PanelDrawer] = dict(drawers or {})
         self.guard = PanelGuard()
         self.size = size
         self.layout: ScreenLayout = compute_layout(theme, size)
-        self.text = TextCache(theme.fonts, theme.style.text_scale)
+        self.text = text if text is not None else TextCache(theme.fonts, theme.style.text_scale)
         self.sprites = Sprites()
         self.roads = RoadPainter(theme, self.sprites, self.text)
         self.panels = PanelPainter(theme, self.layout, self.text, self.roads)
