@@ -84,7 +84,8 @@ from scoreboard.link.client import (
     Subscribed,
     Unreachable,
 )
-from scoreboard.protocol import DISPLAY_OFFLINE, ProtocolError, display_status, parse_message
+from scoreboard.protocol import ProtocolError, parse_message
+from scoreboard.protocol.display import DISPLAY_OFFLINE, display_status
 from scoreboard.settings.endpoint import Endpoint
 from scoreboard.settings.reader import host_port
 from scoreboard.table.applied import Applied, FeedStatus

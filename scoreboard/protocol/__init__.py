@@ -29,6 +29,8 @@ events themselves are the core's vocabulary (:mod:`scoreboard.game.events`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from scoreboard.game.events import (
     Burn,
     CardDealt,
@@ -56,7 +58,6 @@ from scoreboard.protocol.contract import (
     WILL_SEQ,
 )
 from scoreboard.protocol.decoding import decode
-from scoreboard.protocol.display import DISPLAY_OFFLINE, display_status
 from scoreboard.protocol.encoding import coup_fields
 from scoreboard.protocol.errors import (
     BadCardError,
@@ -86,7 +87,10 @@ from scoreboard.protocol.signing import (
     verify,
 )
 from scoreboard.protocol.topics import Topics, default_prefix, topic_for
-from scoreboard.table.state import apply_event
+
+if TYPE_CHECKING:  # re-exported too, but imported when first asked for: see __getattr__
+    from scoreboard.protocol.display import DISPLAY_OFFLINE, display_status
+    from scoreboard.table.state import apply_event
 
 __all__ = [
     "DISPLAY_OFFLINE",
@@ -141,3 +145,26 @@ __all__ = [
     "verify",
     "wire",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``display_status``, ``DISPLAY_OFFLINE`` and ``apply_event``, imported the first time
+    they are asked for.
+
+    They bring a display's whole table (its state, rules and roads), which the
+    commands that only speak the protocol (a controller, the pit, the bridge's
+    line) never use; importing them with the rest cost each such start its
+    modules and their classes.
+    """
+    if name in ("display_status", "DISPLAY_OFFLINE"):
+        from scoreboard.protocol import display
+
+        found: object = getattr(display, name)
+    elif name == "apply_event":
+        from scoreboard.table.state import apply_event
+
+        found = apply_event
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = found  # asked once: the next look finds it at once
+    return found

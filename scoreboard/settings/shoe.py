@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoreboard.settings.reader import Reader, is_text
-from scoreboard.shoes import SuitOrder
 
 #: The shoes a display reads, and each one's line speed (docs/shoes.md).
 MODELS = {"angel-eye": 4800, "bee-tek": 9600}
 BAUD_RANGE = (50, 4_000_000)
+SUITS = "SHDC"
+"""The four suits an Angel Eye's suit order numbers, each once."""
 _KEYS = {"model", "serial", "baud", "suits"}
 
 
@@ -31,7 +32,9 @@ class ShoeConfig:
     model: str | None = None
     serial: str | None = None
     baud: int | None = None
-    suits: SuitOrder | None = None
+    suits: str | None = None
+    """The letters of a ``scoreboard.shoes.SuitOrder`` (S, H, D and C once each, upper case),
+    made one only by a display that reads its shoe: the shoe readers stay unimported otherwise."""
 
     @property
     def line_speed(self) -> int:
@@ -58,7 +61,7 @@ def read_shoe(reader: Reader, data: Any) -> ShoeConfig:
     return ShoeConfig(model, serial, baud, _suits(reader, section.get("suits"), model))
 
 
-def _suits(reader: Reader, value: Any, model: str | None) -> SuitOrder | None:
+def _suits(reader: Reader, value: Any, model: str | None) -> str | None:
     if value is None:
         return None
     if model == "bee-tek":  # its lines name their suits
@@ -66,12 +69,9 @@ def _suits(reader: Reader, value: Any, model: str | None) -> SuitOrder | None:
             "shoe.suits", "no suit order with model bee-tek (it names its suits)", value
         )
         return None
-    text = reader.text(value, "shoe.suits")
-    try:
-        return SuitOrder(text.upper())
-    except ValueError:
-        if is_text(value):  # a value that is no text is already named
-            reader.expected(
-                "shoe.suits", "S, H, D and C once each: the suits of numbers 1-4", value
-            )
-        return None
+    text = reader.text(value, "shoe.suits").upper()
+    if sorted(text) == sorted(SUITS):
+        return text
+    if is_text(value):  # a value that is no text is already named
+        reader.expected("shoe.suits", "S, H, D and C once each: the suits of numbers 1-4", value)
+    return None

@@ -1,21 +1,18 @@
 """What several commands do alike, in one place instead of imported from each other.
 
 A table and its journal opened as ``run``, ``bridge`` and ``demo`` open them; a
-kiosk's refusal when there is no display; a dealing process's run tag
-(``shoe``, ``demo``); the names of the odds' events (``odds``, ``simulate``).
+kiosk's refusal when there is no display; the names of the odds' events (``odds``,
+``simulate``).  A dealing process's run tag is in :mod:`._run_tag`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from scoreboard.cli import CommandError, UsageError
 from scoreboard.game.rules import Winner
-from scoreboard.game.shoe import run_tag
 from scoreboard.game.variants import VARIANTS
 from scoreboard.journal import Journal, JournalError
 from scoreboard.settings.config import Config, JournalConfig
@@ -74,15 +71,6 @@ def open_journal(
         raise UsageError(str(error)) from None
     journal.replay(table)
     return journal
-
-
-def this_run() -> str:
-    """This process's :func:`~scoreboard.game.shoe.run_tag`: its shoe ids are its own.
-
-    A controller or demo restarted with the same ``--seed`` deals the same cards
-    under new shoe ids, so no board ignores its shoes as ones already finished.
-    """
-    return run_tag(int(time.time()), random.SystemRandom().randrange(1296))
 
 
 LABELS = {

@@ -27,7 +27,8 @@ import threading
 from typing import TYPE_CHECKING
 
 from scoreboard.cli import UsageError
-from scoreboard.cli.commands._shared import kiosk_or_refusal, open_journal, this_run
+from scoreboard.cli.commands._run_tag import this_run
+from scoreboard.cli.commands._shared import kiosk_or_refusal, open_journal
 from scoreboard.cli.options import (
     DisplayRequest,
     apply_mqtt_arguments,

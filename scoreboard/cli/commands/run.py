@@ -122,11 +122,13 @@ def shoe_feed(config: Config, table: TableState, journal: Journal) -> ShoeFeed:
     from scoreboard.controller.open_hand import HandFile
     from scoreboard.controller.shoe_line import ShoeLine
     from scoreboard.feeds.shoe import ShoeFeed
+    from scoreboard.shoes import SuitOrder
     from scoreboard.shoes.emulate import Emulated
 
     shoe = config.shoe
     assert shoe.model is not None and shoe.serial is not None  # settings_from_args checked
-    desk = desk_for(Emulated(shoe.model), table, decks=config.decks, suits=shoe.suits)
+    suits = SuitOrder(shoe.suits) if shoe.suits else None
+    desk = desk_for(Emulated(shoe.model), table, decks=config.decks, suits=suits)
     bridge = Bridge(
         line=ShoeLine(shoe.serial, shoe.line_speed),
         desk=desk,

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from scoreboard.cli import UsageError
 from scoreboard.cli.commands import _emulate_shoe
-from scoreboard.cli.commands._shared import this_run
+from scoreboard.cli.commands._run_tag import this_run
 from scoreboard.cli.options import (
     apply_mqtt_arguments,
     endpoint_from,

@@ -7,6 +7,12 @@ boards to check the theme first: opened per renderer, every reload opened both
 fonts once per size again (issue 22: 40 files and tens of MB a reload).  Kept
 here by file and size, a reload of the same theme opens nothing.
 
+A renderer also asks the capitals' height at sizes it never draws at: finding
+the size whose capitals fill a strip tries sizes one by one.  Those are read from
+one font per file resized to each (:func:`metrics`), not from a font opened per
+size (about 1 ms each: FreeType reads the file anew; a quarter of the sizes a
+board's build opened were asked nothing else).
+
 A file is known by its path and version (modification time and size), so a
 font replaced on disk is opened anew, as the font check tries it anew.  The
 fonts kept are bounded (:data:`MAX_OPEN`, least recently asked for closed first)
@@ -33,6 +39,7 @@ FACE_SIZE = 12
 _Key = tuple[str, int, int, int]
 _V = TypeVar("_V")
 _fonts: OrderedDict[_Key, pygame.font.Font] = OrderedDict()
+_sizers: OrderedDict[_Key, pygame.font.Font] = OrderedDict()  # one per file, resized to ask
 _faces: OrderedDict[_Key, pygame.freetype.Font] = OrderedDict()
 
 
@@ -55,6 +62,23 @@ def font(path: Path, size: int) -> pygame.font.Font:
     return found
 
 
+def metrics(path: Path, size: int, text: str) -> list[tuple[int, int, int, int, int] | None]:
+    """``font(path, size).metrics(text)``, without opening the file at ``size``.
+
+    Asked of the file's one sizer, set to ``size`` first.  The answer is the one a
+    font opened at ``size`` gives: SDL_ttf sizes a font it opens by the same call
+    as a resize (``tests/test_start_up_cost.py`` compares them for the shipped fonts).
+    """
+    key = _key(path, 0)
+    sizer = _sizers.pop(key, None)
+    if sizer is None or not _alive(sizer.get_height):
+        sizer = pygame.font.Font(str(path), size)
+    else:
+        sizer.point_size = size
+    _keep(_sizers, key, sizer)
+    return sizer.metrics(text)
+
+
 def face(path: Path) -> pygame.freetype.Font:
     """A FreeType face of ``path``, to ask which characters it has a glyph for."""
     key = _key(path, FACE_SIZE)
@@ -69,7 +93,7 @@ def face(path: Path) -> pygame.freetype.Font:
 
 def opened() -> int:
     """How many fonts and faces are kept open (for tests and benchmarks)."""
-    return len(_fonts) + len(_faces)
+    return len(_fonts) + len(_faces) + len(_sizers)
 
 
 def _alive(ask: Callable[..., object]) -> bool:

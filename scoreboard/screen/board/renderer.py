@@ -89,6 +89,8 @@ class Renderer:
         motion: bool = True,
         good_roads: GoodRoadRules | None = None,
         promo: Promo | None = None,
+        warm_cards: bool = True,
+        text: TextCache | None = None,
     ) -> None:
         """``drawers`` replaces how the named panels are drawn (see :data:`PanelDrawer`).
 
@@ -97,13 +99,17 @@ class Renderer:
         ``motion=False`` (or the theme's ``motion.enabled: false``) draws every
         change in its final state at once.  ``good_roads``: show them (None: off).
         ``promo``: the venue's images, shown in turn on the shuffle screen.
+        ``warm_cards=False``: no card faces drawn ahead of the first coup (a renderer
+        that draws one frame and is dropped, as the theme probe's, has no coup to speed up).
+        ``text``: the measured and drawn texts of this theme's fonts to share (the probe's
+        boards measure the same texts at the same sizes); default: the renderer's own.
         """
         self.theme = theme
         self.drawers: Mapping[str, PanelDrawer] = dict(drawers or {})
         self.guard = PanelGuard()
         self.size = size
         self.layout: ScreenLayout = compute_layout(theme, size)
-        self.text = TextCache(theme.fonts, theme.style.text_scale)
+        self.text = text if text is not None else TextCache(theme.fonts, theme.style.text_scale)
         self.sprites = Sprites()
         self.roads = RoadPainter(theme, self.sprites, self.text)
         self.panels = PanelPainter(theme, self.layout, self.text, self.roads)
@@ -112,7 +118,7 @@ class Renderer:
         self.static = static_layer(theme, self.layout, self.panels)
         if "counters" in self.layout.panels and "counters" not in self.drawers:
             draw_tile_faces(self.panels, self.static)
-        self.cards = WarmCards(self.panels, "last_coup" not in self.drawers)
+        self.cards = WarmCards(self.panels, warm_cards and "last_coup" not in self.drawers)
         # What the parts are handed refers to the parts, never back to the renderer: a
         # renderer a theme reload replaces is freed at once, its surfaces with it (issue 22).
         self.road_frame = RoadFrame(theme, self.layout, self.roads, self.panels)

@@ -227,7 +227,7 @@ class TextCache:
         key = (bold, max(6, int(size)))
         cap = self._caps.get(key)
         if cap is None:
-            metrics = self.font(key[1], bold=bold).metrics("H")[0]
+            metrics = open_fonts.metrics(self.chains[bold][0], key[1], "H")[0]
             cap = 0 if metrics is None else metrics[3] - metrics[2]
             self._caps[key] = cap
         return cap

@@ -1,0 +1,191 @@
+"""What a command's start does not pay for: work and modules it has no use for.
+
+Every kiosk start and every ``check-theme`` draws the theme once to prove it
+(:mod:`scoreboard.screen.board.probe`), and every command imports its modules
+before it does anything; a kiosk on a small board pays both again after each
+power cut.  These checks pin what was taken off that path without timing
+anything: the probe and ``screenshot`` draw no card faces ahead of a coup, and a
+command imports only the rooms it uses (read from ``sys.modules`` in a fresh
+interpreter that imported what the command imports).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+import scoreboard.screen.board._hand as hand
+import scoreboard.screen.board._open_fonts as open_fonts
+from scoreboard import protocol
+from scoreboard.cli import main
+from scoreboard.protocol import DISPLAY_OFFLINE, apply_event, display, display_status
+from scoreboard.screen.board.probe import draw_problems, sample_table
+from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.board.text import TextCache
+from scoreboard.screen.theme.loading import load_theme
+from scoreboard.table import state
+from scoreboard.table.applied import FeedStatus
+
+pytestmark = pytest.mark.usefixtures("pygame_display")
+
+FONTS = Path(__file__).resolve().parent.parent / "themes" / "fonts"
+
+
+def faces_warmed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one each time a renderer draws its card faces ahead."""
+    calls: list[int] = []
+    warm = hand.warm_cards
+
+    def counted(p: object) -> list:
+        calls.append(1)
+        return warm(p)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hand, "warm_cards", counted)
+    return calls
+
+
+def test_the_theme_probe_draws_no_card_faces_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = faces_warmed(monkeypatch)
+    assert draw_problems(load_theme("classic")) == []
+    assert calls == []
+
+
+def test_a_kiosks_renderer_still_draws_its_card_faces_ahead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls = faces_warmed(monkeypatch)
+    renderer = Renderer(load_theme("classic"), (640, 360))
+    assert calls == [1]
+    assert renderer.cards.faces  # the first dealt hand finds them drawn
+
+
+#: The modules a kiosk or controller command imports before it runs: its parser, the
+#: shared options (and the settings they read), and its command module.
+COMMAND_MODULES = [
+    f"scoreboard.cli.{part}.{name}"
+    for name in ("demo", "run", "shoe", "pit", "screenshot", "lobby")
+    for part in ("parsers", "commands")
+]
+
+
+def imported_after(*modules: str) -> set[str]:
+    """Every module a fresh interpreter holds after importing ``modules``."""
+    script = "import importlib, sys\n"
+    script += "".join(f"importlib.import_module({name!r})\n" for name in modules)
+    script += "print('\\n'.join(sys.modules))\n"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    found = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert found.returncode == 0, found.stderr[-2000:]
+    return set(found.stdout.split())
+
+
+def test_reading_the_settings_leaves_the_shoe_readers_unimported() -> None:
+    modules = imported_after("scoreboard.cli.options", *COMMAND_MODULES)
+    assert "scoreboard.settings.shoe" in modules  # the reading works
+    assert sorted(name for name in modules if name.startswith("scoreboard.shoes")) == []
+
+
+def test_a_screenshot_draws_no_card_faces_ahead(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    calls = faces_warmed(monkeypatch)
+    assert main(["screenshot", "-o", str(tmp_path / "board.png"), "--size", "640x360"]) == 0
+    assert (tmp_path / "board.png").stat().st_size > 0
+    assert calls == []
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (640, 360)])
+def test_a_frame_is_the_same_with_or_without_faces_drawn_ahead(size: tuple[int, int]) -> None:
+    theme, table = load_theme("classic"), sample_table()
+    assert table.games  # the last hand shows its cards
+    frames = [
+        pygame.image.tobytes(
+            Renderer(theme, size, motion=False, warm_cards=warm).render(
+                table, FeedStatus.LIVE, clock="21:45"
+            ),
+            "RGB",
+        )
+        for warm in (True, False)
+    ]
+    assert frames[0] == frames[1]
+
+
+#: What ``scoreboard shoe`` and ``scoreboard pit`` import: their parsers and commands, and
+#: what their runs import (the controller, its floor, the MQTT link).
+CONTROLLER_MODULES = [
+    *(
+        f"scoreboard.cli.{part}.{name}"
+        for name in ("shoe", "pit")
+        for part in ("parsers", "commands")
+    ),
+    "scoreboard.controller",
+    "scoreboard.controller.floor",
+    "scoreboard.link.client",
+]
+
+
+def test_a_controller_and_the_pit_leave_the_displays_table_and_journal_unimported() -> None:
+    modules = imported_after(*CONTROLLER_MODULES)
+    assert "scoreboard.protocol.messages" in modules  # the reading works
+    display_side = ("scoreboard.table.state", "scoreboard.protocol.display", "scoreboard.journal")
+    assert [name for name in display_side if name in modules] == []
+
+
+def test_the_protocol_still_names_the_displays_parts() -> None:
+    assert (display_status, DISPLAY_OFFLINE) == (display.display_status, display.DISPLAY_OFFLINE)
+    assert apply_event is state.apply_event
+    with pytest.raises(AttributeError, match="no attribute 'apply_events'"):
+        protocol.apply_events  # noqa: B018
+
+
+def font_opens(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the fonts opened from now on."""
+    sizes: list[int] = []
+    opening = pygame.font.Font
+
+    def counted(path: str, size: int) -> pygame.font.Font:
+        sizes.append(size)
+        return opening(path, size)
+
+    monkeypatch.setattr(pygame.font, "Font", counted)
+    return sizes
+
+
+def test_the_size_for_a_capital_height_opens_no_font_per_size_tried(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = TextCache(load_theme("classic").fonts)
+    text.cap_height(57)  # the file's sizer is there
+    sizes = font_opens(monkeypatch)
+    assert text.size_for_cap(40.5) > 0 and text.cap_height(58, bold=False) > 0
+    assert sizes == []
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in FONTS.glob("*.otf")))
+def test_a_resized_font_measures_as_one_opened_at_the_size(name: str) -> None:
+    path = FONTS / name
+    for size in (*range(6, 130, 7), 200, 9, 333, 13):  # up, then down and up again
+        fresh = pygame.font.Font(str(path), size)
+        assert open_fonts.metrics(path, size, "Hg8") == fresh.metrics("Hg8"), size
+
+
+def test_the_probes_boards_share_one_text_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[int] = []
+    build = TextCache.__init__
+
+    def counted(self: TextCache, *args: object, **kwargs: object) -> None:
+        made.append(1)
+        build(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TextCache, "__init__", counted)
+    theme = load_theme("classic")
+    assert len(theme.layouts) == 3  # three boards drawn
+    assert draw_problems(theme) == []
+    assert made == [1]
