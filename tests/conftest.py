@@ -94,12 +94,12 @@ def pytest_xdist_make_scheduler(config, log):
     return make_scheduler(config, log)
 
 
-def pytest_configure(config):
+def pytest_configure():
     """No cyclic garbage collection while the tests are collected (see the next hook)."""
     gc.disable()
 
 
-def pytest_collection_finish(session):
+def pytest_collection_finish():
     """What the collection made lives for the whole session: frozen, no collection scans it.
 
     Each worker holds some 320,000 objects after collecting 400 files; every full
