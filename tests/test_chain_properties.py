@@ -13,14 +13,14 @@ import os
 import tempfile
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_chain import late
 from test_journal_replay import LIMITS, events
 
 from scoreboard.journal import JOURNAL_NAME, Journal
 from scoreboard.journal.chain import verify
-from scoreboard.protocol import LimitsReceived, Snapshot, apply_event
+from scoreboard.protocol import LimitsReceived, NewShoe, Snapshot, apply_event
 from scoreboard.table.state import TableState
 
 operations = st.lists(
@@ -79,8 +79,17 @@ class Display:
                 self.journal.keep(snapshot, self.table, late(self.table.archived[-1]))
 
 
+SHOE_A, SHOE_B, SHOE_C = (("event", NewShoe(shoe)) for shoe in "ABC")
+
+
 @settings(max_examples=100, deadline=None)
 @given(operations)
+# A late completion of a pruned shoe, its journal then lost (deleted, or an old copy put back;
+# a restart between), then that journal's shoe pruned: the pruned record must still name the
+# completed line the lost journal's gap carried, or audit finds the archive off the chain.
+@example([SHOE_A, SHOE_C, ("complete",), ("delete",), SHOE_B])
+@example([SHOE_A, SHOE_C, ("complete",), ("delete",), ("restart",), SHOE_B])
+@example([SHOE_A, SHOE_C, ("complete",), ("restore",), SHOE_B])
 def test_any_sequence_of_journal_operations_audits_intact(sequence):
     with tempfile.TemporaryDirectory() as folder:
         display = Display(Path(folder))

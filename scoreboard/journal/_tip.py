@@ -22,6 +22,9 @@ from scoreboard.journal._links import ZERO, Record, parse, seal, start_link
 from scoreboard.journal.archive import chain_end
 from scoreboard.journal.records import COMPLETED_KIND, GAP_KIND, PRUNED_KIND, line
 
+_NAMING = (PRUNED_KIND, COMPLETED_KIND, GAP_KIND)
+"""The records that name lines of other files (see :meth:`ChainTip.carry`)."""
+
 
 @dataclass
 class ChainTip:
@@ -59,7 +62,7 @@ class ChainTip:
         complete = raw.split(b"\n")[:-1]
         self.carried = {}
         for number, raw_line in enumerate(complete, start=1):  # pragma: no mutate (unread)
-            if b'"kind":"pruned"' in raw_line or b'"kind":"completed"' in raw_line:
+            if any(b'"kind":"%s"' % kind.encode() in raw_line for kind in _NAMING):
                 found = parse(number, raw_line)
                 if isinstance(found.data, dict):
                     self.carry(found.kind, found.data)
@@ -92,7 +95,7 @@ class ChainTip:
         """``count`` lines reached the disk (what was owed, then ``records``), the last one
         hashing to ``tip``: nothing is owed any more."""
         for record in [*self.owed(), *records]:
-            if record.kind in (PRUNED_KIND, COMPLETED_KIND) and isinstance(record.data, dict):
+            if record.kind in _NAMING and isinstance(record.data, dict):
                 self.carry(record.kind, record.data)
         self.tip, self.lines = tip, self.lines + count
         self.last_at = round(time.time(), 3)
@@ -110,13 +113,18 @@ class ChainTip:
         return gone
 
     def carry(self, kind: str, data: dict[str, Any]) -> None:
-        """Remember what a ``pruned`` or ``completed`` record of the live file says."""
-        keys = ("file", "tip") if kind == PRUNED_KIND else ("file", "line", "hash")
-        self.carried.setdefault(kind, []).append({key: data.get(key) for key in keys})
-        for nested in (PRUNED_KIND, COMPLETED_KIND):  # a replaced journal's own, carried on
-            for each in data.get(nested) or ():
-                if isinstance(each, dict):
-                    self.carry(nested, each)
+        """Remember what a ``pruned``, ``completed`` or ``gap`` record of the live file names
+        elsewhere: a pruned file's tip, a completed branch, and what a replaced or lost
+        journal named (a gap's ``lost``), so a later loss or pruning of this file says it too."""
+        if kind in (PRUNED_KIND, COMPLETED_KIND):
+            keys = ("file", "tip") if kind == PRUNED_KIND else ("file", "line", "hash")
+            self.carried.setdefault(kind, []).append({key: data.get(key) for key in keys})
+        lost = data.get("lost") if kind == GAP_KIND else None
+        for holder in (data, lost if isinstance(lost, dict) else {}):
+            for nested in (PRUNED_KIND, COMPLETED_KIND):  # a replaced journal's own
+                for each in holder.get(nested) or ():
+                    if isinstance(each, dict):
+                        self.carry(nested, each)
 
     # -- what the next write must say --------------------------------------------
     def trouble(self, why: str, since: float | None = None) -> None:
