@@ -1,22 +1,29 @@
-"""How ``make test`` hands test files to its two xdist workers (``--dist loadfile``).
+"""How ``make test`` hands test files to its xdist workers (``--dist loadfile``).
 
-xdist's loadfile sends whole files, the files with the most tests first.  Two
-things cost the suite minutes with that order:
+xdist's loadfile sends whole files, the files with the most tests first.  That
+order cost the suite a minute or more on two cores:
 
 - the installer's files share one scratch install (``install_root.shared_install``,
-  built once per process): spread over both workers it is built twice.  They are
-  one unit here, so one worker builds it once.
-- the files with a few long tests (processes, brokers, real timers) came last, so
-  one worker ran the last of them while the other had nothing left.  The units
-  in :data:`LONG_FIRST` go first, longest first, then the rest in xdist's order.
+  built once per process): spread over the workers it is built more than once.
+  They are one unit here, so one worker builds it once;
+- a file with a few long tests that came last kept one worker busy while the
+  others had nothing left;
+- files that mostly wait (on a broker's keepalive, a link's timeout, a process's
+  timer) ran side by side: with three of four workers waiting, the two cores
+  stood half idle for a minute.
 
-A file missing from these lists only runs in xdist's own order; a name that no
-longer exists changes nothing.  Any other ``--dist`` keeps xdist's scheduler.
+So the units go longest first, by the seconds each took in a measured run
+(``unit_seconds.json``: wall and CPU per unit), except that a unit which mostly
+waits is never sent right after another one: the waits run beside work.  Units
+the table does not know (new or short files) follow in xdist's order.  Any other
+``--dist`` keeps xdist's scheduler.  To measure the table again after the suite
+changes: ``make test PYTEST_ARGS="-p tests.unit_timer"`` writes ``unit_seconds.json``.
 """
 
 from __future__ import annotations
 
-from pathlib import PurePath
+import json
+from pathlib import Path, PurePath
 
 #: Files that share a session fixture, by the unit they run in.
 UNITS = {
@@ -28,27 +35,11 @@ UNITS = {
     "test_install_session.py": "installer",
 }
 
-#: Units of long tests, longest first (measured on a 2-core box, 2026-12-03).
-LONG_FIRST = (
-    "installer",
-    "tests/test_mutation_tool.py",
-    "tests/test_bench_command.py",
-    "tests/test_link_hanging.py",
-    "tests/test_journal_replay.py",
-    "tests/test_lobby_truth.py",
-    "tests/test_good_road_plate_cli.py",
-    "tests/test_shoe_bridge.py",
-    "tests/test_link_tls.py",
-    "tests/test_floor_keepalive.py",
-    "tests/test_failover_storm.py",
-    "tests/test_shoe_emulate_command.py",
-    "tests/test_shoe_feed.py",
-    "tests/test_lobby_clock.py",
-    "tests/test_reused_shoe_ids.py",
-    "tests/test_bench_smoke.py",
-    "tests/test_floor_restart.py",
-    "tests/test_lobby_wall_status.py",
-)
+TIMES = Path(__file__).with_name("unit_seconds.json")
+#: A unit spending less than this share of its wall time on the CPU mostly waits.
+WAITS_BELOW = 0.3
+#: Waiting units are at least this many places apart in the run order.
+WAITER_SPACING = 3
 
 
 def unit_of(nodeid: str) -> str:
@@ -61,18 +52,41 @@ def unit_of(nodeid: str) -> str:
     return UNITS.get(PurePath(path).name, path)
 
 
-def long_first(units: list[str]) -> list[str]:
-    """``units`` in run order: those of :data:`LONG_FIRST` first, in its order, then the rest.
+def measured() -> dict[str, tuple[float, float]]:
+    """Each known unit's (wall, CPU) seconds from :data:`TIMES` (none if it is unreadable)."""
+    try:
+        table = json.loads(TIMES.read_text())
+    except (OSError, ValueError):
+        return {}
+    return {str(unit): (float(wall), float(cpu)) for unit, (wall, cpu) in table.items()}
 
-    >>> long_first(["tests/test_cards.py", "tests/test_bench_command.py", "installer"])
-    ['installer', 'tests/test_bench_command.py', 'tests/test_cards.py']
+
+def run_order(units: list[str], times: dict[str, tuple[float, float]]) -> list[str]:
+    """``units`` in run order: the measured ones longest first, a waiting one never within
+    :data:`WAITER_SPACING` places of another (it waits for its turn), then the rest as given.
+
+    >>> times = {"a": (30, 1), "b": (20, 15), "c": (25, 2), "d": (10, 8), "e": (5, 4)}
+    >>> run_order(["x", "a", "b", "c", "d", "e"], times)
+    ['a', 'b', 'd', 'c', 'e', 'x']
     """
-    rank = {unit: number for number, unit in enumerate(LONG_FIRST)}
-    return sorted(units, key=lambda unit: rank.get(unit, len(rank)))
+    known = sorted((unit for unit in units if unit in times), key=lambda u: -times[u][0])
+    order: list[str] = []
+    waiting: list[str] = []
+    last_waiter = -WAITER_SPACING
+    for unit in known:
+        wall, cpu = times[unit]
+        if cpu < WAITS_BELOW * wall:
+            waiting.append(unit)
+        else:
+            order.append(unit)
+        if waiting and len(order) - last_waiter >= WAITER_SPACING:
+            order.append(waiting.pop(0))
+            last_waiter = len(order) - 1
+    return [*order, *waiting, *(unit for unit in units if unit not in times)]
 
 
 def make_scheduler(config, log):
-    """xdist's loadfile scheduler with :func:`unit_of`'s units in :func:`long_first` order."""
+    """xdist's loadfile scheduler with :func:`unit_of`'s units in :func:`run_order`."""
     from xdist.scheduler import LoadFileScheduling
 
     class UnitScheduling(LoadFileScheduling):
@@ -83,7 +97,7 @@ def make_scheduler(config, log):
 
         def _assign_work_unit(self, node) -> None:
             if not self.ordered:  # the queue is full: put it in run order once
-                for unit in reversed(long_first(list(self.workqueue))):
+                for unit in reversed(run_order(list(self.workqueue), measured())):
                     self.workqueue.move_to_end(unit, last=False)
                 self.ordered = True
             super()._assign_work_unit(node)
