@@ -31,9 +31,10 @@ from scoreboard.game.shoe import Dealer
 from scoreboard.link.client import Message
 from scoreboard.table.applied import FeedStatus
 
-# Alone, after the rest (serial): a three-node RabbitMQ cluster stopping and starting nodes
-# is timing-bound, and beside the other worker's cage and install tests it was seen to miss
-# its marks (a node not up within rabbitmqctl's await, a failover late) where alone it passes.
+# After the rest (serial): a three-node RabbitMQ cluster stopping and starting nodes is
+# timing-bound, and beside the other worker's cage and install tests it was seen to miss its
+# marks (a node not up within rabbitmqctl's await, a failover late). The Makefile runs it
+# beside the other serial files (one process each, the cores half idle otherwise).
 pytestmark = [cluster, pytest.mark.slow, pytest.mark.serial]
 
 SEED, DECKS = 1313, 2
