@@ -14,6 +14,8 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 
 import pytest
 import serial
@@ -52,16 +54,6 @@ def read_for(port: serial.Serial, seconds: float) -> bytes:
     return data
 
 
-@pytest.fixture
-def stop() -> Iterator[list[subprocess.Popen]]:
-    started: list[subprocess.Popen] = []
-    yield started
-    for process in started:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-
-
 def finish(process: subprocess.Popen) -> str:
     """SIGTERM, as a service stop: it leaves cleanly; its stderr."""
     process.send_signal(signal.SIGTERM)
@@ -71,21 +63,85 @@ def finish(process: subprocess.Popen) -> str:
     return err
 
 
+@dataclass(frozen=True)
+class Heard:
+    """One emulation read from the outside: the line it named, what came, its stderr."""
+
+    path: str
+    data: bytes
+    err: str
+
+
+def on_its_pty(flags: tuple[str, ...], baud: int, seconds: float) -> Heard:
+    """The emulator names its pty; pyserial opens it at ``baud`` and reads ``seconds``."""
+    process = emulating(*flags)
+    try:
+        path = process.stdout.readline().strip()
+        assert path.startswith("/dev/"), path
+        with serial.Serial(path, baud, timeout=0.1) as port:
+            data = read_for(port, seconds)
+        return Heard(path, data, finish(process))
+    finally:
+        stopped(process)
+
+
+def into_a_device(flags: tuple[str, ...], seconds: float) -> Heard:
+    """--serial PATH: the command opens the device itself (a pty made here)."""
+    master, slave = os.openpty()
+    try:
+        process = emulating(*flags, "--serial", os.ttyname(slave))
+        try:
+            os.set_blocking(master, False)
+            data, end = b"", time.monotonic() + seconds
+            while time.monotonic() < end:
+                try:
+                    data += os.read(master, 4096)
+                except BlockingIOError:
+                    time.sleep(0.05)
+            return Heard(os.ttyname(slave), data, finish(process))
+        finally:
+            stopped(process)
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def stopped(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="module")
+def heard() -> Iterator[dict[str, Future[Heard]]]:
+    """The file's three emulations run side by side, each read for its own seconds.
+
+    Each one's process, line and reading are its own, as when they ran one after the
+    other; only the waiting overlaps (about 4 s instead of 11).  A failure in one is
+    raised in the test that asks for its result.
+    """
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        yield {
+            "angel-eye": pool.submit(
+                on_its_pty, ("angel-eye", "--pace", "0.4", "--seed", "23"), 4800, READ_SECONDS
+            ),
+            "bee-tek": pool.submit(
+                on_its_pty, ("bee-tek", "--pace", "0.3", "--seed", "5"), 9600, 3.0
+            ),
+            "serial": pool.submit(into_a_device, ("angel-eye", "--pace", "0.3"), READ_SECONDS),
+        }
+
+
 def frames(data: bytes) -> list[bytes]:
     """Every complete frame from the first ENQ on (the port opened mid-stream)."""
     pieces = data[data.index(ENQ) :].split(bytes((ENQ,)))[1:]
     return [bytes((ENQ,)) + piece for piece in pieces[:-1]]
 
 
-def test_an_emulated_angel_eye_on_a_pty_reads_as_a_real_one(stop) -> None:
-    process = emulating("angel-eye", "--pace", "0.4", "--seed", "23")
-    stop.append(process)
-    path = process.stdout.readline().strip()
-    assert path.startswith("/dev/"), path
-    with serial.Serial(path, 4800, timeout=0.1) as port:
-        data = read_for(port, READ_SECONDS)
-    err = finish(process)
-    assert f"emulating angel-eye on {path} at 4800 baud" in err
+def test_an_emulated_angel_eye_on_a_pty_reads_as_a_real_one(heard) -> None:
+    angel_eye = heard["angel-eye"].result()
+    data = angel_eye.data
+    assert f"emulating angel-eye on {angel_eye.path} at 4800 baud" in angel_eye.err
     sent = frames(data)[1:]  # the first may be a copy cut by the open
     assert len(sent) > 60
     for raw in sent:
@@ -102,37 +158,19 @@ def test_an_emulated_angel_eye_on_a_pty_reads_as_a_real_one(stop) -> None:
     assert len([n for n in news if isinstance(n, HandAbandoned)]) <= 1  # the hand cut by the open
 
 
-def test_an_emulated_bee_tek_writes_lines_at_9600(stop) -> None:
-    process = emulating("bee-tek", "--pace", "0.3", "--seed", "5")
-    stop.append(process)
-    path = process.stdout.readline().strip()
-    with serial.Serial(path, 9600, timeout=0.1) as port:
-        data = read_for(port, 3.0)
-    assert "at 9600 baud" in finish(process)
-    lines = data[data.index(b"\n") + 1 :]  # from the first whole line
+def test_an_emulated_bee_tek_writes_lines_at_9600(heard) -> None:
+    bee_tek = heard["bee-tek"].result()
+    assert "at 9600 baud" in bee_tek.err
+    lines = bee_tek.data[bee_tek.data.index(b"\n") + 1 :]  # from the first whole line
     news = BeeTekHands().hear_all(BeeTekReader().feed(lines))
     coups = [n.game.coup for n in news if isinstance(n, CoupReceived)]
     assert len(coups) >= 4
     assert [n for n in news if isinstance(n, BadBytes)] == []
 
 
-def test_into_a_serial_device_it_opens_with_pyserial(stop) -> None:
+def test_into_a_serial_device_it_opens_with_pyserial(heard) -> None:
     """--serial PATH: the command opens the device itself (here a pty the test made)."""
-    master, slave = os.openpty()
-    try:
-        process = emulating("angel-eye", "--serial", os.ttyname(slave), "--pace", "0.3")
-        stop.append(process)
-        os.set_blocking(master, False)
-        data, end = b"", time.monotonic() + READ_SECONDS
-        while time.monotonic() < end:
-            try:
-                data += os.read(master, 4096)
-            except BlockingIOError:
-                time.sleep(0.05)
-        finish(process)
-    finally:
-        os.close(master)
-        os.close(slave)
+    data = heard["serial"].result().data
     news = AngelEyeHands().hear_all(AngelEyeReader().feed(data))
     assert any(isinstance(n, CoupReceived) for n in news)
 
