@@ -11,16 +11,18 @@ It forwards, never invents: a hung board sends nothing, so nothing reaches syste
 
 The session scope is out of reach of the unit's own stop, so the relay is the
 children's subreaper and, when it is stopped (or the watchdog's SIGABRT arrives), it
-ends every descendant: TERM, then KILL after a grace period.  It exits as its child
-did, or dies by the signal it was stopped with.
+ends every descendant: TERM, then KILL after a grace period (``--grace``, 5 s; keep
+it below the unit's ``TimeoutStopSec``).  It exits as its child did, or dies by the
+signal it was stopped with.
 
-Usage: ``python scoreboard-notify-relay.py -- COMMAND [ARG...]``
+Usage: ``python scoreboard-notify-relay.py [--grace SECONDS] -- COMMAND [ARG...]``
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import math
 import os
 import selectors
 import signal
@@ -35,8 +37,12 @@ from scoreboard.service.sdnotify import socket_address
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
-#: Seconds the descendants get between TERM and KILL (below the unit's TimeoutStopSec).
+#: Seconds the descendants get between TERM and KILL by default (``--grace``): below
+#: the units' TimeoutStopSec (15 s), so the relay, not systemd, has the last word.
 GRACE_SECONDS = 5.0
+#: The longest ``--grace`` taken.
+MOST_GRACE = 3600.0
+USAGE = "usage: scoreboard-notify-relay [--grace SECONDS] -- COMMAND [ARG...]"
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGABRT)
 
 
@@ -85,9 +91,10 @@ def reap() -> None:
             pass
 
 
-def end_descendants() -> None:
+def end_descendants(grace: float) -> None:
+    """TERM to every descendant, KILL to those still there ``grace`` seconds later."""
     signal_all(descendants(os.getpid()), signal.SIGTERM)
-    deadline = time.monotonic() + GRACE_SECONDS
+    deadline = time.monotonic() + grace
     while time.monotonic() < deadline:
         reap()
         if not descendants(os.getpid()):
@@ -181,7 +188,7 @@ def exit_as(status: int) -> None:
     sys.exit(status)
 
 
-def run(command: list[str]) -> None:
+def run(command: list[str], grace: float = GRACE_SECONDS) -> None:
     target = socket_address(os.environ.get("NOTIFY_SOCKET", ""))
     if target is None:
         os.execvp(command[0], command)
@@ -211,20 +218,50 @@ def run(command: list[str]) -> None:
         relay.pump()
         status = child.poll()
     relay.pump()
-    end_descendants()
+    end_descendants(grace)
     relay.close()
     if stop:
         exit_as(-stop[0])
     exit_as(status if status is not None else 1)
 
 
+def parse(argv: list[str]) -> tuple[float, list[str]]:
+    """``[--grace SECONDS] [--] COMMAND [ARG...]`` -> (the grace before KILL, the command).
+
+    >>> parse(["relay", "--", "cage", "-s"])
+    (5.0, ['cage', '-s'])
+    >>> parse(["relay", "--grace", "0.5", "--", "cage"])
+    (0.5, ['cage'])
+    """
+    args = argv[1:]
+    grace = GRACE_SECONDS
+    if args[:1] == ["--grace"]:
+        grace = grace_seconds(args[1] if len(args) > 1 else "")
+        args = args[2:]
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args:
+        sys.exit(USAGE)
+    return grace, args
+
+
+def grace_seconds(text: str) -> float:
+    """``--grace``'s value, or the exit naming the option, the range and what was given."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 <= seconds <= MOST_GRACE:  # nan fails both
+        sys.exit(
+            f"scoreboard-notify-relay: --grace expects seconds, 0 to {MOST_GRACE:g}, "
+            f"got {text!r}\n{USAGE}"
+        )
+    return seconds
+
+
 def main(argv: list[str]) -> None:
-    command = argv[1:]
-    if command[:1] == ["--"]:
-        command = command[1:]
-    if not command:
-        sys.exit("usage: scoreboard-notify-relay -- COMMAND [ARG...]")
-    run(command)
+    grace, command = parse(argv)
+    run(command, grace)
 
 
 if __name__ == "__main__":

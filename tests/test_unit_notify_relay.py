@@ -8,7 +8,9 @@ sender's pid exactly as systemd would.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -34,12 +36,19 @@ def systemd(tmp_path: Path) -> Iterator[NotifySocket]:
     sock.close()
 
 
-def relay(systemd: NotifySocket | None, *command: str, **env: str) -> subprocess.Popen:
+#: The tests' ``--grace``: an orphan's KILL comes after it, not after the default 5 s.
+GRACE = 0.5
+
+
+def relay(
+    systemd: NotifySocket | None, *command: str, grace: float | str | None = None, **env: str
+) -> subprocess.Popen:
     environ = {key: value for key, value in os.environ.items() if key != "NOTIFY_SOCKET"}
     if systemd is not None:
         environ["NOTIFY_SOCKET"] = str(systemd.path)
     environ.update(env)
-    return subprocess.Popen([sys.executable, str(RELAY), "--", *command], env=environ,
+    options = [] if grace is None else ["--grace", str(grace)]
+    return subprocess.Popen([sys.executable, str(RELAY), *options, "--", *command], env=environ,
                             stderr=subprocess.PIPE, text=True)  # fmt: skip
 
 
@@ -102,10 +111,34 @@ def test_the_relay_exits_as_its_child_did_and_ends_an_orphan_that_ignores_term(
 ) -> None:
     orphan_pid = tmp_path / "orphan"
     script = f"( trap '' TERM; exec sleep 60 ) & echo $! > {orphan_pid}; sleep 0.5; exit 3"
-    process = relay(systemd, "sh", "-c", script)
+    started = time.monotonic()
+    process = relay(systemd, "sh", "-c", script, grace=GRACE)
     orphan = read_pid(orphan_pid)
-    assert process.wait(30) == 3
+    assert process.wait(GRACE + 25) == 3
+    assert time.monotonic() - started >= 0.5 + GRACE  # the orphan had its grace before KILL
     assert wait_gone(orphan, timeout=1)  # TERM, then KILL after the grace period
+
+
+def test_the_grace_before_kill_is_5_s_by_default_below_the_units_stop_timeout() -> None:
+    """``--grace`` unsaid: 5 s, and the unit waits longer, so the relay ends what it started."""
+    spec = importlib.util.spec_from_file_location("notify_relay", RELAY)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.GRACE_SECONDS == 5.0
+    assert module.parse(["relay", "--", "cage", "-s"]) == (5.0, ["cage", "-s"])
+    unit = (REPO / "kiosk" / "scoreboard.service").read_text()
+    stop_timeout = re.search(r"^TimeoutStopSec=(\d+)$", unit, re.MULTILINE)
+    assert stop_timeout and int(stop_timeout[1]) > module.GRACE_SECONDS
+
+
+@pytest.mark.parametrize("grace", ["nan", "-1", "soon", "3601", "--"])
+def test_a_bad_grace_is_refused_in_one_line(systemd: NotifySocket, grace: str) -> None:
+    process = relay(systemd, "sh", "-c", "exit 0", grace=grace)
+    _out, err = process.communicate(timeout=30)
+    assert process.returncode == 1
+    assert f"--grace expects seconds, 0 to 3600, got {grace!r}" in err
+    assert "Traceback" not in err
 
 
 def test_without_a_notify_socket_the_relay_is_the_command_itself() -> None:
