@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,14 @@ import serial
 
 from scoreboard.bridge._desk import SEEN_EVERY, ShoeDesk
 from scoreboard.controller.open_hand import HandFile, OpenHand
-from scoreboard.controller.shoe_line import FIRST_RETRY, MAX_RETRY, LineDown, LineUp, ShoeLine
+from scoreboard.controller.shoe_line import (
+    FIRST_RETRY,
+    MAX_RETRY,
+    PATH_CHECK_SECONDS,
+    LineDown,
+    LineUp,
+    ShoeLine,
+)
 from scoreboard.game.cards import parse_cards
 from scoreboard.game.events import Burn, CardDealt, ShoeHealth
 from scoreboard.game.seats import Seat, Side
@@ -153,6 +161,16 @@ def test_a_line_that_cannot_open_is_tried_again_with_a_bounded_wait() -> None:
     assert waits[0] == FIRST_RETRY and max(waits) == MAX_RETRY
 
 
+def read_until(line: ShoeLine, news: type, reads: int) -> list:
+    """What ``line`` gave, read after read, until ``news`` came (at most ``reads`` reads)."""
+    items: list = []
+    for _ in range(reads):
+        items += line.read()
+        if any(isinstance(item, news) for item in items):
+            break
+    return items
+
+
 def test_a_pty_pulled_and_put_back_is_read_again(tmp_path: Path) -> None:
     master, slave = os.openpty()
     device = tmp_path / "shoe"
@@ -164,11 +182,17 @@ def test_a_pty_pulled_and_put_back_is_read_again(tmp_path: Path) -> None:
     for fd in (master, slave):
         os.close(fd)
     device.unlink()
-    gone = [item for _ in range(40) for item in line.read()]
-    assert any(isinstance(item, LineDown) for item in gone)
+    gone = read_until(line, LineDown, reads=40)
+    # Gone long enough for two reopenings to fail: FIRST_RETRY after the loss, then again.
+    end = time.monotonic() + 3 * FIRST_RETRY
+    while time.monotonic() < end:
+        gone += line.read()
+    assert [type(item) for item in gone if not isinstance(item, bytes)] == [LineDown]
     master, slave = os.openpty()
     device.symlink_to(os.ttyname(slave))
-    back = [item for _ in range(80) for item in line.read()]
+    back = read_until(line, LineUp, reads=80)
+    # Up, it stays up: two looks at the path find the same device.
+    back += [item for _ in range(round(2 * PATH_CHECK_SECONDS / 0.05)) for item in line.read()]
     assert [type(item) for item in back if not isinstance(item, bytes)] == [LineUp]
     os.write(master, b"xyz")
     assert b"".join(x for _ in range(5) for x in line.read() if isinstance(x, bytes)) == b"xyz"
