@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 
 from mqtt_broker import Display, needs_mosquitto, running_broker, unique_prefix
@@ -115,8 +116,12 @@ def mqtt_board(tmp_path) -> tuple[list[State], list[tuple[State, float]]]:
 
 @needs_mosquitto
 def test_the_demo_and_mqtt_show_the_end_of_a_shoe_the_same_way(tmp_path):
-    demo, demo_samples = demo_board()
-    mqtt, mqtt_samples = mqtt_board(tmp_path)
+    # The two boards deal side by side (each its own dealer, table and clock): one
+    # shoe's time, not two.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        demo_run = pool.submit(demo_board)
+        mqtt, mqtt_samples = mqtt_board(tmp_path)
+        demo, demo_samples = demo_run.result()
     assert mqtt == demo, (demo_samples, mqtt_samples)
     # ... and that way is: the last coup stays, the shuffle shows over it, the new shoe starts.
     first, second = demo[0][0], demo[-1][0]
