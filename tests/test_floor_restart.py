@@ -1,18 +1,24 @@
 """A broker restart is survived by a floor: every controller, a display and a lobby come back.
 
-Real processes against a real mosquitto that is stopped for 3 s and started again
-on the same port (no persistence: it forgets every retained message and session,
-as a power-cycled broker box does).  A client counts as back when its retained
-online status is on the restarted broker: each one publishes it again on every
-connect.  The bound is generous; how fast is the storm benchmark's business
-(``benchmarks/bench_floor_restart.py``, docs/benchmarks.md).
+Real processes against a real mosquitto that is stopped and started again on the
+same port (no persistence: it forgets every retained message and session, as a
+power-cycled broker box does).  It stays down past every client's first retry,
+due within the backoff's first cap (1 s) of the drop, and until the display's and
+the lobby's logs say refused: each client is refused at least once before it is
+back.  A longer down would only grow the backoff's caps, and the wait after the
+restart with them (tests/test_link_backoff.py pins the backoff).
+
+A client counts as back when its retained online status is on the restarted
+broker: each one publishes it again on every connect.  The bound is generous;
+how fast is the storm benchmark's business (``benchmarks/bench_floor_restart.py``,
+docs/benchmarks.md).
 
 The floor is ``shoe --tables 40`` started with 1,024 spare file descriptors open,
 so that its sockets are numbered past 1023 as a 300-table floor's are (three per
 link).  paho waited on its socket with ``select()``, which cannot take a number
 that high: the link failed at once, silently, and tried again for ever while the
 broker was up (the tables past 1023 never came back, their log still saying
-"connection refused" from the broker's 3 s down).
+"connection refused" from the broker's down).
 """
 
 from __future__ import annotations
@@ -31,12 +37,16 @@ import pytest
 from mqtt_broker import Broker, Recorder, needs_mosquitto, running_broker, wait_for
 
 from scoreboard.bench.machine import stop_all
+from scoreboard.link._backoff import FIRST_CAP
 
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 
 TABLES = 40
 SPARE_FDS = 1024
 BACK_WITHIN = 90.0  # generous: a correctness bound, not a speed claim
+#: The broker's shortest down: every client's first retry, due within FIRST_CAP of the
+#: drop, finds it down.
+DOWN = FIRST_CAP + 0.5
 FILTERS = (
     "baccarat/v2/+/controller/status",
     "baccarat/v2/+/display/+/status",
@@ -92,6 +102,11 @@ def spare_descriptors(count: int) -> Iterator[list[int]]:
             os.close(descriptor)
 
 
+def refusals(log: Path) -> int:
+    """How often a process logged the broker refusing its connection."""
+    return log.read_text(errors="replace").count("connection refused")
+
+
 def start(argv: list[str], log: Path, **options) -> subprocess.Popen[bytes]:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     with open(log, "wb") as out:
@@ -124,8 +139,16 @@ def test_a_floor_a_display_and_a_lobby_all_come_back_after_a_broker_restart(tmp_
                 up = wait_for(lambda: online(recorders) >= EVERYONE, timeout=BACK_WITHIN)
                 assert up, f"never all up: missing {sorted(EVERYONE - online(recorders))}"
 
+            logs = {name: tmp_path / f"{name}.log" for name in ("display", "lobby")}
+            before = {name: refusals(log) for name, log in logs.items()}
             broker.stop()
-            time.sleep(3.0)
+            until = time.monotonic() + DOWN
+            refused = wait_for(
+                lambda: all(refusals(log) > before[name] for name, log in logs.items()),
+                timeout=BACK_WITHIN,
+            )
+            assert refused, "the display or the lobby never tried the stopped broker"
+            time.sleep(max(0.0, until - time.monotonic()))
             broker.start()
 
             with watching(broker) as recorders:
