@@ -126,6 +126,7 @@ def lobby_scene(tmp_path, *flags: str) -> Iterator[Scene]:
             yield Scene(wall, publisher)
         finally:
             wall.feed.stop()
+            publisher.disconnect()  # at once; loop_stop alone waits out paho's 1 s poll
             publisher.loop_stop()
 
 
