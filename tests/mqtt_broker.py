@@ -172,7 +172,12 @@ def wait_for(predicate: Callable[[], bool], timeout: float = 20.0, step: float =
 
 
 class Display:
-    """A headless display: an :class:`MqttFeed` polled by the test's own thread."""
+    """A headless display: an :class:`MqttFeed` polled by the test's own thread.
+
+    ``clock`` is the display's monotonic clock (the feed's, and the time each poll
+    and status is given); a test can run it ahead of the real one, as
+    :class:`AheadClock` does, instead of sleeping while the display's time passes.
+    """
 
     def __init__(
         self,
@@ -183,15 +188,18 @@ class Display:
         password: str | None = None,
         hmac_key: bytes | None = None,
         journal=None,
+        clock: Callable[[], float] = time.monotonic,
     ):
         self.table = TableState()
         self.topics = Topics(prefix)
         self.wake = threading.Event()
+        self.clock = clock
         self.feed = MqttFeed(
             Endpoint(settings, self.topics, password, hmac_key),
             display_id=display_id,
             journal=journal,
             client_id=f"display-{display_id}-{uuid.uuid4().hex[:6]}",
+            clock=clock,
         )
         self.session = self.feed.session
 
@@ -200,28 +208,44 @@ class Display:
         return self
 
     def poll(self) -> None:
-        self.feed.poll(self.table, time.monotonic())
+        self.feed.poll(self.table, self.clock())
 
     def until(self, predicate: Callable[[], bool], timeout: float = 20.0) -> bool:
-        """Poll as the app loop would (on wake or deadline) until ``predicate`` holds."""
+        """Poll as the app loop would (on wake or deadline) until ``predicate`` holds
+        (``timeout``: real seconds)."""
         deadline = time.monotonic() + timeout
         while True:
             self.poll()
             if predicate():
                 return True
-            now = time.monotonic()
-            if now >= deadline:
+            if time.monotonic() >= deadline:
                 return False
+            now = self.clock()
             due = self.feed.next_deadline(now)
             wait = 0.05 if due is None else max(0.0, min(0.05, due - now))
             self.wake.wait(wait)
             self.wake.clear()
 
     def status(self):
-        return self.feed.status(time.monotonic())
+        return self.feed.status(self.clock())
+
+    def handled(self) -> int:
+        """The payloads the session has counted: those that changed the board, ignored, rejected."""
+        session = self.session
+        return session.applied + sum(session.ignored.values()) + session.rejected
 
     def stop(self) -> None:
         self.feed.stop()
+
+
+class AheadClock:
+    """The real monotonic clock plus ``ahead`` seconds, which a test moves forward."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.ahead
 
 
 class Recorder:

@@ -53,6 +53,8 @@ def test_defaults_match_the_issue():
         ({"mqtt": {"session_expiry": 59}}, "mqtt.session_expiry: expected an integer 60-604800"),
         ({"mqtt": {"session_expiry": 10**9}}, "mqtt.session_expiry: expected an integer"),
         ({"mqtt": {"session_expiry": "1d"}}, "mqtt.session_expiry: expected an integer"),
+        ({"mqtt": {"connect_timeout": 0.1}}, "mqtt.connect_timeout: expected seconds, 0.5 to 300"),
+        ({"mqtt": {"subscribe_timeout": "5s"}}, "mqtt.subscribe_timeout: expected seconds"),
         ({"table": {"id": "T 1"}}, "table.id"),
         ({"table": {"variant": "pai gow"}}, "table.variant: expected one of commission"),
         ({"display": {"windowed": "yes"}}, "display.windowed: expected true or false"),
@@ -73,6 +75,18 @@ def test_the_session_settings_default_to_a_stable_id_and_a_day():
     assert config_from_mapping({}).mqtt.session_expiry == 86_400
     chosen = config_from_mapping({"mqtt": {"client_id": "T1-a.kiosk", "session_expiry": 3600}})
     assert (chosen.mqtt.client_id, chosen.mqtt.session_expiry) == ("T1-a.kiosk", 3600)
+
+
+def test_a_hanging_broker_is_left_after_5_s_unless_the_config_says_otherwise():
+    """The link's answer watch waits this long for a CONNACK and for a SUBACK (docs/protocol.md)."""
+    from scoreboard.link._ping import CONNECT, SUBSCRIBE, verdict
+
+    default = config_from_mapping({}).mqtt
+    assert (default.connect_timeout, default.subscribe_timeout) == (5.0, 5.0)
+    assert (CONNECT.timeout, SUBSCRIBE.timeout) == (5.0, 5.0)
+    assert verdict(CONNECT) == "the broker did not answer the CONNECT within 5 s"
+    chosen = config_from_mapping({"mqtt": {"connect_timeout": 12, "subscribe_timeout": 0.5}})
+    assert (chosen.mqtt.connect_timeout, chosen.mqtt.subscribe_timeout) == (12.0, 0.5)
 
 
 def test_bad_yaml_and_missing_files_name_the_file(tmp_path):

@@ -5,7 +5,8 @@ keepalive a pause of 1.5 s made the broker send every table's last will: a
 display mark flapping to controller offline, and a new session per table when
 the process came back.  The floor now uses 5 s unless ``--keepalive`` says
 otherwise.  Frozen here for 6 s with SIGSTOP (as a starved process is, for a moment)
-against a real mosquitto, watched by a plain subscriber of the status topics.
+against a real mosquitto, watched by a plain subscriber of the status topics; the
+floor with the default keepalive and one with a 1 s keepalive are frozen side by side.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from cli import scoreboard
 from mqtt_broker import Recorder, needs_mosquitto, running_broker, wait_for
 
@@ -25,13 +27,19 @@ pytestmark = needs_mosquitto
 FROZEN = 6.0  # over 1.5 x 1 s, under 1.5 x 5 s (mosquitto looks at keepalives every few s)
 
 
-def wills(recorder: Recorder) -> list[dict]:
-    """The controller status payloads saying offline: the wills (nothing else says it here)."""
+def wills(recorder: Recorder, floor: str) -> list[dict]:
+    """The controller status payloads of ``floor``'s tables saying offline: the wills (nothing
+    else says it here)."""
     with recorder.lock:
         messages = list(recorder.messages)
     found = []
     for message in messages:
-        if message.topic.endswith("/controller/status") and message.payload:
+        table = message.topic.split("/")[2]
+        if (
+            message.topic.endswith("/controller/status")
+            and message.payload
+            and table.startswith(floor)
+        ):
             payload = json.loads(message.payload)
             if payload["online"] is False:
                 found.append(payload)
@@ -48,39 +56,51 @@ def online_tables(recorder: Recorder) -> set[str]:
     }
 
 
-def freeze_a_floor(tmp_path, *flags: str) -> tuple[list[dict], str]:
-    """Start a 3-table floor, freeze it for FROZEN s, thaw it; the wills seen, its log."""
+#: Two floors of three tables each, by their tables' prefix: the default keepalive's and
+#: a 1 s keepalive's; they run side by side on one broker and are frozen together.
+FLOORS = {"D-": (), "K1-": ("--keepalive", "1")}
+
+
+@pytest.fixture(scope="module")
+def frozen_floors(tmp_path_factory) -> dict[str, tuple[list[dict], str]]:
+    """Start both floors, freeze them for FROZEN s, thaw them; each floor's wills seen, its log."""
+    tmp_path = tmp_path_factory.mktemp("floors")
+    tables = {f"{floor}{n}" for floor in FLOORS for n in (1, 2, 3)}
     with running_broker(tmp_path / "broker") as broker:
         recorder = Recorder(broker.settings(), "baccarat/v2/+/controller/status").start()
-        log_path = tmp_path / "shoe.log"
-        with open(log_path, "w") as log:
-            command = [sys.executable, "-m", "scoreboard", "shoe", "--mqtt", broker.address]
-            command += ["--tables", "3", "--pace", "0.5", "--seed", "5", *flags]
-            shoe = subprocess.Popen(command, stderr=log)
+        shoes = {}
         try:
-            assert wait_for(lambda: online_tables(recorder) == {"T1", "T2", "T3"}, timeout=30)
-            os.kill(shoe.pid, signal.SIGSTOP)
+            for floor, flags in FLOORS.items():
+                with open(tmp_path / f"{floor}shoe.log", "w") as log:
+                    command = [sys.executable, "-m", "scoreboard", "shoe", "--mqtt", broker.address]
+                    command += ["--tables", "3", "--table", floor, "--pace", "0.5", "--seed", "5"]
+                    shoes[floor] = subprocess.Popen([*command, *flags], stderr=log)
+            assert wait_for(lambda: online_tables(recorder) == tables, timeout=30)
+            for shoe in shoes.values():
+                os.kill(shoe.pid, signal.SIGSTOP)
             time.sleep(FROZEN)
-            os.kill(shoe.pid, signal.SIGCONT)
+            for shoe in shoes.values():
+                os.kill(shoe.pid, signal.SIGCONT)
             time.sleep(1.0)
-            seen = wills(recorder)
+            seen = {floor: wills(recorder, floor) for floor in FLOORS}
         finally:
-            os.kill(shoe.pid, signal.SIGCONT)
-            shoe.terminate()
-            shoe.wait(30)
+            for shoe in shoes.values():
+                os.kill(shoe.pid, signal.SIGCONT)
+                shoe.terminate()
+                shoe.wait(30)
             recorder.stop()
-        return seen, log_path.read_text()
+    return {floor: (seen[floor], (tmp_path / f"{floor}shoe.log").read_text()) for floor in FLOORS}
 
 
-def test_a_floor_frozen_for_six_seconds_sends_no_will(tmp_path):
-    seen, log = freeze_a_floor(tmp_path)
+def test_a_floor_frozen_for_six_seconds_sends_no_will(frozen_floors):
+    seen, log = frozen_floors["D-"]
     assert seen == [], seen
     assert "keepalive 5 s" in log
     assert "new session" not in log
 
 
-def test_with_a_one_second_keepalive_the_same_freeze_sends_every_table_s_will(tmp_path):
-    seen, log = freeze_a_floor(tmp_path, "--keepalive", "1")
+def test_with_a_one_second_keepalive_the_same_freeze_sends_every_table_s_will(frozen_floors):
+    seen, log = frozen_floors["K1-"]
     assert len({(w["session"]) for w in seen}) == 3, seen  # one will per table's session
     assert "keepalive 1 s" in log
 

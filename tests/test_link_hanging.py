@@ -3,9 +3,12 @@
 A stopping or starved cluster node accepts TCP and never sends the CONNACK, or
 sends it and never the SUBACK (a session queue on a dead node).  paho waits a
 whole keepalive for a CONNACK and for ever for a SUBACK; the link gives them
-:data:`~scoreboard.link._ping.CONNECT_TIMEOUT` and
-:data:`~scoreboard.link._ping.SUBSCRIBE_TIMEOUT`.  The hanging peers are real TCP
-listeners (:mod:`hostile_broker`) first in the broker list, a real mosquitto second.
+``mqtt.connect_timeout`` and ``mqtt.subscribe_timeout`` (5 s by default,
+:data:`~scoreboard.link._ping.CONNECT_TIMEOUT`, ``tests/test_config.py`` pins it).
+Leaving a hanging broker is behaviour, not the default's length, so these tests
+set shorter ones (:data:`HUNG`), still above the 1 s keepalive.  The hanging peers
+are real TCP listeners (:mod:`hostile_broker`) first in the broker list, a real
+mosquitto second.
 
 Most keepalives here are 30 s, far above every bound, so no keepalive can be
 what passes the silent-broker tests; at the default 1 s the link must neither
@@ -29,7 +32,7 @@ from scoreboard.game.shoe import Dealer, timed
 from scoreboard.game.variants import VARIANTS
 from scoreboard.link._backoff import FIRST_CAP
 from scoreboard.link._failover import FAILOVER_FIRST
-from scoreboard.link._ping import CONNECT_TIMEOUT, SUBSCRIBE_TIMEOUT
+from scoreboard.link._ping import CONNECT_TIMEOUT
 from scoreboard.protocol import Topics
 from scoreboard.settings.config import MqttConfig
 from scoreboard.settings.endpoint import Endpoint
@@ -38,10 +41,14 @@ from scoreboard.table.applied import FeedStatus
 pytestmark = [needs_mosquitto, pytest.mark.slow]
 
 LONG_KEEPALIVE = 30
+#: The CONNECT and SUBSCRIBE timeouts these tests set: above the 1 s keepalive (so a
+#: keepalive cannot be what cuts), the SUBSCRIBE's long enough for a ping to be
+#: answered meanwhile.
+HUNG = {"connect_timeout": 1.5, "subscribe_timeout": 2.5}
 #: Connecting and subscribing on a real mosquitto, on a shared 2-core box.
 MARGIN = 3.0
-CONNECT_BOUND = CONNECT_TIMEOUT + FAILOVER_FIRST + MARGIN
-SUBSCRIBE_BOUND = SUBSCRIBE_TIMEOUT + FAILOVER_FIRST + MARGIN
+CONNECT_BOUND = HUNG["connect_timeout"] + FAILOVER_FIRST + MARGIN
+SUBSCRIBE_BOUND = HUNG["subscribe_timeout"] + FAILOVER_FIRST + MARGIN
 SHOE = list(Dealer(decks=1, seed=1414).shoe())
 OPENING = SHOE[: SHOE.index([e for e in SHOE if isinstance(e, CoupReceived)][5]) + 1]
 COUPS = [e.game.coup for e in OPENING if isinstance(e, CoupReceived)]
@@ -56,7 +63,7 @@ def mosquitto(tmp_path) -> Iterator[Broker]:
 def listing(first: HangingBroker, then: Broker, **changes: object) -> MqttConfig:
     """The hanging peer first in the list, the real broker second."""
     return MqttConfig(
-        host=first.host, port=first.port, fallbacks=((then.host, then.port),), **changes
+        host=first.host, port=first.port, fallbacks=((then.host, then.port),), **HUNG, **changes
     )
 
 
@@ -158,7 +165,7 @@ def test_one_broker_that_hung_and_came_back_on_its_port_ends_live(tmp_path):
     """No list: paho's own reconnect, once the link has ended the hung connect."""
     prefix = unique_prefix()
     with hanging_broker("silent") as peer:
-        settings = MqttConfig(host=peer.host, port=peer.port, keepalive=LONG_KEEPALIVE)
+        settings = MqttConfig(host=peer.host, port=peer.port, keepalive=LONG_KEEPALIVE, **HUNG)
         display = Display(settings, prefix).start()
         (tmp_path / "broker").mkdir()
         broker = Broker(tmp_path / "broker", port=peer.port)
@@ -168,7 +175,7 @@ def test_one_broker_that_hung_and_came_back_on_its_port_ends_live(tmp_path):
             hung = time.monotonic()
             peer.close_listener()  # the hung connection stays open: only a timeout ends it
             broker.start()  # the real broker back on the same port
-            bound = CONNECT_TIMEOUT + FIRST_CAP + MARGIN
+            bound = HUNG["connect_timeout"] + FIRST_CAP + MARGIN
             dealt_within(display, controller, hung, bound, "one broker that hung")
         finally:
             display.stop()
@@ -178,14 +185,16 @@ def test_one_broker_that_hung_and_came_back_on_its_port_ends_live(tmp_path):
 
 def test_a_silent_broker_at_a_1_s_keepalive_is_left_after_the_connect_timeout(caplog):
     """paho no longer cuts the CONNECT at its keepalive: the link does, and says so."""
+    timeout = HUNG["connect_timeout"]
     with hanging_broker("silent") as peer:
-        display = Display(MqttConfig(host=peer.host, port=peer.port, keepalive=1), unique_prefix())
+        settings = MqttConfig(host=peer.host, port=peer.port, keepalive=1, connect_timeout=timeout)
+        display = Display(settings, unique_prefix())
         started = time.monotonic()
         display.start()
         try:
-            why = f"the broker did not answer the CONNECT within {CONNECT_TIMEOUT:g} s"
-            assert display.until(lambda: why in caplog.text, 15), caplog.text
-            assert time.monotonic() - started >= CONNECT_TIMEOUT
+            why = f"the broker did not answer the CONNECT within {timeout:g} s"
+            assert display.until(lambda: why in caplog.text, timeout + 10), caplog.text
+            assert time.monotonic() - started >= timeout
             assert f"mqtt: broker {peer.address} unreachable ({why})" in caplog.text
             assert display.status() is FeedStatus.CONNECTING
         finally:

@@ -59,24 +59,54 @@ def limits(low: int, high: int) -> Limits:
 
 
 class Scene:
-    """A lobby wall on a real broker, a controller's publisher, and what the screen says."""
+    """A lobby wall on a real broker, a controller's publisher, and what the screen says.
+
+    The wall is stepped as its window steps it, on the lobby's own clocks (the times
+    ``step`` is given); a test that waits for the lobby's time to pass (a table
+    falling silent, limits coming due) moves those clocks ``ahead`` of the real ones
+    instead of sleeping.  Messages still travel through the real broker in real time.
+    """
 
     def __init__(self, wall: Any, publisher: mqtt.Client) -> None:
         self.wall, self.publisher = wall, publisher
         self.texts: dict[str, LobbyText] = {}  # the last drawn text of each part
+        self.ahead = 0.0  # how far the lobby's clocks run ahead of the real ones
+        self.handled = 0  # the messages the lobby's feed has applied so far
+        poll = wall.feed.poll
+
+        def counted(*args: Any) -> int:
+            handled = poll(*args)
+            self.handled += handled
+            return handled
+
+        wall.feed.poll = counted
 
     def send(self, table: str, event: Event, *, retain: bool = False) -> None:
         topic, payload = wire(Topics(f"baccarat/v2/{table}"), event)
         self.publisher.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
 
-    def step(self, wall_offset: float = 0.0) -> dict[str, LobbyText]:
+    def step(self) -> dict[str, LobbyText]:
         self.wall.renderer.log = []
-        self.wall.step(time.monotonic(), time.time() + wall_offset)
+        self.wall.step(time.monotonic() + self.ahead, time.time() + self.ahead)
         self.texts.update({t.part: t for t in self.wall.renderer.log})
         return self.texts
 
     def says(self, part: str, text: str, timeout: float = 10.0) -> bool:
         return wait_for(lambda: self.step().get(part, _NONE).text == text, timeout)
+
+    def heard(self) -> bool:
+        """The lobby has applied one more message (the one just sent, nothing else is sent)."""
+        goal = self.handled + 1
+        return wait_for(lambda: bool(self.step()) and self.handled >= goal, 10)
+
+    def later(self, part: str, text: str, seconds: float) -> bool:
+        """The lobby's time passes, a quarter second a step, until ``part`` says ``text``."""
+        end = self.ahead + seconds
+        while self.step().get(part, _NONE).text != text:
+            if self.ahead >= end:
+                return False
+            self.ahead += 0.25
+        return True
 
 
 _NONE = LobbyText("", "", pygame.Rect(0, 0, 0, 0), 0)
@@ -96,6 +126,7 @@ def lobby_scene(tmp_path, *flags: str) -> Iterator[Scene]:
             yield Scene(wall, publisher)
         finally:
             wall.feed.stop()
+            publisher.disconnect()  # at once; loop_stop alone waits out paho's 1 s poll
             publisher.loop_stop()
 
 
@@ -120,9 +151,9 @@ def test_limits_scheduled_in_the_past_show_at_once_and_ahead_switch_on_time(tmp_
         assert scene.says("limits", "Min 100 · Max 50,000"), scene.texts.get("limits")
         soon = LimitsReceived(limits(25, 5_000), Origin(5, 4), effective_at=time.time() + 3)
         scene.send("X1", soon, retain=True)
-        time.sleep(0.5)
+        assert scene.heard()
         assert scene.step()["limits"].text == "Min 100 · Max 50,000"  # not yet
-        assert scene.says("limits", "Min 25 · Max 5,000", timeout=8)
+        assert scene.later("limits", "Min 25 · Max 5,000", 8)
 
 
 def test_a_stale_retained_will_gives_way_to_the_table_dealing_live(tmp_path):
@@ -143,12 +174,12 @@ def test_a_finished_shoe_named_again_is_no_news_of_the_table(tmp_path):
         scene.send("T3", coup("T3-s1", 1, 3))
         scene.send("T3", NewShoe("T3-s2", previous="T3-s1", origin=Origin(5, 4)))
         assert scene.says("state", "LIVE")
-        deadline = time.monotonic() + 7
-        while time.monotonic() < deadline:  # a controller naming the finished shoe again
+        deadline = scene.ahead + 7
+        while scene.ahead < deadline:  # a controller naming the finished shoe again
             scene.send("T3", Snapshot("T3-s1", (game(1),), origin=Origin(6, 1)))
-            scene.step()
-            time.sleep(0.3)
-        assert scene.says("state", "NO UPDATE", timeout=3), scene.texts["state"]
+            assert scene.heard()
+            scene.ahead += 0.3
+        assert scene.later("state", "NO UPDATE", 3), scene.texts["state"]
 
 
 def test_a_shuffling_table_shows_no_good_road_and_a_stale_one_no_gold_border(tmp_path):
@@ -168,7 +199,7 @@ def test_a_shuffling_table_shows_no_good_road_and_a_stale_one_no_gold_border(tmp
         assert not border_near(scene, corner, accent)
         scene.send("S1", Snapshot("S1-b", games, origin=Origin(5, 4)))  # a new shoe, 8 Bankers
         assert scene.says("good", "Long Banker 長莊 8")
-        assert scene.says("state", "NO UPDATE", timeout=8)  # then the table falls silent
+        assert scene.later("state", "NO UPDATE", 8)  # then the table falls silent
         assert not border_near(scene, corner, accent)
 
 
@@ -257,10 +288,11 @@ def test_a_forged_far_ahead_session_does_not_keep_the_real_table_live(tmp_path):
         scene.send("T7", Snapshot("T7-x", forged, origin=Origin(2**53 - 2, 1)))
         assert scene.says("good", "Long Banker 長莊 10")  # the forgery took the tile...
         dealt = 1
-        deadline = time.monotonic() + 8  # ...while the real controller deals on
-        while time.monotonic() < deadline and scene.step()["state"].text == "LIVE":
+        deadline = scene.ahead + 8  # ...while the real controller deals on
+        while scene.ahead < deadline and scene.step()["state"].text == "LIVE":
             dealt += 1
             games = tuple(game(n) for n in range(1, dealt + 1))
             scene.send("T7", Snapshot("T7-s1", games, origin=Origin(5, dealt + 1)), retain=True)
-            time.sleep(0.3)
+            assert scene.heard()
+            scene.ahead += 0.3
         assert scene.step()["state"].text == "OFFLINE", scene.texts["state"]  # as its board does

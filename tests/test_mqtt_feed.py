@@ -150,6 +150,7 @@ def test_qos1_redelivery_of_a_coup_is_ignored(broker, prefix, displays):
     assert display.table.games == (games[0], games[1])
     assert display.session.rejected == 0
     assert display.session.applied == 2
+    client.disconnect()  # at once; loop_stop alone waits out paho's 1 s poll
     client.loop_stop()
 
 
@@ -165,6 +166,7 @@ def test_a_conflicting_coup_is_rejected_and_the_recorded_one_kept(broker, prefix
     assert display.until(lambda: display.session.rejected == 1)
     assert display.table.games == (games[0],)
     assert display.session.rejected_by_reason["conflict"] == 1
+    client.disconnect()  # at once; loop_stop alone waits out paho's 1 s poll
     client.loop_stop()
 
 
@@ -195,6 +197,7 @@ def test_a_gap_is_shown_and_healed_by_resync(broker, prefix, displays):
     resyncs = [json.loads(p) for p in recorder.on(f"{prefix}/cmd/resync")]
     assert resyncs and resyncs[0]["missing"] == [3] and resyncs[0]["display"] == "d1"
     controller.stop()
+    client.disconnect()  # at once; loop_stop alone waits out paho's 1 s poll
     client.loop_stop()
     recorder.stop()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from mqtt_broker import Display, Recorder, needs_mosquitto, publisher, unique_prefix
+from mqtt_broker import Display, Recorder, needs_mosquitto, publisher, unique_prefix, wait_for
 
 from scoreboard.controller import Controller
 from scoreboard.game.limits import Limits
@@ -42,7 +42,8 @@ class Table:
                 break
         self.controller.deal(timed(events, 0.0, 0.0))
         assert self.controller.flush(10)
-        time.sleep(0.3)
+        dealt = sum(type(event).__name__ == "CoupReceived" for event in events)
+        assert wait_for(lambda: len(self.recorded("coup")) == dealt, 10)  # the last one heard
 
     def recorded(self, suffix: str, contains: bytes = b"") -> list[bytes]:
         return [p for p in self.recorder.on(f"{self.topics.prefix}/{suffix}") if contains in p]
@@ -75,12 +76,18 @@ def live_display(broker, table: Table) -> Display:
 
 
 def replayed_leaves_the_board(display: Display, table: Table, topic: str, payload: bytes) -> None:
-    before = board(display)
+    """The replay reaches the display, which counts it as stale or refused and changes nothing."""
+    before, refused = board(display), refusals(display)
     table.replay(topic, payload)
-    time.sleep(0.3)
-    display.until(lambda: False, timeout=1.0)
+    assert display.until(lambda: refusals(display) > refused, 10), display.session.ignored
     assert board(display) == before
     assert display.status() is FeedStatus.LIVE
+
+
+def refusals(display: Display) -> int:
+    """The payloads the display ignored as stale or rejected."""
+    session = display.session
+    return session.ignored["stale"] + session.ignored["replay"] + session.rejected
 
 
 def test_an_earlier_shoes_signed_coup_replayed_to_a_fresh_display(broker):

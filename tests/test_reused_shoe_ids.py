@@ -5,17 +5,18 @@ Found by the floor review: a controller restarted with its shoe numbering reset
 finished.  The board ignores those payloads, as it must (a late redelivery of a
 finished shoe never restarts it), but it went on saying LIVE over its old shoe
 while the controller dealt.  Through a real mosquitto: a plain MQTT client
-publishes as such a controller would, a display's real ``MqttFeed`` follows.
+publishes as such a controller would, a display's real ``MqttFeed`` follows.  The
+display's time runs on its own clock, moved ahead while the controller deals
+instead of slept through; every payload reaches it through the broker first.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 
 import paho.mqtt.client as mqtt
 import pytest
-from mqtt_broker import Display, needs_mosquitto, running_broker, unique_prefix
+from mqtt_broker import AheadClock, Display, needs_mosquitto, running_broker, unique_prefix
 from paho.mqtt.enums import CallbackAPIVersion
 
 from scoreboard.game.events import ControllerStatus, CoupReceived, NewShoe, Origin
@@ -35,7 +36,8 @@ def scene(tmp_path):
         publisher = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="reusing-controller")
         publisher.connect("127.0.0.1", broker.port)
         publisher.loop_start()
-        display = Display(broker.settings(), prefix).start()
+        clock = AheadClock()
+        display = Display(broker.settings(), prefix, clock=clock).start()
         topics = Topics(prefix)
 
         def send(event, retain: bool = False) -> None:
@@ -44,14 +46,15 @@ def scene(tmp_path):
 
         try:
             assert display.until(lambda: display.session.subscribed, 15)
-            yield display, send
+            yield display, send, clock
         finally:
             display.stop()
+            publisher.disconnect()  # at once; loop_stop alone waits out paho's 1 s poll
             publisher.loop_stop()
 
 
 def test_a_controller_reusing_a_finished_shoe_id_takes_the_board_off_live(scene, caplog):
-    display, send = scene
+    display, send, clock = scene
     send(ControllerStatus(True, Origin(5, 1)), retain=True)
     send(NewShoe("S-001", origin=Origin(5, 2)))
     send(CoupReceived("S-001", GAMES[0], origin=Origin(5, 3)))
@@ -63,11 +66,13 @@ def test_a_controller_reusing_a_finished_shoe_id_takes_the_board_off_live(scene,
     send(ControllerStatus(True, Origin(6, 1)), retain=True)
     send(NewShoe("S-001", origin=Origin(6, 2)))
     with caplog.at_level(logging.ERROR, logger="scoreboard"):
-        seq, started = 3, time.monotonic()
-        while time.monotonic() - started < LEFT_BEHIND_SPAN + 2:
+        seq, started = 3, clock()
+        while clock() - started < LEFT_BEHIND_SPAN + 2:
+            handled = display.handled()
             send(CoupReceived("S-001", GAMES[seq - 3], origin=Origin(6, seq)))
             seq += 1
-            display.until(lambda: False, 0.3)
+            assert display.until(lambda before=handled: display.handled() > before, 10)
+            clock.ahead += 0.3
             if display.status() is not FeedStatus.LIVE:
                 break
     assert display.table.shoe_id == "S-002"  # the core's rule stands: nothing restarted
@@ -82,7 +87,7 @@ def test_a_controller_reusing_a_finished_shoe_id_takes_the_board_off_live(scene,
 
 
 def test_a_late_redelivery_of_a_finished_shoe_leaves_live_alone(scene):
-    display, send = scene
+    display, send, clock = scene
     send(ControllerStatus(True, Origin(5, 1)), retain=True)
     send(NewShoe("S-001", origin=Origin(5, 2)))
     late = CoupReceived("S-001", GAMES[0], origin=Origin(5, 3))
@@ -90,9 +95,11 @@ def test_a_late_redelivery_of_a_finished_shoe_leaves_live_alone(scene):
     send(NewShoe("S-002", previous="S-001", previous_games=1, origin=Origin(5, 4)))
     seq = 5
     for game in GAMES[:8]:  # the shoe goes on; a copy of the finished shoe's coup now and then
+        handled = display.handled()
         send(CoupReceived("S-002", game, origin=Origin(5, seq)))
         send(late)
         seq += 1
-        display.until(lambda: False, 0.8)
+        assert display.until(lambda before=handled: display.handled() >= before + 2, 10)
+        clock.ahead += 0.8
     assert display.status() is FeedStatus.LIVE
     assert len(display.table.games) == 8

@@ -33,6 +33,13 @@ from scoreboard.table.state import TableState
 
 SIZE = (640, 360)
 WATCHDOG = b"WATCHDOG=1"
+#: The in-process kiosks' watchdog period (any systemd allows; pinged every third of it);
+#: the windows in which no ping may come count its periods, not seconds.
+WATCHDOG_SECONDS = 0.15
+PING_SECONDS = WATCHDOG_SECONDS / 3
+#: The processes' watchdog (``WATCHDOG_USEC``): 0.3 s, a ping every 0.1 s.
+PROCESS_USEC = "300000"
+PROCESS_PING = 0.1
 
 
 class NotifySocket:
@@ -222,7 +229,7 @@ def run_with(kiosk: Kiosk, body: Callable[[], None]) -> None:
 
 
 def make_kiosk(notify: NotifySocket, feed_gate: Gate, render_gate: Gate) -> Kiosk:
-    notifier = Notifier(notify.address, watchdog_seconds=0.3)  # a ping every 0.1 s
+    notifier = Notifier(notify.address, watchdog_seconds=WATCHDOG_SECONDS)
     return Kiosk(
         GatedFeed(feed_gate),
         TableState(),
@@ -249,7 +256,7 @@ def test_a_stalled_loop_stops_feeding_the_watchdog_and_resumes_after(notify, fro
         assert gate.stuck.wait(10), "the loop never reached the frozen part"
         notify.drain()  # sent before the loop got stuck
         before = notify.pings()
-        time.sleep(1.2)  # twelve ping periods, four watchdog periods
+        time.sleep(4 * WATCHDOG_SECONDS)  # twelve ping periods, four watchdog periods
         notify.drain()
         assert notify.pings() == before, "pinged while the loop was stuck"
         gate.freeze.clear()
@@ -272,10 +279,10 @@ def test_a_loop_that_keeps_failing_does_not_feed_the_watchdog(notify, broken):
             notify.wait_for(lambda m: m == WATCHDOG)
         gate.fail = True
         calls = gate.calls
-        time.sleep(0.3)
+        time.sleep(WATCHDOG_SECONDS)  # a ping sent before the first failure has arrived
         notify.drain()
         before = notify.pings()
-        time.sleep(1.0)
+        time.sleep(10 * PING_SECONDS)
         notify.drain()
         assert gate.calls > calls + 3, "the loop stopped trying"
         assert notify.pings() == before, "pinged though every step failed"
@@ -314,7 +321,7 @@ def stop(process: subprocess.Popen) -> str:
 
 
 def test_the_demo_process_is_ready_pings_and_stops_pinging_while_frozen(notify):
-    env = {"NOTIFY_SOCKET": notify.address, "WATCHDOG_USEC": "600000"}
+    env = {"NOTIFY_SOCKET": notify.address, "WATCHDOG_USEC": PROCESS_USEC}
     process = demo_process(env)
     try:
         ready = notify.wait_for(lambda m: m.startswith(b"READY=1"), timeout=30)
@@ -322,10 +329,10 @@ def test_the_demo_process_is_ready_pings_and_stops_pinging_while_frozen(notify):
         for _ in range(3):
             notify.wait_for(lambda m: m == WATCHDOG)
         process.send_signal(signal.SIGSTOP)  # what a hang in a driver call looks like from outside
-        time.sleep(0.2)
+        time.sleep(PROCESS_PING)  # a ping on its way arrives
         notify.drain()
         before = notify.pings()
-        time.sleep(1.5)
+        time.sleep(7.5 * PROCESS_PING)
         notify.drain()
         assert notify.pings() == before
         process.send_signal(signal.SIGCONT)
@@ -340,11 +347,11 @@ def test_the_demo_process_is_ready_pings_and_stops_pinging_while_frozen(notify):
 
 
 def test_a_watchdog_meant_for_the_wrapper_process_is_left_alone(notify):
-    env = {"NOTIFY_SOCKET": notify.address, "WATCHDOG_USEC": "600000", "WATCHDOG_PID": "1"}
+    env = {"NOTIFY_SOCKET": notify.address, "WATCHDOG_USEC": PROCESS_USEC, "WATCHDOG_PID": "1"}
     process = demo_process(env)
     try:
         notify.wait_for(lambda m: m.startswith(b"READY=1"), timeout=30)
-        time.sleep(1.0)
+        time.sleep(5 * PROCESS_PING)
         notify.drain()
     finally:
         stop(process)

@@ -32,8 +32,10 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
+
+from scoreboard.settings.config import CONNECT_TIMEOUT, SUBSCRIBE_TIMEOUT
 
 log = logging.getLogger("scoreboard.link.client")
 
@@ -42,17 +44,17 @@ log = logging.getLogger("scoreboard.link.client")
 #: whole keepalive, so a frozen broker showed after 2 x keepalive instead of
 #: keepalive + PING_TIMEOUT (+ one PING_CHECK).
 PING_TIMEOUT = 0.5
-#: How long a CONNECT may go without its CONNACK.  Before it answers, a RabbitMQ node
-#: registers the client id in its cluster-wide (Raft) tracker, a write a majority of
-#: the nodes must take; on a loaded node that is a round of disk writes on several
-#: busy machines, not milliseconds, so this is seconds.  paho's own limit, one
-#: keepalive (1 s by default), is switched off while connecting (``link._Client``):
-#: it cut every attempt at a node whose CONNACK took 1.5 s.
-CONNECT_TIMEOUT = 5.0
-#: How long a SUBSCRIBE may go without its SUBACK.  A RabbitMQ node declares the
-#: session's durable queue and binds every topic before it answers: cluster-wide
-#: writes too, so the same few seconds.  paho alone waits for ever.
-SUBSCRIBE_TIMEOUT = 5.0
+#: CONNECT_TIMEOUT (``mqtt.connect_timeout``, 5 s by default) is how long a CONNECT
+#: may go without its CONNACK.  Before it answers, a RabbitMQ node registers the
+#: client id in its cluster-wide (Raft) tracker, a write a majority of the nodes must
+#: take; on a loaded node that is a round of disk writes on several busy machines, not
+#: milliseconds, so this is seconds.  paho's own limit, one keepalive (1 s by
+#: default), is switched off while connecting (``link._Client``): it cut every
+#: attempt at a node whose CONNACK took 1.5 s.
+#: SUBSCRIBE_TIMEOUT (``mqtt.subscribe_timeout``, 5 s) is how long a SUBSCRIBE may go
+#: without its SUBACK.  A RabbitMQ node declares the session's durable queue and binds
+#: every topic before it answers: cluster-wide writes too, so the same few seconds.
+#: paho alone waits for ever.
 PING_CHECK = 0.05  # the second look, after the first found the question overdue
 #: A look later than this decides nothing: the process itself stood still.
 LATE = 0.5
@@ -77,6 +79,19 @@ PING = Question("Sending PINGREQ", "Received ", PING_TIMEOUT, "a ping")
 CONNECT = Question("Sending CONNECT", "Received CONNACK", CONNECT_TIMEOUT, "the CONNECT")
 #: The link sends one SUBSCRIBE per connection, so one outstanding at a time is enough.
 SUBSCRIBE = Question("Sending SUBSCRIBE", "Received SUBACK", SUBSCRIBE_TIMEOUT, "the subscriptions")
+
+
+def questions(connect_timeout: float, subscribe_timeout: float) -> tuple[Question, ...]:
+    """What the watch times, the CONNECT and the SUBSCRIBE given these timeouts (the config's).
+
+    >>> [q.timeout for q in questions(2.0, 3.0)]
+    [0.5, 2.0, 3.0]
+    """
+    return (
+        PING,
+        replace(CONNECT, timeout=connect_timeout),
+        replace(SUBSCRIBE, timeout=subscribe_timeout),
+    )
 
 
 def verdict(question: Question) -> str:

@@ -66,7 +66,7 @@ from paho.mqtt.properties import Properties
 from scoreboard.link._backoff import Backoff
 from scoreboard.link._failover import Failover, broker_client_id, moving_on, starting_broker
 from scoreboard.link._failure import connect_failure, unanswered_connect
-from scoreboard.link._ping import AnswerWatch
+from scoreboard.link._ping import AnswerWatch, questions
 from scoreboard.protocol import Topics
 from scoreboard.settings.endpoint import Endpoint
 from scoreboard.settings.reader import host_port
@@ -379,7 +379,8 @@ class Link:
         self._will = will
         self._events: queue.SimpleQueue[LinkEvent] = queue.SimpleQueue()
         self._wake: Callable[[], None] = _nothing
-        self._answers = AnswerWatch()
+        timeouts = endpoint.mqtt.connect_timeout, endpoint.mqtt.subscribe_timeout
+        self._answers = AnswerWatch(questions=questions(*timeouts))  # mqtt.*_timeout
         self._answered = False  # the broker answered the current CONNECT (accepted or refused)
         self._brokers = endpoint.mqtt.brokers
         self._index = starting_broker(self._brokers)

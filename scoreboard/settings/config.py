@@ -60,6 +60,12 @@ PROTOCOLS = ("5", "3.1.1")
 #: so a retired display's queue does not grow on the broker for ever.
 DEFAULT_SESSION_EXPIRY = 86_400
 SESSION_EXPIRY_RANGE = (60, 7 * 86_400)
+#: How long the link waits for a broker's CONNACK (``mqtt.connect_timeout``) and for its
+#: SUBACK (``mqtt.subscribe_timeout``) before leaving it; why seconds and not
+#: milliseconds is told in :mod:`scoreboard.link._ping`.  Tests of a hanging broker set less.
+CONNECT_TIMEOUT = 5.0
+SUBSCRIBE_TIMEOUT = 5.0
+ANSWER_TIMEOUT_RANGE = (0.5, 300.0)
 #: How far the picture may be turned clockwise for a monitor mounted on its side.
 ROTATIONS = (0, 90, 180, 270)
 #: The shortest and longest turn of a rotating language (``display.rotate_languages``), seconds.
@@ -106,6 +112,8 @@ class MqttConfig:
     client_id: str | None = None
     session_expiry: int = DEFAULT_SESSION_EXPIRY
     fallbacks: tuple[tuple[str, int], ...] = ()
+    connect_timeout: float = CONNECT_TIMEOUT
+    subscribe_timeout: float = SUBSCRIBE_TIMEOUT
 
     @property
     def brokers(self) -> tuple[tuple[str, int], ...]:
@@ -469,6 +477,7 @@ def _read_mqtt(reader: Reader, data: Any) -> MqttConfig:
         {
             "broker", "host", "port", "protocol", "prefix", "username", "password_file",
             "tls", "hmac_key_file", "keepalive", "client_id", "session_expiry",
+            "connect_timeout", "subscribe_timeout",
         },
     )  # fmt: skip
     (host, port), *fallbacks = ((DEFAULT_HOST, DEFAULT_PORT),)
@@ -501,6 +510,16 @@ def _read_mqtt(reader: Reader, data: Any) -> MqttConfig:
             *SESSION_EXPIRY_RANGE,
         ),
         fallbacks=tuple(fallbacks),
+        connect_timeout=reader.seconds(
+            mqtt.get("connect_timeout", CONNECT_TIMEOUT),
+            "mqtt.connect_timeout",
+            *ANSWER_TIMEOUT_RANGE,
+        ),
+        subscribe_timeout=reader.seconds(
+            mqtt.get("subscribe_timeout", SUBSCRIBE_TIMEOUT),
+            "mqtt.subscribe_timeout",
+            *ANSWER_TIMEOUT_RANGE,
+        ),
     )
 
 
