@@ -14,7 +14,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -24,7 +26,7 @@ import scoreboard.screen.board._open_fonts as open_fonts
 from scoreboard import protocol
 from scoreboard.cli import main
 from scoreboard.protocol import DISPLAY_OFFLINE, apply_event, display, display_status
-from scoreboard.screen.board.probe import draw_problems, sample_table
+from scoreboard.screen.board.probe import SIZES, draw_problems, sample_table
 from scoreboard.screen.board.renderer import Renderer
 from scoreboard.screen.board.text import TextCache
 from scoreboard.screen.theme.loading import load_theme
@@ -107,7 +109,7 @@ def test_a_frame_is_the_same_with_or_without_faces_drawn_ahead(size: tuple[int, 
     assert table.games  # the last hand shows its cards
     frames = [
         pygame.image.tobytes(
-            Renderer(theme, size, motion=False, warm_cards=warm).render(
+            Renderer(theme, size, motion=False, ahead=warm).render(
                 table, FeedStatus.LIVE, clock="21:45"
             ),
             "RGB",
@@ -145,17 +147,17 @@ def test_the_protocol_still_names_the_displays_parts() -> None:
         protocol.apply_events  # noqa: B018
 
 
-def font_opens(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The sizes of the fonts opened from now on."""
-    sizes: list[int] = []
+def font_opens(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """The files and sizes of the fonts opened from now on."""
+    opens: list[tuple[str, int]] = []
     opening = pygame.font.Font
 
     def counted(path: str, size: int) -> pygame.font.Font:
-        sizes.append(size)
+        opens.append((Path(path).name, size))
         return opening(path, size)
 
     monkeypatch.setattr(pygame.font, "Font", counted)
-    return sizes
+    return opens
 
 
 def test_the_size_for_a_capital_height_opens_no_font_per_size_tried(
@@ -169,11 +171,23 @@ def test_the_size_for_a_capital_height_opens_no_font_per_size_tried(
 
 
 @pytest.mark.parametrize("name", sorted(path.name for path in FONTS.glob("*.otf")))
-def test_a_resized_font_measures_as_one_opened_at_the_size(name: str) -> None:
+def test_a_resized_font_measures_and_draws_as_one_opened_at_the_size(name: str) -> None:
     path = FONTS / name
+    text = "Hg8 Banker 庄 บิ๊ก 뱅커"
     for size in (*range(6, 130, 7), 200, 9, 333, 13):  # up, then down and up again
         fresh = pygame.font.Font(str(path), size)
         assert open_fonts.metrics(path, size, "Hg8") == fresh.metrics("Hg8"), size
+        resized = open_fonts.font(path, size)
+        assert resized.size(text) == fresh.size(text), size
+        assert (resized.get_ascent(), resized.get_height()) == (
+            fresh.get_ascent(),
+            fresh.get_height(),
+        ), size
+        drawn = [
+            pygame.image.tobytes(f.render(text, True, (200, 9, 9)), "RGBA")
+            for f in (resized, fresh)
+        ]
+        assert drawn[0] == drawn[1], size
 
 
 def test_the_probes_boards_share_one_text_cache(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -189,3 +203,47 @@ def test_the_probes_boards_share_one_text_cache(monkeypatch: pytest.MonkeyPatch)
     assert len(theme.layouts) == 3  # three boards drawn
     assert draw_problems(theme) == []
     assert made == [1]
+
+
+def test_a_kiosk_start_opens_each_font_file_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe's three boards and the kiosk's own at another size: one font per file.
+
+    Opening a font costs about a millisecond and a megabyte (FreeType reads the
+    file's tables anew); a board asks for a few dozen sizes.
+    """
+    for kept in ("_fonts", "_faces"):
+        monkeypatch.setattr(open_fonts, kept, type(getattr(open_fonts, kept))())
+    opens = font_opens(monkeypatch)
+    theme = load_theme("classic")
+    assert draw_problems(theme) == []
+    Renderer(theme, (1280, 720)).render(sample_table(), FeedStatus.LIVE, clock="21:45")
+    files = sorted({name for name, _ in opens})
+    assert len(files) == 2  # the regular and the bold drew
+    assert sorted(name for name, _ in opens) == files
+
+
+def screen_sized(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[int, int]]:
+    """How many surfaces of each size are made from now on."""
+    made: Counter[tuple[int, int]] = Counter()
+
+    class Counted(pygame.Surface):
+        def __init__(self, size: tuple[int, int], *args: Any, **kwargs: Any) -> None:
+            made[(int(size[0]), int(size[1]))] += 1
+            super().__init__(size, *args, **kwargs)
+
+    monkeypatch.setattr(pygame, "Surface", Counted)
+    return made
+
+
+def test_the_probes_boards_make_no_copy_for_overlays_they_never_show(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A screen-sized surface is 8 MB zeroed at 1920x1080: the probe's boards make the frame
+    and its static layer, a kiosk's also the copy of the board under its overlays."""
+    made = screen_sized(monkeypatch)
+    theme = load_theme("classic")
+    assert draw_problems(theme) == []
+    assert {size: made[size] for size in SIZES.values()} == dict.fromkeys(SIZES.values(), 2)
+    made.clear()
+    Renderer(theme, (1280, 720)).render(sample_table(), FeedStatus.LIVE, clock="21:45")
+    assert made[(1280, 720)] == 3

@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
             drawers=drawers,
             motion=display.motion,
             good_roads=display.good_roads,
-            warm_cards=False,  # one frame, then the process ends: no coup to draw them for
+            ahead=False,  # one frame, then the process ends: no later frame to speed up
         )
         frame = renderer.render(
             table,

@@ -133,9 +133,9 @@ def put_cap(
     if width > box.width:
         size = max(size_for_cap(p, caps[1], bold=bold), int(size * box.width / width))
     rendered = p.text.render(shown, size, color, bold=bold)
-    font = p.text.font(size, bold=bold)
     cap = cap_ratio(p, bold=bold) * size
-    where = rendered.get_rect(top=round(box.centery + cap / 2 - font.get_ascent()))
+    ascent = p.text.font(size, bold=bold).get_ascent()  # after cap_ratio's size 200
+    where = rendered.get_rect(top=round(box.centery + cap / 2 - ascent))
     aligned(where, box, align)
     surface.blit(rendered, where)
     return DrawnText(shown, where, size, color, bold)

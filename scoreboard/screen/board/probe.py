@@ -72,7 +72,7 @@ def draw_problems(theme: Theme) -> list[str]:
 
 
 def _drawn(theme: Theme, size: tuple[int, int], table: TableState, cache: TextCache) -> list[str]:
-    renderer = Renderer(theme, size, motion=False, warm_cards=False, text=cache)
+    renderer = Renderer(theme, size, motion=False, ahead=False, text=cache)
     renderer.panels.log = []
     renderer.render(table, FeedStatus.LIVE, clock="21:45")
     found = [f"panel {name} failed to draw" for name in renderer.failing]

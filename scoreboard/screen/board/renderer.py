@@ -89,7 +89,7 @@ class Renderer:
         motion: bool = True,
         good_roads: GoodRoadRules | None = None,
         promo: Promo | None = None,
-        warm_cards: bool = True,
+        ahead: bool = True,
         text: TextCache | None = None,
     ) -> None:
         """``drawers`` replaces how the named panels are drawn (see :data:`PanelDrawer`).
@@ -99,8 +99,9 @@ class Renderer:
         ``motion=False`` (or the theme's ``motion.enabled: false``) draws every
         change in its final state at once.  ``good_roads``: show them (None: off).
         ``promo``: the venue's images, shown in turn on the shuffle screen.
-        ``warm_cards=False``: no card faces drawn ahead of the first coup (a renderer
-        that draws one frame and is dropped, as the theme probe's, has no coup to speed up).
+        ``ahead=False``: nothing made ahead for later frames, neither the card faces
+        for the first coup nor the copy of the board under the overlays (a renderer that
+        draws one frame and is dropped, as the theme probe's, has no later frame to speed up).
         ``text``: the measured and drawn texts of this theme's fonts to share (the probe's
         boards measure the same texts at the same sizes); default: the renderer's own.
         """
@@ -114,11 +115,11 @@ class Renderer:
         self.roads = RoadPainter(theme, self.sprites, self.text)
         self.panels = PanelPainter(theme, self.layout, self.text, self.roads)
         #: The frame drawn on (board and overlays in place) and the board under the overlays.
-        self.compositor = Compositor(size)
+        self.compositor = Compositor(size, ahead=ahead)
         self.static = static_layer(theme, self.layout, self.panels)
         if "counters" in self.layout.panels and "counters" not in self.drawers:
             draw_tile_faces(self.panels, self.static)
-        self.cards = WarmCards(self.panels, warm_cards and "last_coup" not in self.drawers)
+        self.cards = WarmCards(self.panels, ahead and "last_coup" not in self.drawers)
         # What the parts are handed refers to the parts, never back to the renderer: a
         # renderer a theme reload replaces is freed at once, its surfaces with it (issue 22).
         self.road_frame = RoadFrame(theme, self.layout, self.roads, self.panels)

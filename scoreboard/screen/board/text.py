@@ -95,8 +95,8 @@ def undrawable_category(char: str) -> bool:
 
 
 class TextCache:
-    """Font files at any pixel size (opened once per process: :mod:`.open_fonts`), and the
-    rendered strings."""
+    """Font files at any pixel size (each opened once per process: :mod:`._open_fonts`), and
+    the rendered strings."""
 
     def __init__(self, fonts: Fonts, scale: float = 1.0) -> None:
         if not pygame.font.get_init():
@@ -105,7 +105,7 @@ class TextCache:
             bold: fonts.chain(bold=bold) for bold in (False, True)
         }
         self.scale = scale
-        self._fonts: dict[tuple[bool, int, int], pygame.font.Font] = {}
+        self._fonts: dict[tuple[bool, int], pygame.font.Font] = {}  # by (bold, at)
         self._texts: dict[tuple[str, bool, int, RGB], pygame.Surface] = {}
         self._glyphs: dict[tuple[bool, str], int] = {}
         self._in: dict[tuple[bool, int, str], bool] = {}
@@ -125,13 +125,16 @@ class TextCache:
         return len(self._texts)
 
     def font(self, size: int, *, bold: bool = False, at: int = 0) -> pygame.font.Font:
-        """The ``at``-th font of the chain (0: the theme's own) at ``size``."""
+        """The ``at``-th font of the chain (0: the theme's own) set to ``size``.
+
+        One font per file, resized (:mod:`._open_fonts`): use it before asking for
+        another size of the same font.
+        """
         size = max(6, int(size))
-        key = (bold, size, at)
-        font = self._fonts.get(key)
+        font = self._fonts.get((bold, at))
         if font is None:
-            font = self._fonts[key] = open_fonts.font(self.chains[bold][at], size)
-        return font
+            font = self._fonts[(bold, at)] = open_fonts.font(self.chains[bold][at], size)
+        return open_fonts.sized(font, size)
 
     def has_glyph(self, char: str, *, bold: bool = False) -> bool:
         """Whether a font of the chain draws ``char`` (a single character) itself."""
