@@ -23,6 +23,7 @@ import pytest
 
 import scoreboard.screen.board._hand as hand
 import scoreboard.screen.board._open_fonts as open_fonts
+import scoreboard.screen.board.text as texts
 from scoreboard import protocol
 from scoreboard.cli import main
 from scoreboard.protocol import DISPLAY_OFFLINE, apply_event, display, display_status
@@ -190,7 +191,9 @@ def test_a_resized_font_measures_and_draws_as_one_opened_at_the_size(name: str) 
         assert drawn[0] == drawn[1], size
 
 
-def test_the_probes_boards_share_one_text_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_probes_boards_and_the_kiosks_share_one_text_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     made: list[int] = []
     build = TextCache.__init__
 
@@ -199,9 +202,13 @@ def test_the_probes_boards_share_one_text_cache(monkeypatch: pytest.MonkeyPatch)
         build(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(TextCache, "__init__", counted)
+    monkeypatch.setattr(texts, "_shared", type(texts._shared)())  # none made yet
     theme = load_theme("classic")
     assert len(theme.layouts) == 3  # three boards drawn
     assert draw_problems(theme) == []
+    assert made == [1]
+    Renderer(theme, (1280, 720)).render(sample_table(), FeedStatus.LIVE, clock="21:45")
+    assert draw_problems(theme) == []  # a reload's check
     assert made == [1]
 
 
@@ -211,8 +218,8 @@ def test_a_kiosk_start_opens_each_font_file_once(monkeypatch: pytest.MonkeyPatch
     Opening a font costs about a millisecond and a megabyte (FreeType reads the
     file's tables anew); a board asks for a few dozen sizes.
     """
-    for kept in ("_fonts", "_faces"):
-        monkeypatch.setattr(open_fonts, kept, type(getattr(open_fonts, kept))())
+    for module, kept in ((open_fonts, "_fonts"), (open_fonts, "_faces"), (texts, "_shared")):
+        monkeypatch.setattr(module, kept, type(getattr(module, kept))())  # nothing open yet
     opens = font_opens(monkeypatch)
     theme = load_theme("classic")
     assert draw_problems(theme) == []
@@ -247,3 +254,23 @@ def test_the_probes_boards_make_no_copy_for_overlays_they_never_show(
     made.clear()
     Renderer(theme, (1280, 720)).render(sample_table(), FeedStatus.LIVE, clock="21:45")
     assert made[(1280, 720)] == 3
+
+
+def test_the_kiosks_board_draws_no_text_the_probe_drew(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kiosk at one of the probe's sizes (1920x1080, the usual screen) shows the texts the
+    probe's landscape board drew at the same sizes: drawn once, not twice."""
+    drawn: list[tuple[object, ...]] = []
+    draw = TextCache._draw
+
+    def counted(self: TextCache, *args: Any) -> pygame.Surface:
+        drawn.append(args)  # text, size, colour, weight
+        return draw(self, *args)
+
+    monkeypatch.setattr(TextCache, "_draw", counted)
+    monkeypatch.setattr(texts, "_shared", type(texts._shared)())  # nothing drawn yet
+    theme = load_theme("classic")
+    assert draw_problems(theme) == []
+    by_probe, drawn[:] = set(drawn), []
+    Renderer(theme, (1920, 1080)).render(sample_table(), FeedStatus.LIVE, clock="21:45")
+    assert drawn  # the winner's banner, painted ahead, is the kiosk's own
+    assert by_probe & set(drawn) == set()

@@ -44,8 +44,8 @@ _fonts: OrderedDict[_Key, pygame.font.Font] = OrderedDict()
 _faces: OrderedDict[_Key, pygame.freetype.Font] = OrderedDict()
 
 
-def _key(path: Path) -> _Key:
-    """The file's path and version."""
+def version(path: Path) -> _Key:
+    """The file's path and version (modification time and size): a file replaced is another."""
     try:
         info = os.stat(path)
     except (OSError, ValueError):  # opening it says why, as before
@@ -55,9 +55,9 @@ def _key(path: Path) -> _Key:
 
 def font(path: Path, size: int) -> pygame.font.Font:
     """``path``'s one font, set to ``size`` pixels (the file opened the first time)."""
-    key = _key(path)
+    key = version(path)
     found = _fonts.pop(key, None)
-    if found is None or not _alive(found.get_height):
+    if found is None or not alive(found.get_height):
         found = pygame.font.Font(str(path), size)
     _keep(_fonts, key, found)
     return sized(found, size)
@@ -77,9 +77,9 @@ def metrics(path: Path, size: int, text: str) -> list[tuple[int, int, int, int, 
 
 def face(path: Path) -> pygame.freetype.Font:
     """A FreeType face of ``path``, to ask which characters it has a glyph for."""
-    key = _key(path)
+    key = version(path)
     found = _faces.pop(key, None)
-    if found is None or not _alive(found.get_sized_ascender):
+    if found is None or not alive(found.get_sized_ascender):
         if not pygame.freetype.get_init():
             pygame.freetype.init()
         found = pygame.freetype.Font(str(path), FACE_SIZE)
@@ -92,7 +92,7 @@ def opened() -> int:
     return len(_fonts) + len(_faces)
 
 
-def _alive(ask: Callable[..., object]) -> bool:
+def alive(ask: Callable[..., object]) -> bool:
     """False for a font whose module was quit since it was opened (pygame refuses it then)."""
     try:
         ask()

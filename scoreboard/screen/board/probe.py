@@ -26,7 +26,7 @@ from scoreboard.game.variants import VARIANTS
 from scoreboard.screen.board.layout import ScreenLayout
 from scoreboard.screen.board.panels import DrawnText
 from scoreboard.screen.board.renderer import Renderer
-from scoreboard.screen.board.text import CAP_FLOORS, TextCache
+from scoreboard.screen.board.text import CAP_FLOORS
 from scoreboard.screen.theme.values import DERIVED_PANELS, Theme, ThemeError
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState, apply_event
@@ -62,17 +62,18 @@ def draw_problems(theme: Theme) -> list[str]:
         pygame.font.init()
     problems: list[str] = []
     table = sample_table()
-    cache = TextCache(theme.fonts, theme.style.text_scale)  # the same texts at every size
     for orientation, size in SIZES.items():
         if orientation not in theme.layouts:
             continue
         where = f"layout.{orientation} at {size[0]}x{size[1]}"
-        problems += [f"{where}: {line}" for line in _drawn(theme, size, table, cache)]
+        problems += [f"{where}: {line}" for line in _drawn(theme, size, table)]
     return problems
 
 
-def _drawn(theme: Theme, size: tuple[int, int], table: TableState, cache: TextCache) -> list[str]:
-    renderer = Renderer(theme, size, motion=False, ahead=False, text=cache)
+def _drawn(theme: Theme, size: tuple[int, int], table: TableState) -> list[str]:
+    # The boards' texts are measured and drawn in the process's cache of the theme's
+    # (text.shared_cache): the same texts at the same sizes, on each board and the kiosk's.
+    renderer = Renderer(theme, size, motion=False, ahead=False)
     renderer.panels.log = []
     renderer.render(table, FeedStatus.LIVE, clock="21:45")
     found = [f"panel {name} failed to draw" for name in renderer.failing]

@@ -61,7 +61,7 @@ from scoreboard.screen.board.marks import RoadPainter
 from scoreboard.screen.board.panels import PanelPainter, PanelView
 from scoreboard.screen.board.shuffle_overlay import Promo, ShuffleOverlay
 from scoreboard.screen.board.symbols import Sprites
-from scoreboard.screen.board.text import TextCache
+from scoreboard.screen.board.text import shared_cache
 from scoreboard.screen.theme.values import Theme
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState
@@ -90,7 +90,6 @@ class Renderer:
         good_roads: GoodRoadRules | None = None,
         promo: Promo | None = None,
         ahead: bool = True,
-        text: TextCache | None = None,
     ) -> None:
         """``drawers`` replaces how the named panels are drawn (see :data:`PanelDrawer`).
 
@@ -102,15 +101,15 @@ class Renderer:
         ``ahead=False``: nothing made ahead for later frames, neither the card faces
         for the first coup nor the copy of the board under the overlays (a renderer that
         draws one frame and is dropped, as the theme probe's, has no later frame to speed up).
-        ``text``: the measured and drawn texts of this theme's fonts to share (the probe's
-        boards measure the same texts at the same sizes); default: the renderer's own.
+        Texts are measured and drawn in the process's cache for the theme's fonts
+        (:func:`~scoreboard.screen.board.text.shared_cache`), shared by every board of it.
         """
         self.theme = theme
         self.drawers: Mapping[str, PanelDrawer] = dict(drawers or {})
         self.guard = PanelGuard()
         self.size = size
         self.layout: ScreenLayout = compute_layout(theme, size)
-        self.text = text if text is not None else TextCache(theme.fonts, theme.style.text_scale)
+        self.text = shared_cache(theme.fonts, theme.style.text_scale)
         self.sprites = Sprites()
         self.roads = RoadPainter(theme, self.sprites, self.text)
         self.panels = PanelPainter(theme, self.layout, self.text, self.roads)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -94,6 +95,34 @@ def undrawable_category(char: str) -> bool:
     return unicodedata.category(char) in NEVER_DRAWN
 
 
+SHARED = 2
+"""How many fonts-and-scale text caches :func:`shared_cache` keeps (a theme reload meets a
+second theme while the first is still on screen)."""
+
+_shared: OrderedDict[tuple[object, ...], TextCache] = OrderedDict()
+
+
+def shared_cache(fonts: Fonts, scale: float = 1.0) -> TextCache:
+    """The process's :class:`TextCache` for ``fonts`` (the files as they are now) at ``scale``.
+
+    Every board of a theme draws the same words at sizes that often coincide:
+    the theme probe's three boards all at 1080 pixels' unit, and the kiosk's own
+    at 1920x1080 the probe's landscape board again; a renderer rebuilt for a
+    language's turn or a reload of the same theme draws nothing anew.  Each cache
+    is bounded, and so is how many are kept (:data:`SHARED`); a font file
+    replaced on disk is another key, so nothing drawn with the old file is shown.
+    """
+    files = (*fonts.chain(bold=False), *fonts.chain(bold=True))
+    key = (*(open_fonts.version(path) for path in files), scale)
+    cache = _shared.pop(key, None)
+    if cache is None or not cache.usable():
+        cache = TextCache(fonts, scale)
+    _shared[key] = cache  # (re)inserted last: the most recently asked for
+    while len(_shared) > SHARED:
+        _shared.popitem(last=False)
+    return cache
+
+
 class TextCache:
     """Font files at any pixel size (each opened once per process: :mod:`._open_fonts`), and
     the rendered strings."""
@@ -119,6 +148,12 @@ class TextCache:
         probe = self.font(100, bold=False)
         # Pixel height of a line per unit of font size, to size text by box height.
         self.line_ratio = probe.get_height() / 100
+
+    def usable(self) -> bool:
+        """False once pygame quit its font modules since this opened its fonts (they are dead)."""
+        fonts = [font.get_height for font in self._fonts.values()]
+        faces = [face.get_sized_ascender for face in self._faces.values()]
+        return all(open_fonts.alive(ask) for ask in (*fonts, *faces))
 
     def __len__(self) -> int:
         """How many rendered strings are kept (never more than :data:`MAX_CACHED`)."""
