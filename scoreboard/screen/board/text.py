@@ -151,9 +151,10 @@ class TextCache:
 
     def usable(self) -> bool:
         """False once pygame quit its font modules since this opened its fonts (they are dead)."""
-        fonts = [font.get_height for font in self._fonts.values()]
-        faces = [face.get_sized_ascender for face in self._faces.values()]
-        return all(open_fonts.alive(ask) for ask in (*fonts, *faces))
+        fonts = all(open_fonts.alive(font.get_height) for font in self._fonts.values())
+        return fonts and all(
+            open_fonts.alive(face.get_sized_ascender) for face in self._faces.values()
+        )
 
     def __len__(self) -> int:
         """How many rendered strings are kept (never more than :data:`MAX_CACHED`)."""
