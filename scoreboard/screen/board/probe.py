@@ -73,7 +73,7 @@ def draw_problems(theme: Theme) -> list[str]:
 def _drawn(theme: Theme, size: tuple[int, int], table: TableState) -> list[str]:
     # The boards' texts are measured and drawn in the process's cache of the theme's
     # (text.shared_cache): the same texts at the same sizes, on each board and the kiosk's.
-    renderer = Renderer(theme, size, motion=False, ahead=False)
+    renderer = Renderer(theme, size, motion=False, ahead=False, pixels=False)
     renderer.panels.log = []
     renderer.render(table, FeedStatus.LIVE, clock="21:45")
     found = [f"panel {name} failed to draw" for name in renderer.failing]

@@ -90,6 +90,7 @@ class Renderer:
         good_roads: GoodRoadRules | None = None,
         promo: Promo | None = None,
         ahead: bool = True,
+        pixels: bool = True,
     ) -> None:
         """``drawers`` replaces how the named panels are drawn (see :data:`PanelDrawer`).
 
@@ -101,6 +102,9 @@ class Renderer:
         ``ahead=False``: nothing made ahead for later frames, neither the card faces
         for the first coup nor the copy of the board under the overlays (a renderer that
         draws one frame and is dropped, as the theme probe's, has no later frame to speed up).
+        ``pixels=False``: no pixel of the board is ever read (the theme probe reads only
+        where each text went and which panel failed), so it is drawn over its static
+        layer, one screen-sized surface instead of two; its frame is not the board.
         Texts are measured and drawn in the process's cache for the theme's fonts
         (:func:`~scoreboard.screen.board.text.shared_cache`), shared by every board of it.
         """
@@ -118,6 +122,8 @@ class Renderer:
         self.static = static_layer(theme, self.layout, self.panels)
         if "counters" in self.layout.panels and "counters" not in self.drawers:
             draw_tile_faces(self.panels, self.static)
+        if not pixels:
+            self.compositor.retarget(self.static)
         self.cards = WarmCards(self.panels, ahead and "last_coup" not in self.drawers)
         # What the parts are handed refers to the parts, never back to the renderer: a
         # renderer a theme reload replaces is freed at once, its surfaces with it (issue 22).
