@@ -11,6 +11,7 @@ interpreter that imported what the command imports).
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -23,6 +24,7 @@ import pytest
 
 import scoreboard.screen.board._hand as hand
 import scoreboard.screen.board._open_fonts as open_fonts
+import scoreboard.screen.board.probe as probe
 import scoreboard.screen.board.text as texts
 from scoreboard import protocol
 from scoreboard.cli import main
@@ -33,6 +35,7 @@ from scoreboard.screen.board.text import TextCache
 from scoreboard.screen.theme.loading import load_theme
 from scoreboard.table import state
 from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -275,3 +278,21 @@ def test_the_kiosks_board_draws_no_text_the_probe_drew(monkeypatch: pytest.Monke
     Renderer(theme, (1920, 1080)).render(sample_table(), FeedStatus.LIVE, clock="21:45")
     assert drawn  # the winner's banner, painted ahead, is the kiosk's own
     assert by_probe & set(drawn) == set()
+
+
+def test_the_probe_deals_its_sample_shoe_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every reload's check and every theme ``check-theme`` reads draws the same sample table:
+    dealt for the first, read by the rest (the boards only read it)."""
+    dealt: list[object] = []
+    apply = probe.apply_event
+
+    def counted(table: TableState, event: object) -> object:
+        dealt.append(event)
+        return apply(table, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(probe, "apply_event", counted)
+    fresh = functools.cache(probe.sample_table)  # none dealt yet
+    monkeypatch.setattr(probe, "_sample", fresh, raising=False)
+    for name in ("classic", "midnight", "classic"):
+        assert draw_problems(load_theme(name)) == []
+    assert len(dealt) == probe.SAMPLE_COUPS + 1  # the shoe's start and its coups, once

@@ -16,6 +16,7 @@ any: a theme that passes is one the board draws cleanly.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import pygame
@@ -53,6 +54,13 @@ def sample_table() -> TableState:
     return table
 
 
+@functools.cache
+def _sample() -> TableState:
+    """The sample table, dealt once per process: the boards only read it (one table of 80
+    coups kept; each reload's check and each theme ``check-theme`` reads draws it again)."""
+    return sample_table()
+
+
 def draw_problems(theme: Theme) -> list[str]:
     """What is wrong with the board this theme draws, one line each (empty: it draws cleanly).
 
@@ -61,7 +69,7 @@ def draw_problems(theme: Theme) -> list[str]:
     if not pygame.font.get_init():
         pygame.font.init()
     problems: list[str] = []
-    table = sample_table()
+    table = _sample()
     for orientation, size in SIZES.items():
         if orientation not in theme.layouts:
             continue
