@@ -215,18 +215,16 @@ def test_the_probes_boards_and_the_kiosks_share_one_text_cache(
     assert made == [1]
 
 
-def test_a_kiosk_start_opens_each_font_file_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The probe's three boards and the kiosk's own at another size: one font per file.
+def test_the_probe_opens_each_font_file_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe's three boards draw with each file's one font, resized to each size.
 
     Opening a font costs about a millisecond and a megabyte (FreeType reads the
-    file's tables anew); a board asks for a few dozen sizes.
+    file's tables anew); the three boards ask for about fifty sizes.
     """
     for module, kept in ((open_fonts, "_fonts"), (open_fonts, "_faces"), (texts, "_shared")):
         monkeypatch.setattr(module, kept, type(getattr(module, kept))())  # nothing open yet
     opens = font_opens(monkeypatch)
-    theme = load_theme("classic")
-    assert draw_problems(theme) == []
-    Renderer(theme, (1280, 720)).render(sample_table(), FeedStatus.LIVE, clock="21:45")
+    assert draw_problems(load_theme("classic")) == []
     files = sorted({name for name, _ in opens})
     assert len(files) == 2  # the regular and the bold drew
     assert sorted(name for name, _ in opens) == files
@@ -296,3 +294,16 @@ def test_the_probe_deals_its_sample_shoe_once_per_process(monkeypatch: pytest.Mo
     for name in ("classic", "midnight", "classic"):
         assert draw_problems(load_theme(name)) == []
     assert len(dealt) == probe.SAMPLE_COUPS + 1  # the shoe's start and its coups, once
+
+
+def test_a_board_drawing_on_draws_each_size_with_a_font_of_its_own() -> None:
+    """A resize forgets the glyphs a font had ready: the probe's boards, drawn once, draw with
+    one font per file; a kiosk's board, frame after frame, with a font per size."""
+    theme = load_theme("classic")
+    assert draw_problems(theme) == []
+    text = Renderer(theme, (640, 360)).text
+    assert text is texts.shared_cache(theme.fonts, theme.style.text_scale)
+    with text.one_font_per_file():
+        assert text.font(20) is text.font(30)
+    assert text.font(20) is not text.font(30)
+    assert (text.font(20).point_size, text.font(30).point_size) == (20, 30)

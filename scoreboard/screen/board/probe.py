@@ -27,7 +27,7 @@ from scoreboard.game.variants import VARIANTS
 from scoreboard.screen.board.layout import ScreenLayout
 from scoreboard.screen.board.panels import DrawnText
 from scoreboard.screen.board.renderer import Renderer
-from scoreboard.screen.board.text import CAP_FLOORS
+from scoreboard.screen.board.text import CAP_FLOORS, shared_cache
 from scoreboard.screen.theme.values import DERIVED_PANELS, Theme, ThemeError
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState, apply_event
@@ -70,11 +70,12 @@ def draw_problems(theme: Theme) -> list[str]:
         pygame.font.init()
     problems: list[str] = []
     table = _sample()
-    for orientation, size in SIZES.items():
-        if orientation not in theme.layouts:
-            continue
-        where = f"layout.{orientation} at {size[0]}x{size[1]}"
-        problems += [f"{where}: {line}" for line in _drawn(theme, size, table)]
+    with shared_cache(theme.fonts, theme.style.text_scale).one_font_per_file():
+        for orientation, size in SIZES.items():
+            if orientation not in theme.layouts:
+                continue
+            where = f"layout.{orientation} at {size[0]}x{size[1]}"
+            problems += [f"{where}: {line}" for line in _drawn(theme, size, table)]
     return problems
 
 

@@ -21,10 +21,11 @@ swaps each such character for a visible replacement mark.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -134,7 +135,11 @@ class TextCache:
             bold: fonts.chain(bold=bold) for bold in (False, True)
         }
         self.scale = scale
+        #: Each size drawn with a font of its own, which keeps its glyphs from frame to frame
+        #: (False: with the file's one font, resized; see :meth:`one_font_per_file`).
+        self.own_sizes = True
         self._fonts: dict[tuple[bool, int], pygame.font.Font] = {}  # by (bold, at)
+        self._own: dict[tuple[bool, int, int], pygame.font.Font] = {}  # by (bold, size, at)
         self._texts: dict[tuple[str, bool, int, RGB], pygame.Surface] = {}
         self._glyphs: dict[tuple[bool, str], int] = {}
         self._in: dict[tuple[bool, int, str], bool] = {}
@@ -145,13 +150,13 @@ class TextCache:
         self._widths: dict[tuple[str, int, bool], int] = {}
         self._shown: dict[tuple[str, bool], str] = {}
         self._cap_sizes: dict[tuple[float, bool], int] = {}
-        probe = self.font(100, bold=False)
         # Pixel height of a line per unit of font size, to size text by box height.
-        self.line_ratio = probe.get_height() / 100
+        self.line_ratio = open_fonts.font(self.chains[False][0], 100).get_height() / 100
 
     def usable(self) -> bool:
         """False once pygame quit its font modules since this opened its fonts (they are dead)."""
-        fonts = all(open_fonts.alive(font.get_height) for font in self._fonts.values())
+        kept = (*self._fonts.values(), *self._own.values())
+        fonts = all(open_fonts.alive(font.get_height) for font in kept)
         return fonts and all(
             open_fonts.alive(face.get_sized_ascender) for face in self._faces.values()
         )
@@ -160,13 +165,32 @@ class TextCache:
         """How many rendered strings are kept (never more than :data:`MAX_CACHED`)."""
         return len(self._texts)
 
-    def font(self, size: int, *, bold: bool = False, at: int = 0) -> pygame.font.Font:
-        """The ``at``-th font of the chain (0: the theme's own) set to ``size``.
+    @contextlib.contextmanager
+    def one_font_per_file(self) -> Iterator[None]:
+        """Meanwhile each file's one font, resized, measures and draws (:mod:`._open_fonts`).
 
-        One font per file, resized (:mod:`._open_fonts`): use it before asking for
-        another size of the same font.
+        For boards drawn once and dropped (the theme probe's three, a screenshot): a
+        font opened per size costs a millisecond and a megabyte, and would be kept for
+        sizes no board draws again.
+        """
+        own, self.own_sizes = self.own_sizes, False
+        try:
+            yield
+        finally:
+            self.own_sizes = own
+
+    def font(self, size: int, *, bold: bool = False, at: int = 0) -> pygame.font.Font:
+        """The ``at``-th font of the chain (0: the theme's own) at ``size``.
+
+        Without ``own_sizes``, the file's one font resized (:mod:`._open_fonts`): use
+        it before asking for another size of the same font.
         """
         size = max(6, int(size))
+        if self.own_sizes:
+            own = self._own.get((bold, size, at))
+            if own is None:
+                own = self._own[(bold, size, at)] = open_fonts.font_at(self.chains[bold][at], size)
+            return own
         font = self._fonts.get((bold, at))
         if font is None:
             font = self._fonts[(bold, at)] = open_fonts.font(self.chains[bold][at], size)
