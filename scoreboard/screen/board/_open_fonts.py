@@ -9,15 +9,15 @@ here, a reload of the same theme opens nothing.
 
 Opening a font costs about a millisecond of CPU and a megabyte of memory
 (FreeType reads the file's tables anew), and a kiosk's start asked for about
-65 (the theme probe's three boards and its own first frame).  So the start
-measures and draws with one font per file (:func:`font`), set to each size asked
-for: SDL_ttf's resize, a tenth of an open, measures and draws as a font opened
-at that size does (``tests/test_start_up_cost.py`` compares them for the
-shipped fonts).  A resize forgets the glyphs the font had ready, though, so a
-board that draws frame after frame, its sizes in turn, draws with a font of
-its own per size (:func:`font_at`), which keeps them.  The font :func:`font`
-returns is set to ``size`` until the next call for the same file: use it
-before asking again.
+65, fifty of them for the theme probe's three boards.  So boards drawn once (the
+probe's, a screenshot) measure and draw with one font per file (:func:`font`),
+set to each size asked for: SDL_ttf's resize, a tenth of an open, measures and
+draws as a font opened at that size does (``tests/test_start_up_cost.py``
+compares them for the shipped fonts).  A resize forgets the glyphs the font had
+ready, though, so a board that draws frame after frame, its sizes in turn,
+draws with a font of its own per size (:func:`font_at`), which keeps them.  The
+font :func:`font` returns is set to ``size`` until the next call for the same
+file: use it before asking again.
 
 A file is known by its path and version (modification time and size), so a
 font replaced on disk is opened anew, as the font check tries it anew.  The
