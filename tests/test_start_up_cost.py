@@ -215,19 +215,25 @@ def test_the_probes_boards_and_the_kiosks_share_one_text_cache(
     assert made == [1]
 
 
-def test_the_probe_opens_each_font_file_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The probe's three boards draw with each file's one font, resized to each size.
+def test_a_kiosk_start_opens_each_font_file_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe's three boards and the kiosk's first frame draw with each file's one font,
+    resized to each size; from its second frame on, a size the board draws gets its own.
 
     Opening a font costs about a millisecond and a megabyte (FreeType reads the
-    file's tables anew); the three boards ask for about fifty sizes.
+    file's tables anew); a start asked for about sixty-five sizes.
     """
-    for module, kept in ((open_fonts, "_fonts"), (open_fonts, "_faces"), (texts, "_shared")):
+    for module, kept in ((open_fonts, "_fonts"), (open_fonts, "_sized"), (texts, "_shared")):
         monkeypatch.setattr(module, kept, type(getattr(module, kept))())  # nothing open yet
     opens = font_opens(monkeypatch)
-    assert draw_problems(load_theme("classic")) == []
+    theme = load_theme("classic")
+    assert draw_problems(theme) == []
+    renderer, table = Renderer(theme, (1280, 720)), sample_table()
+    renderer.render(table, FeedStatus.LIVE, clock="21:45")
     files = sorted({name for name, _ in opens})
     assert len(files) == 2  # the regular and the bold drew
     assert sorted(name for name, _ in opens) == files
+    renderer.update(table, FeedStatus.LIVE, clock="21:46")  # a new text, on the next frame
+    assert len(opens) > len(files)
 
 
 def screen_sized(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[int, int]]:

@@ -10,7 +10,8 @@ here, a reload of the same theme opens nothing.
 Opening a font costs about a millisecond of CPU and a megabyte of memory
 (FreeType reads the file's tables anew), and a kiosk's start asked for about
 65, fifty of them for the theme probe's three boards.  So boards drawn once (the
-probe's, a screenshot) measure and draw with one font per file (:func:`font`),
+probe's, a screenshot) and a kiosk's first frame measure and draw with one font
+per file (:func:`font`),
 set to each size asked for: SDL_ttf's resize, a tenth of an open, measures and
 draws as a font opened at that size does (``tests/test_start_up_cost.py``
 compares them for the shipped fonts).  A resize forgets the glyphs the font had

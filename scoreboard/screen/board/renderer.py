@@ -101,7 +101,8 @@ class Renderer:
         ``promo``: the venue's images, shown in turn on the shuffle screen.
         ``ahead=False``: nothing made ahead for later frames, neither the card faces
         for the first coup nor the copy of the board under the overlays (a renderer that
-        draws one frame and is dropped, as the theme probe's, has no later frame to speed up).
+        draws one frame and is dropped, as the theme probe's, has no later frame to speed up);
+        else, once its first frame is drawn, each size is drawn with a font of its own.
         ``pixels=False``: no pixel of the board is ever read (the theme probe reads only
         where each text went and which panel failed), so it is drawn over its static
         layer, one screen-sized surface instead of two; its frame is not the board.
@@ -125,6 +126,7 @@ class Renderer:
         if not pixels:
             self.compositor.retarget(self.static)
         self.cards = WarmCards(self.panels, ahead and "last_coup" not in self.drawers)
+        self.ahead = ahead
         # What the parts are handed refers to the parts, never back to the renderer: a
         # renderer a theme reload replaces is freed at once, its surfaces with it (issue 22).
         self.road_frame = RoadFrame(theme, self.layout, self.roads, self.panels)
@@ -273,7 +275,14 @@ class Renderer:
         if table.shuffling or changed is None:
             newest.begin([], None)  # the banner covers the roads; a blink would cut into it
         dirty += self._animate_newest(now)
+        self._frame_drawn()
         return self._compose(now, dirty)
+
+    def _frame_drawn(self) -> None:
+        """A renderer that draws on draws each size with a font of its own from now on (its
+        first frame, at a start, opened none: :meth:`TextCache.settle`)."""
+        if self.ahead:
+            self.text.settle()
 
     def next_blink(self, now: float) -> float | None:
         """The next moment anything animated changes (a blink, a card, a banner), or None."""
