@@ -19,6 +19,7 @@ from scoreboard.roads.good_roads import GoodRoadRules
 from scoreboard.screen.board import _open_fonts as open_fonts
 from scoreboard.screen.board.probe import require_drawable, sample_table
 from scoreboard.screen.board.renderer import Renderer
+from scoreboard.screen.board.text import shared_cache
 from scoreboard.screen.theme.loading import load_theme
 from scoreboard.table.applied import FeedStatus
 
@@ -82,3 +83,14 @@ def test_a_font_is_opened_anew_after_pygame_quit_its_font_module():
     pygame.font.init()
     again = open_fonts.font(path, 20)
     assert again is not kept and again.get_height() > 0
+
+
+def test_the_shared_text_cache_is_made_anew_after_pygame_quit_its_font_module():
+    fonts = load_theme("classic").fonts
+    kept = shared_cache(fonts)
+    assert shared_cache(fonts) is kept
+    kept.render("Banker", 20, (0, 0, 0))
+    pygame.font.quit()
+    pygame.font.init()
+    again = shared_cache(fonts)
+    assert again is not kept and again.render("Banker", 21, (0, 0, 0)).get_width() > 0

@@ -11,25 +11,31 @@ interpreter that imported what the command imports).
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
 
 import scoreboard.screen.board._hand as hand
 import scoreboard.screen.board._open_fonts as open_fonts
+import scoreboard.screen.board.probe as probe
+import scoreboard.screen.board.text as texts
 from scoreboard import protocol
 from scoreboard.cli import main
 from scoreboard.protocol import DISPLAY_OFFLINE, apply_event, display, display_status
-from scoreboard.screen.board.probe import draw_problems, sample_table
+from scoreboard.screen.board.probe import SIZES, draw_problems, sample_table
 from scoreboard.screen.board.renderer import Renderer
 from scoreboard.screen.board.text import TextCache
 from scoreboard.screen.theme.loading import load_theme
 from scoreboard.table import state
 from scoreboard.table.applied import FeedStatus
+from scoreboard.table.state import TableState
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -107,7 +113,7 @@ def test_a_frame_is_the_same_with_or_without_faces_drawn_ahead(size: tuple[int, 
     assert table.games  # the last hand shows its cards
     frames = [
         pygame.image.tobytes(
-            Renderer(theme, size, motion=False, warm_cards=warm).render(
+            Renderer(theme, size, motion=False, ahead=warm).render(
                 table, FeedStatus.LIVE, clock="21:45"
             ),
             "RGB",
@@ -145,17 +151,17 @@ def test_the_protocol_still_names_the_displays_parts() -> None:
         protocol.apply_events  # noqa: B018
 
 
-def font_opens(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The sizes of the fonts opened from now on."""
-    sizes: list[int] = []
+def font_opens(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """The files and sizes of the fonts opened from now on."""
+    opens: list[tuple[str, int]] = []
     opening = pygame.font.Font
 
     def counted(path: str, size: int) -> pygame.font.Font:
-        sizes.append(size)
+        opens.append((Path(path).name, size))
         return opening(path, size)
 
     monkeypatch.setattr(pygame.font, "Font", counted)
-    return sizes
+    return opens
 
 
 def test_the_size_for_a_capital_height_opens_no_font_per_size_tried(
@@ -169,14 +175,28 @@ def test_the_size_for_a_capital_height_opens_no_font_per_size_tried(
 
 
 @pytest.mark.parametrize("name", sorted(path.name for path in FONTS.glob("*.otf")))
-def test_a_resized_font_measures_as_one_opened_at_the_size(name: str) -> None:
+def test_a_resized_font_measures_and_draws_as_one_opened_at_the_size(name: str) -> None:
     path = FONTS / name
+    text = "Hg8 Banker 庄 บิ๊ก 뱅커"
     for size in (*range(6, 130, 7), 200, 9, 333, 13):  # up, then down and up again
         fresh = pygame.font.Font(str(path), size)
         assert open_fonts.metrics(path, size, "Hg8") == fresh.metrics("Hg8"), size
+        resized = open_fonts.font(path, size)
+        assert resized.size(text) == fresh.size(text), size
+        assert (resized.get_ascent(), resized.get_height()) == (
+            fresh.get_ascent(),
+            fresh.get_height(),
+        ), size
+        drawn = [
+            pygame.image.tobytes(f.render(text, True, (200, 9, 9)), "RGBA")
+            for f in (resized, fresh)
+        ]
+        assert drawn[0] == drawn[1], size
 
 
-def test_the_probes_boards_share_one_text_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_probes_boards_and_the_kiosks_share_one_text_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     made: list[int] = []
     build = TextCache.__init__
 
@@ -185,7 +205,111 @@ def test_the_probes_boards_share_one_text_cache(monkeypatch: pytest.MonkeyPatch)
         build(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(TextCache, "__init__", counted)
+    monkeypatch.setattr(texts, "_shared", type(texts._shared)())  # none made yet
     theme = load_theme("classic")
     assert len(theme.layouts) == 3  # three boards drawn
     assert draw_problems(theme) == []
     assert made == [1]
+    Renderer(theme, (1280, 720)).render(sample_table(), FeedStatus.LIVE, clock="21:45")
+    assert draw_problems(theme) == []  # a reload's check
+    assert made == [1]
+
+
+def test_a_kiosk_start_opens_each_font_file_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe's three boards and the kiosk's first frame draw with each file's one font,
+    resized to each size; from its second frame on, a size the board draws gets its own.
+
+    Opening a font costs about a millisecond and a megabyte (FreeType reads the
+    file's tables anew); a start asked for about sixty-five sizes.
+    """
+    for module, kept in ((open_fonts, "_fonts"), (open_fonts, "_sized"), (texts, "_shared")):
+        monkeypatch.setattr(module, kept, type(getattr(module, kept))())  # nothing open yet
+    opens = font_opens(monkeypatch)
+    theme = load_theme("classic")
+    assert draw_problems(theme) == []
+    renderer, table = Renderer(theme, (1280, 720)), sample_table()
+    renderer.render(table, FeedStatus.LIVE, clock="21:45")
+    files = sorted({name for name, _ in opens})
+    assert len(files) == 2  # the regular and the bold drew
+    assert sorted(name for name, _ in opens) == files
+    renderer.update(table, FeedStatus.LIVE, clock="21:46")  # a new text, on the next frame
+    assert len(opens) > len(files)
+
+
+def screen_sized(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[int, int]]:
+    """How many surfaces of each size are made from now on."""
+    made: Counter[tuple[int, int]] = Counter()
+
+    class Counted(pygame.Surface):
+        def __init__(self, size: tuple[int, int], *args: Any, **kwargs: Any) -> None:
+            made[(int(size[0]), int(size[1]))] += 1
+            super().__init__(size, *args, **kwargs)
+
+    monkeypatch.setattr(pygame, "Surface", Counted)
+    return made
+
+
+def test_the_probes_boards_make_one_screen_sized_surface_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A screen-sized surface is 8 MB zeroed at 1920x1080: a probe's board is drawn over its
+    static layer (no pixel of it is read), a kiosk's on a frame of its own (or the
+    display's), with a copy of the board under its overlays."""
+    made = screen_sized(monkeypatch)
+    theme = load_theme("classic")
+    assert draw_problems(theme) == []
+    assert {size: made[size] for size in SIZES.values()} == dict.fromkeys(SIZES.values(), 1)
+    made.clear()
+    Renderer(theme, (1280, 720)).render(sample_table(), FeedStatus.LIVE, clock="21:45")
+    assert made[(1280, 720)] == 3
+
+
+def test_the_kiosks_board_draws_no_text_the_probe_drew(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kiosk at one of the probe's sizes (1920x1080, the usual screen) shows the texts the
+    probe's landscape board drew at the same sizes: drawn once, not twice."""
+    drawn: list[tuple[object, ...]] = []
+    draw = TextCache._draw
+
+    def counted(self: TextCache, *args: Any) -> pygame.Surface:
+        drawn.append(args)  # text, size, colour, weight
+        return draw(self, *args)
+
+    monkeypatch.setattr(TextCache, "_draw", counted)
+    monkeypatch.setattr(texts, "_shared", type(texts._shared)())  # nothing drawn yet
+    theme = load_theme("classic")
+    assert draw_problems(theme) == []
+    by_probe, drawn[:] = set(drawn), []
+    Renderer(theme, (1920, 1080)).render(sample_table(), FeedStatus.LIVE, clock="21:45")
+    assert drawn  # the winner's banner, painted ahead, is the kiosk's own
+    assert by_probe & set(drawn) == set()
+
+
+def test_the_probe_deals_its_sample_shoe_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every reload's check and every theme ``check-theme`` reads draws the same sample table:
+    dealt for the first, read by the rest (the boards only read it)."""
+    dealt: list[object] = []
+    apply = probe.apply_event
+
+    def counted(table: TableState, event: object) -> object:
+        dealt.append(event)
+        return apply(table, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(probe, "apply_event", counted)
+    fresh = functools.cache(probe.sample_table)  # none dealt yet
+    monkeypatch.setattr(probe, "_sample", fresh, raising=False)
+    for name in ("classic", "midnight", "classic"):
+        assert draw_problems(load_theme(name)) == []
+    assert len(dealt) == probe.SAMPLE_COUPS + 1  # the shoe's start and its coups, once
+
+
+def test_a_board_drawing_on_draws_each_size_with_a_font_of_its_own() -> None:
+    """A resize forgets the glyphs a font had ready: the probe's boards, drawn once, draw with
+    one font per file; a kiosk's board, frame after frame, with a font per size."""
+    theme = load_theme("classic")
+    assert draw_problems(theme) == []
+    text = Renderer(theme, (640, 360)).text
+    assert text is texts.shared_cache(theme.fonts, theme.style.text_scale)
+    with text.one_font_per_file():
+        assert text.font(20) is text.font(30)
+    assert text.font(20) is not text.font(30)
+    assert (text.font(20).point_size, text.font(30).point_size) == (20, 30)

@@ -89,12 +89,12 @@ def _with_shoe_flags(config: Config, args: argparse.Namespace) -> Config:
 def controller_publisher(config: Config, who: str) -> KeypadPublisher | None:
     """With a broker configured, this display as the table's controller there (``who``:
     the keypad or the shoe, in the log and the client id); else None."""
-    from scoreboard.keypad.publish import KeypadPublisher
-    from scoreboard.link.client import default_client_id
-
     if not config.mqtt_configured:
         log.info("%s: no broker configured; the games stay on this display", who)
         return None
+    from scoreboard.keypad.publish import KeypadPublisher  # with the link and paho
+    from scoreboard.link.client import default_client_id
+
     endpoint = endpoint_from(config)
     return KeypadPublisher(
         endpoint,
@@ -150,7 +150,6 @@ def shoe_feed(config: Config, table: TableState, journal: Journal) -> ShoeFeed:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scoreboard.feeds.mqtt import MqttFeed
     from scoreboard.screen.theme.loading import load_theme
     from scoreboard.screen.theme.values import ThemeError
 
@@ -173,6 +172,8 @@ def run(args: argparse.Namespace) -> int:
         elif endpoint is None:
             feed = shoe_feed(config, table, journal)
         else:
+            from scoreboard.feeds.mqtt import MqttFeed  # here only: the link and paho with it
+
             feed = MqttFeed(endpoint, display_id=config.display_id, journal=journal)
         # systemd stops the board with SIGTERM: the loop sees it and leaves through its
         # cleanup, which says goodbye on the status topic (scoreboard.service.stopping).

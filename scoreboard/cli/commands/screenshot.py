@@ -145,26 +145,29 @@ def run(args: argparse.Namespace) -> int:
     from scoreboard.kiosk.monitor import logical_size
     from scoreboard.kiosk.theme_watch import use_theme_rows
     from scoreboard.screen.board.renderer import Renderer
+    from scoreboard.screen.board.text import shared_cache
 
     use_theme_rows(table, theme)  # the theme owns the roads' rows, as on the kiosk
     pygame.display.init()
     pygame.font.init()
     try:
         drawers = dict.fromkeys(args.fault, failing_panel)
-        renderer = Renderer(
-            theme,
-            logical_size(screen, display.rotate),
-            drawers=drawers,
-            motion=display.motion,
-            good_roads=display.good_roads,
-            warm_cards=False,  # one frame, then the process ends: no coup to draw them for
-        )
-        frame = renderer.render(
-            table,
-            FeedStatus(args.status),
-            clock=args.clock or time.strftime("%H:%M"),
-            journal_failing=args.journal_failing,
-        )
+        # One frame, then the process ends: nothing made ahead, no font opened per size.
+        with shared_cache(theme.fonts, theme.style.text_scale).one_font_per_file():
+            renderer = Renderer(
+                theme,
+                logical_size(screen, display.rotate),
+                drawers=drawers,
+                motion=display.motion,
+                good_roads=display.good_roads,
+                ahead=False,
+            )
+            frame = renderer.render(
+                table,
+                FeedStatus(args.status),
+                clock=args.clock or time.strftime("%H:%M"),
+                journal_failing=args.journal_failing,
+            )
         save_frame(frame, screen, display.rotate, args.output)
     finally:
         pygame.display.quit()

@@ -34,17 +34,29 @@ class Overlay(Protocol):
 class Compositor:
     """Keeps the overlays drawn on ``frame`` and the board under them, in a saved copy."""
 
-    def __init__(self, size: tuple[int, int], frame: pygame.Surface | None = None) -> None:
-        """``frame``: the surface drawn on (default: one of its own, made when first drawn on)."""
+    def __init__(
+        self, size: tuple[int, int], frame: pygame.Surface | None = None, *, ahead: bool = True
+    ) -> None:
+        """``frame``: the surface drawn on (default: one of its own, made when first drawn on).
+
+        ``ahead``: the copy of the board under the overlays is made now, not when the
+        first overlay shows: a screen-sized surface costs 5 ms to make at 1920x1080 and
+        25 ms at 3840x2160 (zeroed memory), which the first winner banner's frame used to
+        pay, in front of the next coup.  ``ahead=False`` for a board drawn once and
+        dropped (the theme probe's), which mostly shows no overlay.
+        """
         self.size = size
         self._frame = frame
-        # Made now, not when the first overlay shows: a screen-sized surface costs 5 ms to
-        # make at 1920x1080 and 25 ms at 3840x2160 (zeroed memory), which the first winner
-        # banner's frame used to pay, in front of the next coup.
-        #: The board under the overlays drawn now (valid inside their areas only).
-        self.under = pygame.Surface(size)
+        self._under = pygame.Surface(size) if ahead else None
         self._overlaid: dict[int, Look] = {}
         self._board: pygame.Surface | None = None
+
+    @property
+    def under(self) -> pygame.Surface:
+        """The board under the overlays drawn now (valid inside their areas only)."""
+        if self._under is None:
+            self._under = pygame.Surface(self.size)
+        return self._under
 
     @property
     def frame(self) -> pygame.Surface:

@@ -103,8 +103,8 @@ WHITE, BLACK = (255, 255, 255), (0, 0, 0)
 # -- text by cap height ------------------------------------------------------------------
 def cap_ratio(p: PanelPainter, *, bold: bool) -> float:
     """A capital's height per unit of font size in the theme's font."""
-    metrics = p.text.font(200, bold=bold).metrics("H")[0]
-    return 0.7 if metrics is None else max(0.3, (metrics[3] - metrics[2]) / 200)
+    cap = p.text.cap_height(200, bold=bold)  # 0: the font has no "H"
+    return 0.7 if cap == 0 else max(0.3, cap / 200)
 
 
 def size_for_cap(p: PanelPainter, cap: float, *, bold: bool) -> int:
@@ -133,9 +133,9 @@ def put_cap(
     if width > box.width:
         size = max(size_for_cap(p, caps[1], bold=bold), int(size * box.width / width))
     rendered = p.text.render(shown, size, color, bold=bold)
-    font = p.text.font(size, bold=bold)
     cap = cap_ratio(p, bold=bold) * size
-    where = rendered.get_rect(top=round(box.centery + cap / 2 - font.get_ascent()))
+    ascent = p.text.ascent(size, bold=bold)
+    where = rendered.get_rect(top=round(box.centery + cap / 2 - ascent))
     aligned(where, box, align)
     surface.blit(rendered, where)
     return DrawnText(shown, where, size, color, bold)

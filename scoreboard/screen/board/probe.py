@@ -16,6 +16,7 @@ any: a theme that passes is one the board draws cleanly.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import pygame
@@ -26,7 +27,7 @@ from scoreboard.game.variants import VARIANTS
 from scoreboard.screen.board.layout import ScreenLayout
 from scoreboard.screen.board.panels import DrawnText
 from scoreboard.screen.board.renderer import Renderer
-from scoreboard.screen.board.text import CAP_FLOORS, TextCache
+from scoreboard.screen.board.text import CAP_FLOORS, shared_cache
 from scoreboard.screen.theme.values import DERIVED_PANELS, Theme, ThemeError
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState, apply_event
@@ -53,6 +54,13 @@ def sample_table() -> TableState:
     return table
 
 
+@functools.cache
+def _sample() -> TableState:
+    """The sample table, dealt once per process: the boards only read it (one table of 80
+    coups kept; each reload's check and each theme ``check-theme`` reads draws it again)."""
+    return sample_table()
+
+
 def draw_problems(theme: Theme) -> list[str]:
     """What is wrong with the board this theme draws, one line each (empty: it draws cleanly).
 
@@ -61,18 +69,20 @@ def draw_problems(theme: Theme) -> list[str]:
     if not pygame.font.get_init():
         pygame.font.init()
     problems: list[str] = []
-    table = sample_table()
-    cache = TextCache(theme.fonts, theme.style.text_scale)  # the same texts at every size
-    for orientation, size in SIZES.items():
-        if orientation not in theme.layouts:
-            continue
-        where = f"layout.{orientation} at {size[0]}x{size[1]}"
-        problems += [f"{where}: {line}" for line in _drawn(theme, size, table, cache)]
+    table = _sample()
+    with shared_cache(theme.fonts, theme.style.text_scale).one_font_per_file():
+        for orientation, size in SIZES.items():
+            if orientation not in theme.layouts:
+                continue
+            where = f"layout.{orientation} at {size[0]}x{size[1]}"
+            problems += [f"{where}: {line}" for line in _drawn(theme, size, table)]
     return problems
 
 
-def _drawn(theme: Theme, size: tuple[int, int], table: TableState, cache: TextCache) -> list[str]:
-    renderer = Renderer(theme, size, motion=False, warm_cards=False, text=cache)
+def _drawn(theme: Theme, size: tuple[int, int], table: TableState) -> list[str]:
+    # The boards' texts are measured and drawn in the process's cache of the theme's
+    # (text.shared_cache): the same texts at the same sizes, on each board and the kiosk's.
+    renderer = Renderer(theme, size, motion=False, ahead=False, pixels=False)
     renderer.panels.log = []
     renderer.render(table, FeedStatus.LIVE, clock="21:45")
     found = [f"panel {name} failed to draw" for name in renderer.failing]

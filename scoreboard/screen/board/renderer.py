@@ -61,7 +61,7 @@ from scoreboard.screen.board.marks import RoadPainter
 from scoreboard.screen.board.panels import PanelPainter, PanelView
 from scoreboard.screen.board.shuffle_overlay import Promo, ShuffleOverlay
 from scoreboard.screen.board.symbols import Sprites
-from scoreboard.screen.board.text import TextCache
+from scoreboard.screen.board.text import shared_cache
 from scoreboard.screen.theme.values import Theme
 from scoreboard.table.applied import FeedStatus
 from scoreboard.table.state import TableState
@@ -89,8 +89,8 @@ class Renderer:
         motion: bool = True,
         good_roads: GoodRoadRules | None = None,
         promo: Promo | None = None,
-        warm_cards: bool = True,
-        text: TextCache | None = None,
+        ahead: bool = True,
+        pixels: bool = True,
     ) -> None:
         """``drawers`` replaces how the named panels are drawn (see :data:`PanelDrawer`).
 
@@ -99,26 +99,34 @@ class Renderer:
         ``motion=False`` (or the theme's ``motion.enabled: false``) draws every
         change in its final state at once.  ``good_roads``: show them (None: off).
         ``promo``: the venue's images, shown in turn on the shuffle screen.
-        ``warm_cards=False``: no card faces drawn ahead of the first coup (a renderer
-        that draws one frame and is dropped, as the theme probe's, has no coup to speed up).
-        ``text``: the measured and drawn texts of this theme's fonts to share (the probe's
-        boards measure the same texts at the same sizes); default: the renderer's own.
+        ``ahead=False``: nothing made ahead for later frames, neither the card faces
+        for the first coup nor the copy of the board under the overlays (a renderer that
+        draws one frame and is dropped, as the theme probe's, has no later frame to speed up);
+        else, once its first frame is drawn, each size is drawn with a font of its own.
+        ``pixels=False``: no pixel of the board is ever read (the theme probe reads only
+        where each text went and which panel failed), so it is drawn over its static
+        layer, one screen-sized surface instead of two; its frame is not the board.
+        Texts are measured and drawn in the process's cache for the theme's fonts
+        (:func:`~scoreboard.screen.board.text.shared_cache`), shared by every board of it.
         """
         self.theme = theme
         self.drawers: Mapping[str, PanelDrawer] = dict(drawers or {})
         self.guard = PanelGuard()
         self.size = size
         self.layout: ScreenLayout = compute_layout(theme, size)
-        self.text = text if text is not None else TextCache(theme.fonts, theme.style.text_scale)
+        self.text = shared_cache(theme.fonts, theme.style.text_scale)
         self.sprites = Sprites()
         self.roads = RoadPainter(theme, self.sprites, self.text)
         self.panels = PanelPainter(theme, self.layout, self.text, self.roads)
         #: The frame drawn on (board and overlays in place) and the board under the overlays.
-        self.compositor = Compositor(size)
+        self.compositor = Compositor(size, ahead=ahead)
         self.static = static_layer(theme, self.layout, self.panels)
         if "counters" in self.layout.panels and "counters" not in self.drawers:
             draw_tile_faces(self.panels, self.static)
-        self.cards = WarmCards(self.panels, warm_cards and "last_coup" not in self.drawers)
+        if not pixels:
+            self.compositor.retarget(self.static)
+        self.cards = WarmCards(self.panels, ahead and "last_coup" not in self.drawers)
+        self.ahead = ahead
         # What the parts are handed refers to the parts, never back to the renderer: a
         # renderer a theme reload replaces is freed at once, its surfaces with it (issue 22).
         self.road_frame = RoadFrame(theme, self.layout, self.roads, self.panels)
@@ -267,7 +275,14 @@ class Renderer:
         if table.shuffling or changed is None:
             newest.begin([], None)  # the banner covers the roads; a blink would cut into it
         dirty += self._animate_newest(now)
+        self._frame_drawn()
         return self._compose(now, dirty)
+
+    def _frame_drawn(self) -> None:
+        """A renderer that draws on draws each size with a font of its own from now on (its
+        first frame, at a start, opened none: :meth:`TextCache.settle`)."""
+        if self.ahead:
+            self.text.settle()
 
     def next_blink(self, now: float) -> float | None:
         """The next moment anything animated changes (a blink, a card, a banner), or None."""

@@ -21,9 +21,11 @@ swaps each such character for a visible replacement mark.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import unicodedata
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -94,44 +96,126 @@ def undrawable_category(char: str) -> bool:
     return unicodedata.category(char) in NEVER_DRAWN
 
 
-class TextCache:
-    """Font files at any pixel size (opened once per process: :mod:`.open_fonts`), and the
-    rendered strings."""
+SHARED = 2
+"""How many fonts-and-scale text caches :func:`shared_cache` keeps (a theme reload meets a
+second theme while the first is still on screen)."""
 
-    def __init__(self, fonts: Fonts, scale: float = 1.0) -> None:
+_shared: OrderedDict[tuple[object, ...], TextCache] = OrderedDict()
+
+
+def shared_cache(fonts: Fonts, scale: float = 1.0) -> TextCache:
+    """The process's :class:`TextCache` for ``fonts`` (the files as they are now) at ``scale``.
+
+    Every board of a theme draws the same words at sizes that often coincide:
+    the theme probe's three boards all at 1080 pixels' unit, and the kiosk's own
+    at 1920x1080 the probe's landscape board again; a renderer rebuilt for a
+    language's turn or a reload of the same theme draws nothing anew.  Each cache
+    is bounded, and so is how many are kept (:data:`SHARED`); a font file
+    replaced on disk is another key, so nothing drawn with the old file is shown.
+    It draws with one font per file until a board that draws on has drawn its first
+    frame (:meth:`TextCache.settle`): a start opens no font per size.
+    """
+    files = (*fonts.chain(bold=False), *fonts.chain(bold=True))
+    key = (*(open_fonts.version(path) for path in files), scale)
+    cache = _shared.pop(key, None)
+    if cache is None or not cache.usable():
+        cache = TextCache(fonts, scale, own_sizes=False)
+    _shared[key] = cache  # (re)inserted last: the most recently asked for
+    while len(_shared) > SHARED:
+        _shared.popitem(last=False)
+    return cache
+
+
+class TextCache:
+    """Font files at any pixel size (each opened once per process: :mod:`._open_fonts`), and
+    the rendered strings."""
+
+    def __init__(self, fonts: Fonts, scale: float = 1.0, *, own_sizes: bool = True) -> None:
+        """``own_sizes``: see :attr:`own_sizes`."""
         if not pygame.font.get_init():
             pygame.font.init()
         self.chains: dict[bool, tuple[Path, ...]] = {
             bold: fonts.chain(bold=bold) for bold in (False, True)
         }
         self.scale = scale
-        self._fonts: dict[tuple[bool, int, int], pygame.font.Font] = {}
+        #: Each size drawn with a font of its own, which keeps its glyphs from frame to frame
+        #: (False: with the file's one font, resized; see :meth:`one_font_per_file`).
+        self.own_sizes = own_sizes
+        self._fonts: dict[tuple[bool, int], pygame.font.Font] = {}  # by (bold, at)
+        self._own: dict[tuple[bool, int, int], pygame.font.Font] = {}  # by (bold, size, at)
         self._texts: dict[tuple[str, bool, int, RGB], pygame.Surface] = {}
         self._glyphs: dict[tuple[bool, str], int] = {}
         self._in: dict[tuple[bool, int, str], bool] = {}
         self._faces: dict[tuple[bool, int], pygame.freetype.Font] = {}
         self._replacement: dict[bool, str] = {}
         self._caps: dict[tuple[bool, int], int] = {}
+        self._ascents: dict[tuple[bool, int], int] = {}
         # Measurements are pure given the fonts, and a panel asks the same ones every frame.
         self._widths: dict[tuple[str, int, bool], int] = {}
         self._shown: dict[tuple[str, bool], str] = {}
         self._cap_sizes: dict[tuple[float, bool], int] = {}
-        probe = self.font(100, bold=False)
         # Pixel height of a line per unit of font size, to size text by box height.
-        self.line_ratio = probe.get_height() / 100
+        self.line_ratio = open_fonts.font(self.chains[False][0], 100).get_height() / 100
+
+    def usable(self) -> bool:
+        """False once pygame quit its font modules since this opened its fonts (they are dead)."""
+        kept = (*self._fonts.values(), *self._own.values())
+        fonts = all(open_fonts.alive(font.get_height) for font in kept)
+        return fonts and all(
+            open_fonts.alive(face.get_sized_ascender) for face in self._faces.values()
+        )
 
     def __len__(self) -> int:
         """How many rendered strings are kept (never more than :data:`MAX_CACHED`)."""
         return len(self._texts)
 
+    @contextlib.contextmanager
+    def one_font_per_file(self) -> Iterator[None]:
+        """Meanwhile each file's one font, resized, measures and draws (:mod:`._open_fonts`).
+
+        For boards drawn once and dropped (the theme probe's three, a screenshot): a
+        font opened per size costs a millisecond and a megabyte, and would be kept for
+        sizes no board draws again.
+        """
+        own, self.own_sizes = self.own_sizes, False
+        try:
+            yield
+        finally:
+            self.own_sizes = own
+
+    def settle(self) -> None:
+        """From now on each size is drawn with a font of its own (:attr:`own_sizes`): a board
+        drawing frame after frame calls it once its first frame is drawn."""
+        self.own_sizes = True
+
+    def ascent(self, size: int, *, bold: bool = False) -> int:
+        """How far the theme's font reaches above its baseline at ``size`` (a metric: no glyph
+        is drawn, so the file's one font, resized, answers)."""
+        key = (bold, max(6, int(size)))
+        ascent = self._ascents.get(key)
+        if ascent is None:
+            ascent = self._ascents[key] = self._resized(key[1], bold, 0).get_ascent()
+        return ascent
+
     def font(self, size: int, *, bold: bool = False, at: int = 0) -> pygame.font.Font:
-        """The ``at``-th font of the chain (0: the theme's own) at ``size``."""
+        """The ``at``-th font of the chain (0: the theme's own) at ``size``, to draw with.
+
+        Without ``own_sizes``, the file's one font resized (:mod:`._open_fonts`): use
+        it before asking for another size of the same font.
+        """
         size = max(6, int(size))
-        key = (bold, size, at)
-        font = self._fonts.get(key)
+        if self.own_sizes:
+            own = self._own.get((bold, size, at))
+            if own is None:
+                own = self._own[(bold, size, at)] = open_fonts.font_at(self.chains[bold][at], size)
+            return own
+        return self._resized(size, bold, at)
+
+    def _resized(self, size: int, bold: bool, at: int) -> pygame.font.Font:
+        font = self._fonts.get((bold, at))
         if font is None:
-            font = self._fonts[key] = open_fonts.font(self.chains[bold][at], size)
-        return font
+            font = self._fonts[(bold, at)] = open_fonts.font(self.chains[bold][at], size)
+        return open_fonts.sized(font, size)
 
     def has_glyph(self, char: str, *, bold: bool = False) -> bool:
         """Whether a font of the chain draws ``char`` (a single character) itself."""
@@ -239,8 +323,7 @@ class TextCache:
         for accents and CJK ink above and descenders below, and centring it
         would push the descenders out of a tight strip.
         """
-        font = self.font(size, bold=bold)
-        return round(font.get_ascent() - self.cap_height(size, bold=bold) / 2)
+        return round(self.ascent(size, bold=bold) - self.cap_height(size, bold=bold) / 2)
 
     def size_for_cap(self, cap: float, *, bold: bool = False) -> int:
         """The smallest font size whose capitals are at least ``cap`` pixels tall."""

@@ -190,14 +190,11 @@ def check_font(path: Path, text: str = "") -> FontCheck:
 
 def sha256_of(path: Path) -> str:
     """The file's SHA-256 in hex ("" when it cannot be read: then it is no shipped font)."""
-    digest = hashlib.sha256()
     try:
-        with path.open("rb") as file:
-            for block in iter(lambda: file.read(1 << 20), b""):
-                digest.update(block)
+        with path.open("rb") as file:  # read into one reused buffer: no megabyte per block
+            return hashlib.file_digest(file, "sha256").hexdigest()
     except OSError:
         return ""
-    return digest.hexdigest()
 
 
 def _learn(known: _Known, path: Path, text: str) -> FontCheck:
