@@ -115,6 +115,10 @@ class _Router:
 
     def __init__(self) -> None:
         self.routes: dict[int, list[Callable[[int], None]]] = {}
+        # A signal's last actions, kept after its route went until the router closes: its
+        # byte may reach the watcher after the main thread removed the route (the watcher
+        # waits for the GIL), and a signal that came while routed must not be lost.
+        self.retired: dict[int, list[Callable[[int], None]]] = {}
         self.lock = threading.Lock()  # routes: the main thread writes, the watcher reads
         self.previous: dict[int, Any] = {}
         self.read_fd = self.write_fd = -1
@@ -126,6 +130,7 @@ class _Router:
             self._open()
         with self.lock:
             self.routes.setdefault(signum, []).append(action)
+            self.retired.pop(signum, None)
         if signum not in self.previous:
             self.previous[signum] = signal.signal(signum, _record)
 
@@ -134,6 +139,8 @@ class _Router:
             actions = self.routes.get(signum, [])
             if action in actions:
                 actions.remove(action)
+                if not actions:
+                    self.retired[signum] = [action]
             if not actions:
                 self.routes.pop(signum, None)
         if signum not in self.routes and signum in self.previous:
@@ -158,6 +165,8 @@ class _Router:
             self.thread.join(1.0)
         os.close(self.read_fd)
         self.thread, self.read_fd, self.write_fd = None, -1, -1
+        with self.lock:
+            self.retired.clear()
 
     def _watch(self, read_fd: int) -> None:
         while True:
@@ -169,7 +178,7 @@ class _Router:
                 return
             for signum in received:
                 with self.lock:
-                    actions = list(self.routes.get(signum, ()))
+                    actions = list(self.routes.get(signum) or self.retired.get(signum) or ())
                 for action in actions:
                     _call(functools.partial(action, signum))
 
