@@ -174,7 +174,7 @@ class Node:
         self.await_serving()
 
     def boot(self) -> None:
-        """Start the VM without waiting (the cluster boots its nodes side by side)."""
+        """Start the VM without waiting (``start`` then waits for it)."""
         self.directory.mkdir(parents=True, exist_ok=True)
         self._log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
         env = self.node_env()
@@ -310,19 +310,16 @@ class Cluster:
             Node(f"sb{index}", self.directory / f"sb{index}", env, peers=(first.node,))
             for index in range(2, self.size + 1)
         ]
-        # The first two boot side by side; each later one once the others serve MQTT.
-        # RabbitMQ 3.10's MQTT plugin adds its node to its Raft cluster (the client ids)
-        # once, as the node boots: two nodes starting it at once name each other as the
-        # initial members and agree, but a third adding itself while the first two still
-        # settle their membership is refused, never retried, and that node then accepts
-        # no MQTT connection ("client ID registration timed out" in its log).  Its VM
-        # cannot boot early either: a node whose MQTT plugin is not started yet is still
-        # counted as a member by the first two, which then wait for its vote.
-        pair, later = self.nodes[:2], self.nodes[2:]
-        for node in pair:
-            node.boot()
-        _each(pair, Node.await_serving)
-        for node in later:
+        # One node at a time, each once the ones before serve MQTT.  RabbitMQ 3.10's MQTT
+        # plugin adds its node to its Raft cluster (the client ids) once, as the node
+        # boots: a node adding itself while the others still settle their membership is
+        # refused, never retried, and then accepts no MQTT connection ("client ID
+        # registration timed out" in its log); a node whose MQTT plugin is not started yet
+        # is still counted as a member by the others, which then wait for its vote.  Two
+        # nodes starting it at once name each other as the initial members, and on a busy
+        # box they were seen to wait 100 s for a leader (the Raft call's timeout) before
+        # either stood for election.
+        for node in self.nodes:
             node.start()
         self.await_running()
         return self

@@ -34,7 +34,7 @@ from scoreboard.table.applied import FeedStatus
 # After the rest (serial): a three-node RabbitMQ cluster stopping and starting nodes is
 # timing-bound, and beside the other worker's cage and install tests it was seen to miss its
 # marks (a node not up within rabbitmqctl's await, a failover late). The Makefile runs it
-# beside the other serial files (one process each, the cores half idle otherwise).
+# beside the serial tests marked beside_cluster (the cores half idle otherwise).
 pytestmark = [cluster, pytest.mark.slow, pytest.mark.serial]
 
 SEED, DECKS = 1313, 2

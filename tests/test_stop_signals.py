@@ -35,7 +35,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.mqtt_broker import Broker, Recorder, free_port, needs_mosquitto, running_broker
 
-pytestmark = [needs_mosquitto, pytest.mark.slow, pytest.mark.serial]
+pytestmark = [needs_mosquitto, pytest.mark.slow, pytest.mark.serial, pytest.mark.beside_cluster]
 
 SEED = 2226
 STOP_WITHIN = 5.0  # seconds from the first stop signal to the process's end
