@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -147,6 +148,12 @@ def test_a_command_that_takes_no_part_gets_pythons_handling_back(capsys):
     capsys.readouterr()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU the process has spent so far (``/proc/PID/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def test_ctrl_c_in_a_command_that_takes_no_part_interrupts_it_as_before():
     """``simulate`` has no loop to stop in order: Ctrl-C ends it at once, exit 130."""
     process = subprocess.Popen(
@@ -154,11 +161,22 @@ def test_ctrl_c_in_a_command_that_takes_no_part_interrupts_it_as_before():
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
     )
     try:
-        time.sleep(2.0)
+        # In simulate's own loop: once the process has spent a CPU-second (its start takes
+        # about a third of one). A fixed 2 s on a loaded box could land in the start-up,
+        # whose signals test_stop_signals and the router's tests above take on.
+        assert wait_for(lambda: cpu_seconds(process.pid) >= 1.0, timeout=60)
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=20)
+        try:
+            _, err = process.communicate(timeout=20)
+        except subprocess.TimeoutExpired:  # where it was, for the failure: signals, stacks
+            status = Path(f"/proc/{process.pid}/status").read_text()
+            signals = [line for line in status.splitlines() if line.startswith("Sig")]
+            process.send_signal(signal.SIGABRT)
+            _, err = process.communicate(timeout=20)
+            pytest.fail(f"still running 20 s after SIGINT: {signals}\n{err}")
     finally:
         if process.poll() is None:
             process.kill()
